@@ -1,0 +1,55 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Modules whose `.swiftmodule` a compiled Lanefile loads. They are built with library evolution so
+/// that their `internal import`s of C modules and third-party packages stay out of their interfaces:
+/// a Lanefile then needs only these module files and `libLanes.so`, never libgit2 or OpenSSL headers.
+let resilient: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]
+
+let package = Package(
+    name: "lanes",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "lanes", targets: ["LanesCLI"]),
+        .library(name: "Lanes", type: .dynamic, targets: ["Lanes"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "LanesCron", swiftSettings: resilient),
+        .target(name: "LanesXcode", swiftSettings: resilient),
+        .target(name: "LanesSigning", dependencies: ["COpenSSL"], swiftSettings: resilient),
+        .target(name: "LanesGit", dependencies: ["CGit2"], swiftSettings: resilient),
+        .target(
+            name: "Lanes",
+            dependencies: [
+                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            swiftSettings: resilient
+        ),
+        .executableTarget(
+            name: "LanesCLI",
+            dependencies: [
+                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+
+        .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
+        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
+        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning"]),
+        .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"]),
+    ]
+)

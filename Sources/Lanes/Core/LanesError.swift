@@ -1,0 +1,72 @@
+/// What kind of failure an error is: it decides the exit status and how the error is presented.
+public enum ErrorKind: Sendable, Hashable {
+    /// The command line was wrong: unknown lane, unknown or malformed option.
+    case usage
+    /// A value the user supplied (Lanefile, option, file contents) is wrong.
+    case configuration
+    /// Something the environment must provide is missing: a variable, a secret, a tool.
+    case environment
+    /// A step or an external tool failed while the lane ran.
+    case laneFailure
+    /// The Lanefile did not compile.
+    case compilation
+    /// A bug in lanes itself.
+    case `internal`
+
+    /// The process exit status for this kind, documented in the README.
+    public var exitStatus: Int32 {
+        switch self {
+        case .laneFailure: 1
+        case .usage: 64
+        case .compilation: 65
+        case .internal: 70
+        case .configuration, .environment: 78
+        }
+    }
+}
+
+/// An error that says what was wrong, where, and what to do about it.
+public struct LanesError: Error, Sendable, CustomStringConvertible {
+    public let kind: ErrorKind
+    public let message: String
+    /// What the user can do about it, when lanes knows.
+    public let hint: String?
+
+    public init(_ kind: ErrorKind, _ message: String, hint: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+    }
+
+    public var description: String {
+        guard let hint else { return message }
+        return "\(message)\n  hint: \(hint)"
+    }
+}
+
+/// Several problems found in one validation pass, reported together.
+public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
+    public let kind: ErrorKind
+    public let problems: [String]
+
+    public init(kind: ErrorKind, problems: [String]) {
+        self.kind = kind
+        self.problems = problems
+    }
+
+    public var description: String {
+        problems.count == 1 ? problems[0] : problems.map { "- \($0)" }.joined(separator: "\n")
+    }
+}
+
+extension Error {
+    /// The kind of any error: lanes' own errors carry one; anything else thrown while a lane runs
+    /// is a lane failure.
+    public var lanesKind: ErrorKind {
+        switch self {
+        case let error as LanesError: error.kind
+        case let error as ValidationErrors: error.kind
+        default: .laneFailure
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `lanes`: the root command. Each subcommand lives in its own file under `Commands/`.
+struct LanesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lanes",
+        abstract: "Continuous delivery for app teams, in typed Swift.",
+        discussion: "Run a lane of the Lanefile.swift in this directory or above: lanes LANE [key:value ...]",
+        subcommands: [
+        ]
+    )
+}
