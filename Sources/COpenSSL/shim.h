@@ -16,6 +16,8 @@
 static inline int lanes_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
 static inline X509 *lanes_sk_X509_value(const STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }
 static inline void lanes_sk_X509_pop_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
+/// Frees a stack whose certificates it does not own.
+static inline void lanes_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
 static inline STACK_OF(X509) *lanes_sk_X509_new_null(void) { return sk_X509_new_null(); }
 /// Pushes `certificate` onto `stack`, taking a new reference so the stack owns what it frees.
 static inline int lanes_sk_X509_push_up_ref(STACK_OF(X509) *stack, X509 *certificate) {
