@@ -47,7 +47,7 @@ let package = Package(
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
-        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning"]),
+        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"]),

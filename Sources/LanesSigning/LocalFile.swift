@@ -49,8 +49,9 @@ enum LocalFile {
         }
     }
 
-    /// Creates `path` (and missing parents) and forces its mode to `mode`.
-    static func makeDirectory(_ path: String, mode: mode_t) throws(SigningError) {
+    /// Creates `path` (and missing parents) with `mode`; `forceMode` also applies `mode` to a
+    /// directory that already existed (a keychain directory must be private however it came to be).
+    static func makeDirectory(_ path: String, mode: mode_t, forceMode: Bool = true) throws(SigningError) {
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         var prefix = path.hasPrefix("/") ? "" : "."
         for (index, component) in components.enumerated() {
@@ -60,7 +61,7 @@ enum LocalFile {
                 throw .fileUnwritable(path: prefix, reason: errnoText())
             }
         }
-        if chmod(path, mode) != 0 { throw .fileUnwritable(path: path, reason: errnoText()) }
+        if forceMode, chmod(path, mode) != 0 { throw .fileUnwritable(path: path, reason: errnoText()) }
     }
 
     /// Removes a directory holding only plain files. A missing directory is success, so calling it
