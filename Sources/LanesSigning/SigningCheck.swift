@@ -21,6 +21,10 @@ public struct SigningProblem: Sendable, Equatable, CustomStringConvertible {
 public struct SigningCheckFailure: Error, Sendable, CustomStringConvertible {
     public let problems: [SigningProblem]
 
+    public init(problems: [SigningProblem]) {
+        self.problems = problems
+    }
+
     public var description: String {
         "certificate and provisioning profile do not belong together:\n" + problems.map { "- \($0)" }.joined(separator: "\n")
     }
