@@ -12,6 +12,8 @@ public enum ErrorKind: Sendable, Hashable {
     case compilation
     /// A bug in lanes itself.
     case `internal`
+    /// Ctrl-C or a CI abort (SIGINT, SIGTERM) stopped the lane; cleanups ran.
+    case interrupted
 
     /// The process exit status for this kind, documented in the README.
     public var exitStatus: Int32 {
@@ -21,6 +23,7 @@ public enum ErrorKind: Sendable, Hashable {
         case .compilation: 65
         case .internal: 70
         case .configuration, .environment: 78
+        case .interrupted: 130
         }
     }
 }
