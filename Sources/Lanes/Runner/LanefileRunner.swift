@@ -10,10 +10,14 @@ import Darwin
 /// tiny entry file that calls `LanefileRunner.main(lanes)`, and execs the result.
 public enum LanefileRunner {
     public static func main(_ lanefile: Lanefile) async -> Never {
+        await main(lanefile, arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    static func main(_ lanefile: Lanefile, arguments: [String]) async -> Never {
         let redactor = Redactor()
         let errors = TextOutput.standardError(redactor)
         do {
-            let status = try await run(lanefile, arguments: Array(CommandLine.arguments.dropFirst()), redactor: redactor)
+            let status = try await run(lanefile, arguments: arguments, redactor: redactor)
             exit(status)
         } catch {
             errors.writeLine("error: \(error)")

@@ -85,3 +85,7 @@ public func sh(_ arguments: String..., directory: String? = nil) async throws ->
 public func sh(_ arguments: [String], directory: String? = nil) async throws -> ShellResult {
     try await runStep(ShellCommand(arguments, directory: directory))
 }
+
+extension ShellResult: CustomStringConvertible {
+    public var description: String { text }
+}
