@@ -9,6 +9,7 @@ struct LanesCommand: AsyncParsableCommand {
         subcommands: [
             ActionsCommand.self,
             RunCommand.self,
+            InitCommand.self,
         ]
     )
 }

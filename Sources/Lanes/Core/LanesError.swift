@@ -58,7 +58,8 @@ public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        problems.count == 1 ? problems[0] : problems.map { "- \($0)" }.joined(separator: "\n")
+        guard problems.count > 1 else { return problems.first ?? "invalid input" }
+        return "\(problems.count) problems:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
     }
 }
 
