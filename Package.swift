@@ -50,6 +50,6 @@ let package = Package(
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"], exclude: ["Fixtures"]),
     ]
 )

@@ -64,3 +64,14 @@ public struct LaneInvocation: Sendable {
 
 /// Options of a lane are declared like options of a step.
 public typealias LaneOption = StepOption
+
+/// Calls another lane of the running Lanefile by name: `try await callLane("build", ["version": "1.2"])`.
+public func callLane(_ name: String, _ options: [String: String] = [:]) async throws {
+    guard let run = LaneRun.current else {
+        throw LanesError(.internal, "lane \(name) was called outside a running lane")
+    }
+    guard let lane = run.lanefile.lane(named: name) else {
+        throw LanesError(.configuration, "callLane: no lane named '\(name)' in the Lanefile")
+    }
+    try await run.call(lane, options: options)
+}

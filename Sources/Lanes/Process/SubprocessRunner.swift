@@ -21,6 +21,10 @@ public struct SubprocessRunner: ProcessRunning {
         for (name, value) in baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 }) {
             if let key = Subprocess.Environment.Key(rawValue: name) { variables[key] = value }
         }
+        // On Ctrl-C the lane's task is cancelled: give the child a SIGTERM and a moment to clean up
+        // (xcodebuild, say) before the SIGKILL.
+        var options = PlatformOptions()
+        options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(3))]
         let result: ExecutionResult<Void, SequenceOutput, SequenceOutput>
         do {
             result = try await Subprocess.run(
@@ -28,6 +32,7 @@ public struct SubprocessRunner: ProcessRunning {
                 arguments: Arguments(Array(request.arguments.dropFirst())),
                 environment: .custom(variables),
                 workingDirectory: request.workingDirectory.map { FilePath($0) },
+                platformOptions: options,
                 input: .array(request.standardInput ?? []),
                 output: .sequence,
                 error: .sequence

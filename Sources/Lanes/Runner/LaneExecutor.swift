@@ -52,8 +52,8 @@ public struct LaneExecutor: Sendable {
         for problem in await context.cleanups.runAll() {
             run.message("cleanup failed: \(problem)")
         }
-        if Task.isCancelled, failure == nil || failure is CancellationError {
-            failure = LanesError(.laneFailure, "interrupted")
+        if Task.isCancelled {
+            failure = LanesError(.interrupted, "interrupted by a signal; cleanups ran")
         }
         let message = failure.map { context.environment.redactor.redact(String(describing: $0)) }
         let kind = failure.map { ($0 as? StepFailure)?.underlying.lanesKind ?? $0.lanesKind }
