@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit",
+                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -50,6 +50,6 @@ let package = Package(
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"], exclude: ["Fixtures"]),
     ]
 )
