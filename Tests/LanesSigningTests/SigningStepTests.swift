@@ -24,6 +24,10 @@ struct StepHarness {
     var keychainsDirectory: String { temp.path + "/state/keychains" }
 }
 
+struct SilentReporter: Reporter {
+    func report(_ event: RunEvent) {}
+}
+
 /// Records child processes a step starts; on Linux the signing steps must start none.
 final class RecordingProcesses: ProcessRunning {
     let requests = Mutex<[ProcessRequest]>([])
@@ -56,27 +60,31 @@ struct SigningStepTests {
         #expect(!FileManager.default.fileExists(atPath: result.keychainPath))
     }
 
-    /// A lane that imports a certificate and then fails: once the runner runs the cleanup stack
-    /// (as it does on failure and on Ctrl-C), the keychain directory is gone, and running the
-    /// stack's action twice is harmless.
+    /// A lane that imports a certificate and then fails, run by the lane executor: once it has
+    /// run the cleanup stack (as on failure and on Ctrl-C), the keychain directory is gone, and
+    /// deleting it again is harmless.
     @Test func keychainIsGoneAfterAFailingLane() async throws {
         let harness = try StepHarness(environment: ["CERTIFICATE_PASSWORD": "brewer-aes-pass", "KEYCHAIN_PASSWORD": "kc"])
         defer { harness.temp.remove() }
-        let lane = LaneRun(context: harness.context)
-        let environment = harness.context.environment
-        await #expect(throws: LanesError.self) {
-            try await lane.perform {
-                try await importCertificate(keychainName: "failing", keychainPassword: environment.secret("KEYCHAIN_PASSWORD"),
+        let keychainPath = harness.keychainsDirectory + "/failing.keychain"
+        let sawKeychain = Mutex(false)
+        let lanefile = Lanefile {
+            Lane("release", "Imports, then meets a tampered profile") {
+                try await importCertificate(keychainName: "failing", keychainPassword: secret("KEYCHAIN_PASSWORD"),
                                             certificatePath: "p12/dist-openssl3-default-aes.p12",
-                                            certificatePassword: environment.secret("CERTIFICATE_PASSWORD"))
-                #expect(FileManager.default.fileExists(atPath: harness.keychainsDirectory + "/failing.keychain"))
+                                            certificatePassword: secret("CERTIFICATE_PASSWORD"))
+                sawKeychain.withLock { $0 = FileManager.default.fileExists(atPath: keychainPath) }
                 try await installProvisioningProfile(path: "profiles/Brewer_Staging_Tampered.mobileprovision")
             }
         }
-        #expect(await harness.context.cleanups.runAll().isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: harness.keychainsDirectory + "/failing.keychain"))
-        let keychain = try FileKeychain(name: "failing", in: harness.keychainsDirectory, password: "kc")
-        try await keychain.delete()
+        let executor = LaneExecutor(lanefile: lanefile, context: harness.context, reporter: SilentReporter())
+        let (lane, values) = try executor.prepare(lane: "release", options: [:])
+        let kind = await executor.execute(lane, values: values)
+        #expect(kind == .configuration)
+        #expect(sawKeychain.withLock { $0 }, "the keychain existed while the lane ran")
+        #expect(!FileManager.default.fileExists(atPath: keychainPath))
+        #expect(harness.context.cleanups.isEmpty)
+        try await FileKeychain(name: "failing", in: harness.keychainsDirectory, password: "kc").delete()
     }
 
     @Test func keptKeychainHasNoCleanup() async throws {
