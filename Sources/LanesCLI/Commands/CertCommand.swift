@@ -28,7 +28,7 @@ struct CertCommand: AsyncParsableCommand {
             }
             do {
                 return try PKCS12File.read(path: file, password: password ?? "")
-            } catch let error as SigningError {
+            } catch {
                 if case .wrongPasswordOrDamaged = error {
                     let source = password == nil ? "no password (\(variable) is unset)" : "the password from $\(variable)"
                     throw SigningCLIFailure.badInput("\(error)\n  hint: lanes used \(source)")
