@@ -34,6 +34,10 @@ public final class MacKeychain: Keychain {
     }
 
     public func create() async throws {
+        // Never adopt (and later delete) a keychain lanes did not make.
+        guard !LocalFile.exists(location) else {
+            throw SigningError.keychain(name: name, problem: "\(location) already exists (left by an interrupted run?); delete it with `security delete-keychain \(location)` or choose another keychain name")
+        }
         let listed = try await run(SecurityCommands.listUserKeychains())
         let previous = SecurityCommands.parseKeychainList(listed.output).filter { $0 != location }
         state.withLock { $0.created = true }

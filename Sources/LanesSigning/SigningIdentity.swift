@@ -20,15 +20,23 @@ public final class SigningIdentity {
     /// Takes ownership of `key`, `leaf` and each handle of `chainHandles`.
     init(context: OpenSSLContext, key: OpaquePointer, leaf: OpaquePointer, chainHandles: [OpaquePointer],
          source: String) throws(SigningError) {
+        do {
+            certificate = try Certificate(handle: leaf, source: source)
+            var chain: [Certificate] = []
+            for handle in chainHandles { chain.append(try Certificate(handle: handle, source: source)) }
+            self.chain = chain
+        } catch {
+            // deinit does not run for a half-made object: release what was handed over here.
+            EVP_PKEY_free(key)
+            X509_free(leaf)
+            chainHandles.forEach { X509_free($0) }
+            throw error
+        }
         self.context = context
         self.key = key
         self.leaf = leaf
         self.chainHandles = chainHandles
         self.source = source
-        certificate = try Certificate(handle: leaf, source: source)
-        var chain: [Certificate] = []
-        for handle in chainHandles { chain.append(try Certificate(handle: handle, source: source)) }
-        self.chain = chain
     }
 
     deinit {

@@ -155,3 +155,20 @@ struct MacKeychainTests {
         ])
     }
 }
+
+@Suite("macOS keychain safety")
+struct MacKeychainSafetyTests {
+    @Test func refusesToAdoptAnExistingKeychain() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        FileManager.default.createFile(atPath: temp.path + "/mine.keychain-db", contents: Data())
+        let runner = RecordingSecurity.macOSLike()
+        let keychain = try MacKeychain(name: "mine", keychainsDirectory: temp.path, password: "p", runner: runner,
+                                       scratchDirectory: temp.path + "/scratch")
+        let error = await #expect(throws: SigningError.self) { try await keychain.create() }
+        #expect(error?.description.contains("already exists") == true)
+        try await keychain.delete()
+        #expect(runner.recorded.isEmpty, "nothing ran, so nothing of the user's is deleted")
+        #expect(FileManager.default.fileExists(atPath: temp.path + "/mine.keychain-db"))
+    }
+}
