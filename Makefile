@@ -10,7 +10,7 @@ PIP_PACKAGES :=
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-.PHONY: all deps build test demo install install-files bench bench-startup clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing clean
 
 all: build
 
@@ -47,6 +47,10 @@ install-files:
 	install -m 644 templates/*.mustache "$$home/templates/" && \
 	command -v swiftc > "$$home/swiftc" && \
 	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
+
+# Signing figures: PKCS#12 reads per encoding, profile decoding, keychain import (release build).
+bench-signing: deps
+	$(SWIFT) run -c release SigningBench
 
 clean:
 	rm -rf .build

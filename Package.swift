@@ -45,9 +45,11 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
+
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
-        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"]),
+        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"], exclude: ["Fixtures"]),
