@@ -65,21 +65,37 @@ struct ChildProcessSecretTests {
          "--profile", Fixture.profile("Brewer_Staging"), "--app-id", "works.sth.brewer.staging", "--trust", Fixture.trustRoot],
     ])
     func lanesBinaryKeepsPasswordsOutOfArgv(arguments: [String]) throws {
-        let run = try LanesBinary.start(arguments, environment: ["LANES_TEST_P12": Fixture.shellPassword])
+        let (run, filler) = try LanesBinary.startHeld(arguments, environment: ["LANES_TEST_P12": Fixture.shellPassword])
+        let pid = run.process.processIdentifier
         var observed: [String] = []
-        while run.process.isRunning {
-            observed += ProcTable.commandLines(ofTreeRootedAt: run.process.processIdentifier)
+        let deadline = Date().addingTimeInterval(20)
+        // lanes stays alive until its output is drained: watch its tree until it is seen blocked on output.
+        while Date() < deadline {
+            observed += ProcTable.commandLines(ofTreeRootedAt: pid)
+            if ProcTable.isBlockedOnPipe(pid) { break }
+            usleep(1000)
         }
+        observed += ProcTable.commandLines(ofTreeRootedAt: pid)
         let result = run.finish()
-        #expect(result.status == 0, "\(result.output)")
-        #expect(!observed.isEmpty, "the lanes process was observed while it ran")
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(observed.contains { $0.hasPrefix(LanesBinary.path + " " + arguments[0]) }, "the lanes process was observed while it ran")
         for cmdline in observed { #expect(!cmdline.contains("sp ace'quote")) }
+        #expect(result.output.dropFirst(filler).contains("ABCDE12345"))
         #expect(!result.output.contains("sp ace'quote"))
     }
 }
 
 /// Reads `/proc` to list the command lines of a process and its descendants.
 enum ProcTable {
+    /// Whether `pid` sleeps in a pipe write (its output pipe is full).
+    static func isBlockedOnPipe(_ pid: Int32) -> Bool {
+        // Any thread: async code may write from a thread other than the main one.
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.contains { thread in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/wchan", encoding: .utf8))?.hasSuffix("pipe_write") == true
+        }
+    }
+
     static func commandLines(ofTreeRootedAt root: Int32) -> [String] {
         var parents: [Int32: Int32] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {

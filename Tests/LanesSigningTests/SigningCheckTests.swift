@@ -45,12 +45,13 @@ struct SigningCheckTests {
 
     @Test func teamMismatch() throws {
         let base = try check(p12: "dist-3des-sha1", profile: "Brewer_Staging")
+        let certificate = try #require(base.certificate)
         let other = ProvisioningProfile(
             path: "other.mobileprovision", name: "Other", uuid: "u", teamIdentifiers: ["ZZZZZ99999"], teamName: nil, appIDName: nil,
             applicationIdentifier: "ZZZZZ99999.*", applicationIdentifierPrefixes: ["ZZZZZ99999"], creationDate: nil,
-            expirationDate: base.profile.expirationDate, developerCertificates: [base.certificate], provisionedDevices: nil,
+            expirationDate: base.profile.expirationDate, developerCertificates: [certificate], provisionedDevices: nil,
             provisionsAllDevices: false, getTaskAllow: false, platforms: [], signature: base.profile.signature, payload: [])
-        let problems = SigningCheck(certificate: base.certificate, certificatePath: "c.p12", profile: other)
+        let problems = SigningCheck(certificate: certificate, certificatePath: "c.p12", profile: other)
             .problems(appIdentifier: "works.sth.brewer.staging", at: now)
         #expect(problems.map(\.field) == ["TeamIdentifier"])
     }
@@ -62,5 +63,14 @@ struct SigningCheckTests {
         #expect(strict.problems(appIdentifier: "works.sth.brewer.staging", at: now).map(\.field) == ["signature"])
         let lenient = SigningCheck(certificate: identity.certificate, certificatePath: "c.p12", profile: profile)
         #expect(lenient.problems(appIdentifier: "works.sth.brewer.staging", at: now).isEmpty)
+    }
+}
+
+extension SigningCheckTests {
+    @Test func withoutCertificateOnlyTheProfileIsChecked() throws {
+        let profile = try ProvisioningProfileReader.read(path: Fixture.profile("Brewer_Staging_Expired"), trust: trust)
+        let check = SigningCheck(profile: profile, requireVerifiedSignature: true)
+        #expect(check.problems(appIdentifier: nil, at: now).map(\.field) == ["ExpirationDate"])
+        #expect(check.problems(appIdentifier: "other.app", at: now).map(\.field) == ["Entitlements.application-identifier", "ExpirationDate"])
     }
 }

@@ -196,6 +196,25 @@ struct SigningStepTests {
         defer { harness.temp.remove() }
         let step = InstallProvisioningProfile(profilePath: "profiles/Brewer_Staging.mobileprovision", trust: "certs/test-wwdr.crt")
         let error = await #expect(throws: ValidationErrors.self) { try await step.run(in: harness.context) }
-        #expect(error?.description.contains("signature not verified") == true)
+        #expect(error?.description.contains("signature: not verified") == true)
+    }
+
+    /// Given the identity imported earlier in the lane, the profile must list it.
+    @Test func checksTheProfileAgainstTheImportedCertificate() async throws {
+        let harness = try StepHarness()
+        defer { harness.temp.remove() }
+        let chained = try await ImportCertificate(keychainName: "k", certificatePath: "p12/dist-with-chain.p12",
+                                                  certificatePassword: Secret(name: "P", value: "brewer-chain-pass"))
+            .run(in: harness.context)
+        let staging = InstallProvisioningProfile(profilePath: "profiles/Brewer_Staging.mobileprovision",
+                                                 appIdentifier: "works.sth.brewer.staging", certificate: chained)
+        let error = await #expect(throws: ValidationErrors.self) { try await staging.run(in: harness.context) }
+        #expect(error?.problems.count == 1)
+        #expect(error?.description.contains("DeveloperCertificates: does not contain certificate") == true)
+        let enterprise = InstallProvisioningProfile(profilePath: "profiles/Brewer_Enterprise.mobileprovision", trust: "certs/test-root.crt",
+                                                    appIdentifier: "works.sth.brewer.enterprise", certificate: chained)
+        let installed = try await enterprise.run(in: harness.context)
+        #expect(installed.type == .enterprise)
+        _ = await harness.context.cleanups.runAll()
     }
 }

@@ -88,7 +88,7 @@ public struct ImportCertificate: Step {
         let stored = try await keychain.importIdentity(identity)
         let certificate = identity.certificate
         context.log.line("imported '\(stored.commonName)' (SHA-1 \(stored.sha1), team \(certificate.teamIdentifier ?? "none"), valid until \(certificate.notAfter.formatted(.iso8601))) into keychain \(keychain.location)")
-        return ImportedCertificate(certificate: certificate, keychainName: keychain.name, keychainPath: keychain.location,
+        return ImportedCertificate(certificate: certificate, certificatePath: path, keychainName: keychain.name, keychainPath: keychain.location,
                                    deletedAtLaneEnd: !keepKeychain, expiryWarning: warning)
     }
 

@@ -1,8 +1,9 @@
 import FoundationEssentials
 import LanesSigning
 
-/// `install_provisioning_profile`: checks a .mobileprovision (signature intact, not expired,
-/// optionally signer trusted and app identifier covered) and installs it under its UUID.
+/// `install_provisioning_profile`: checks a .mobileprovision (signature intact, not expired;
+/// when given: signer trusted, app identifier covered, imported certificate listed and of the
+/// same team) and installs it under its UUID.
 public struct InstallProvisioningProfile: Step {
     public static let profilePathOption = StepOption<String>("profile_path", "The .mobileprovision file", env: "PROVISIONING_PROFILE_PATH")
     public static let trustOption = StepOption<String>.optional(
@@ -25,11 +26,14 @@ public struct InstallProvisioningProfile: Step {
     public let profilePath: String
     public let trust: String?
     public let appIdentifier: String?
+    /// The identity imported earlier in the lane: the profile must list it and belong to its team.
+    public let certificate: ImportedCertificate?
 
-    public init(profilePath: String, trust: String? = nil, appIdentifier: String? = nil) {
+    public init(profilePath: String, trust: String? = nil, appIdentifier: String? = nil, certificate: ImportedCertificate? = nil) {
         self.profilePath = profilePath
         self.trust = trust
         self.appIdentifier = appIdentifier
+        self.certificate = certificate
     }
 
     public init(options: OptionValues) throws {
@@ -48,17 +52,10 @@ public struct InstallProvisioningProfile: Step {
         } catch {
             throw LanesError(.configuration, error.description)
         }
-        var problems: [String] = []
-        if profile.isExpired(at: Date()) {
-            problems.append("\(path): ExpirationDate: the profile expired on \(profile.expirationDate.formatted(.iso8601)); download a renewed one")
-        }
-        if trustStore != nil, case .notVerified(let reason) = profile.signature {
-            problems.append("\(path): signature not verified: \(reason)")
-        }
-        if let appIdentifier, !ApplicationIdentifier(profile.applicationIdentifier)
-            .matches(bundleID: appIdentifier, prefixes: profile.applicationIdentifierPrefixes + profile.teamIdentifiers) {
-            problems.append("\(path): Entitlements.application-identifier: '\(profile.applicationIdentifier)' does not cover app identifier '\(appIdentifier)'")
-        }
+        // With the imported certificate, the full pre-build check; without, the profile's own.
+        let check = SigningCheck(certificate: certificate?.certificate, certificatePath: certificate?.certificatePath ?? "",
+                                 profile: profile, requireVerifiedSignature: trustStore != nil)
+        let problems = check.problems(appIdentifier: appIdentifier, at: Date()).map(\.description)
         guard problems.isEmpty else { throw ValidationErrors(kind: .configuration, problems: problems) }
 
         let installed: String

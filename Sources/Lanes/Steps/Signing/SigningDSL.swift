@@ -10,8 +10,11 @@ public func importCertificate(keychainName: String, keychainPassword: Secret? = 
                                         keepKeychain: keepKeychain))
 }
 
-/// Checks and installs a provisioning profile; see `InstallProvisioningProfile`.
+/// Checks and installs a provisioning profile; see `InstallProvisioningProfile`. Pass the result
+/// of `importCertificate` as `certificate` to check that profile and certificate belong together.
 @discardableResult
-public func installProvisioningProfile(path: String, trust: String? = nil, appIdentifier: String? = nil) async throws -> InstalledProfile {
-    try await runStep(InstallProvisioningProfile(profilePath: path, trust: trust, appIdentifier: appIdentifier))
+public func installProvisioningProfile(path: String, trust: String? = nil, appIdentifier: String? = nil,
+                                       certificate: ImportedCertificate? = nil) async throws -> InstalledProfile {
+    try await runStep(InstallProvisioningProfile(profilePath: path, trust: trust, appIdentifier: appIdentifier,
+                                                 certificate: certificate))
 }

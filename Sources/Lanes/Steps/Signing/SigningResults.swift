@@ -5,6 +5,8 @@ import LanesSigning
 public struct ImportedCertificate: Sendable {
     /// The certificate read from the .p12 (common name, team, fingerprints, validity).
     public let certificate: Certificate
+    /// The .p12 it was read from.
+    public let certificatePath: String
     /// The common name, which is what CODE_SIGN_IDENTITY names.
     public var signingIdentity: String { certificate.displayName }
     public var teamIdentifier: String? { certificate.teamIdentifier }
