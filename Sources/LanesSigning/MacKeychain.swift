@@ -56,7 +56,7 @@ public final class MacKeychain: Keychain {
         let file = "\(scratchDirectory)/\(sha1).p12"
         try LocalFile.writeAtomically(bytes, to: file, mode: 0o600)
         do {
-            try await run(SecurityCommands.importPKCS12(file, into: location, passphrase: oneTimePassword))
+            try await run(SecurityCommands.importPKCS12(file, into: location, passphrase: oneTimePassword), hiding: [oneTimePassword])
             try? LocalFile.removeFlatDirectory(scratchDirectory)
         } catch {
             try? LocalFile.removeFlatDirectory(scratchDirectory)
@@ -94,11 +94,17 @@ public final class MacKeychain: Keychain {
         if !failures.isEmpty { throw SigningError.keychain(name: name, problem: failures.joined(separator: "; ")) }
     }
 
+    /// Runs `command`; a failure quotes the tool's output with the keychain password (and
+    /// `hiding`) masked, in case the tool echoes its input.
     @discardableResult
-    private func run(_ command: ToolCommand) async throws -> ToolResult {
+    private func run(_ command: ToolCommand, hiding secrets: [String] = []) async throws -> ToolResult {
         let result = try await runner.run(command)
         guard result.exitStatus == 0 else {
-            throw SigningError.keychain(name: name, problem: "could not \(command.summary): `security` exited with \(result.exitStatus): \(result.output)")
+            var output = result.output
+            for secret in [password] + secrets where !secret.isEmpty {
+                output = output.replacing(secret, with: "********")
+            }
+            throw SigningError.keychain(name: name, problem: "could not \(command.summary): `security` exited with \(result.exitStatus): \(output)")
         }
         return result
     }

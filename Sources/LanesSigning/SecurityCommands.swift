@@ -70,7 +70,7 @@ public enum SecurityCommands {
         var line = ""
         for word in words {
             guard !word.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
-                throw .keychain(name: summary, problem: "a value contains a line break or NUL, which `security -i` cannot take")
+                throw .keychain(name: "security -i", problem: "cannot \(summary): a value (perhaps the keychain password) contains a line break or NUL, which `security -i` cannot take")
             }
             var quoted = "\""
             for character in word {

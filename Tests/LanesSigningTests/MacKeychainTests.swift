@@ -172,3 +172,22 @@ struct MacKeychainSafetyTests {
         #expect(FileManager.default.fileExists(atPath: temp.path + "/mine.keychain-db"))
     }
 }
+
+extension MacKeychainSafetyTests {
+    /// If `security -i` echoes its input in an error, the passwords are masked in lanes' error.
+    @Test func toolOutputInErrorsIsMasked() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let runner = RecordingSecurity { command in
+            if command.arguments == ["security", "-i"], let input = command.standardInput {
+                return ToolResult(exitStatus: 1, output: "security> " + String(decoding: input, as: UTF8.self))
+            }
+            return ToolResult(exitStatus: 0, output: "")
+        }
+        let keychain = try MacKeychain(name: "m", keychainsDirectory: temp.path, password: "kc-secret-9", runner: runner,
+                                       scratchDirectory: temp.path + "/scratch")
+        let error = await #expect(throws: SigningError.self) { try await keychain.create() }
+        #expect(error?.description.contains("create-keychain") == true)
+        #expect(error?.description.contains("kc-secret-9") == false)
+    }
+}
