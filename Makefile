@@ -48,5 +48,11 @@ install-files:
 	command -v swiftc > "$$home/swiftc" && \
 	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
 
+# Benchmarks print their figures; they build in release.
+bench-startup: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product Lanes
+	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+
 clean:
 	rm -rf .build

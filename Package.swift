@@ -44,6 +44,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
