@@ -38,6 +38,7 @@ BIN ?= .build/$(CONFIG)
 install-files:
 	@bin="$(BIN)"; home="$(PREFIX)/lib/lanes"; \
 	install -d "$(PREFIX)/bin" "$$home/Modules" "$$home/templates" && \
+	install -m 755 "$$bin/lanes-tool" "$$home/lanes-tool" && \
 	install -m 755 "$$bin/lanes" "$$home/lanes.new" && mv "$$home/lanes.new" "$(PREFIX)/bin/lanes" && \
 	install -m 644 "$$bin/libLanes.so" "$$home/libLanes.so" && \
 	for module in $(LANEFILE_MODULES); do \
@@ -51,6 +52,7 @@ install-files:
 # Benchmarks print their figures; they build in release.
 bench-startup: deps
 	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product Lanes
 	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
 
