@@ -1,4 +1,8 @@
 import ArgumentParser
+import Lanes
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `lanes-tool`: the subcommands of `lanes` (the driver execs this binary for them).
 do {
@@ -8,6 +12,12 @@ do {
     } else {
         try command.run()
     }
+} catch let error as LanesError {
+    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    exit(error.kind.exitStatus)
+} catch let error as ValidationErrors {
+    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    exit(error.kind.exitStatus)
 } catch {
     LanesCommand.exit(withError: error)
 }
