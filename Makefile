@@ -38,6 +38,7 @@ BIN ?= .build/$(CONFIG)
 install-files:
 	@bin="$(BIN)"; home="$(PREFIX)/lib/lanes"; \
 	install -d "$(PREFIX)/bin" "$$home/Modules" "$$home/templates" && \
+	install -m 755 "$$bin/lanes-tool" "$$home/lanes-tool" && \
 	install -m 755 "$$bin/lanes" "$$home/lanes.new" && mv "$$home/lanes.new" "$(PREFIX)/bin/lanes" && \
 	install -m 644 "$$bin/libLanes.so" "$$home/libLanes.so" && \
 	for module in $(LANEFILE_MODULES); do \
@@ -47,6 +48,13 @@ install-files:
 	install -m 644 templates/*.mustache "$$home/templates/" && \
 	command -v swiftc > "$$home/swiftc" && \
 	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
+
+# Benchmarks print their figures; they build in release.
+bench-startup: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) build -c release --product Lanes
+	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
 
 # Signing figures: PKCS#12 reads per encoding, profile decoding, keychain import (release build).
 bench-signing: deps

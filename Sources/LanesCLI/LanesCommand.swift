@@ -14,12 +14,3 @@ struct LanesCommand: AsyncParsableCommand {
         ]
     )
 }
-
-extension LanesCommand {
-    /// Whether the command line names a subcommand or asks for help, rather than a lane.
-    static func handles(_ arguments: [String]) -> Bool {
-        guard let first = arguments.first else { return true }
-        if ["-h", "--help", "help", "--version", "--generate-completion-script"].contains(first) { return true }
-        return configuration.subcommands.contains { $0._commandName == first }
-    }
-}

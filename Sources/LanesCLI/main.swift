@@ -4,27 +4,22 @@ import Lanes
 import Glibc
 #endif
 
-/// Lanes go straight to the driver's hot path; everything else is a subcommand parsed by
-/// swift-argument-parser.
-let arguments = Array(CommandLine.arguments.dropFirst())
-if LanesCommand.handles(arguments) {
-    do {
-        var command = try LanesCommand.parseAsRoot(arguments)
-        if var asyncCommand = command as? any AsyncParsableCommand {
-            try await asyncCommand.runAsynchronously()
-        } else {
-            try command.run()
-        }
-    } catch {
-        LanesCommand.exit(withError: error)
+/// `lanes-tool`: the subcommands of `lanes` (the driver execs this binary for them).
+do {
+    var command = try LanesCommand.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
+    if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.runAsynchronously()
+    } else {
+        try command.run()
     }
-} else {
-    do {
-        try await LaneDriver(arguments: arguments, environment: ProcessEnvironment.current()).run()
-    } catch {
-        TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-        exit(error.lanesKind.exitStatus)
-    }
+} catch let error as LanesError {
+    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    exit(error.kind.exitStatus)
+} catch let error as ValidationErrors {
+    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    exit(error.kind.exitStatus)
+} catch {
+    LanesCommand.exit(withError: error)
 }
 
 extension AsyncParsableCommand {

@@ -1,4 +1,5 @@
 internal import Dispatch
+internal import LanesPlatform
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lanes
+import LanesPlatform
 internal import Mustache
 
 /// `lanes init`: writes a starter Lanefile, `.env.example` and CI snippets from `templates/`.
