@@ -78,7 +78,10 @@ struct ChildProcessSecretTests {
         observed += ProcTable.commandLines(ofTreeRootedAt: pid)
         let result = run.finish()
         #expect(result.status == 0, "\(result.errors)")
-        #expect(observed.contains { $0.hasPrefix(LanesBinary.path + " " + arguments[0]) }, "the lanes process was observed while it ran")
+        // `lanes` execs `lanes-tool` for subcommands (same process, argv[0] "lanes"): look for the command itself.
+        #expect(observed.contains { $0.hasPrefix("lanes") || $0.hasPrefix(LanesBinary.path) }
+                    && observed.contains { $0.contains(" \(arguments[0]) \(arguments[1]) ") && $0.contains("LANES_TEST_P12") },
+                "the lanes process was observed while it ran: \(Set(observed))")
         for cmdline in observed { #expect(!cmdline.contains("sp ace'quote")) }
         #expect(result.output.dropFirst(filler).contains("ABCDE12345"))
         #expect(!result.output.contains("sp ace'quote"))
