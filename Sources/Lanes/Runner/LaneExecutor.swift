@@ -49,7 +49,10 @@ public struct LaneExecutor: Sendable {
                 }
             }
         }
-        for problem in await context.cleanups.runAll() {
+        // Cleanups run in a task of their own: after Ctrl-C the lane's task is cancelled, and a
+        // cleanup that starts a process (`security delete-keychain`) must not be cancelled with it.
+        let cleanups = context.cleanups
+        for problem in await Task(operation: { await cleanups.runAll() }).value {
             run.message("cleanup failed: \(problem)")
         }
         if Task.isCancelled {
