@@ -1,1 +1,0 @@
-// LanesCron: see the module's issue; filled in by its own change.
