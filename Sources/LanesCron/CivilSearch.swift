@@ -6,40 +6,52 @@ extension CronTable {
     private static func nextBit(_ mask: UInt64, from: Int64) -> Int64 {
         guard from < 64 else { return -1 }
         let shifted = mask >> UInt64(from)
-        return shifted == 0 ? -1 : from + Int64(shifted.trailingZeroBitCount)
+        return shifted == 0 ? -1 : from &+ Int64(shifted.trailingZeroBitCount)
     }
 
+    @inline(__always)
+    private static func has(_ mask: UInt64, _ bit: Int) -> Bool { (mask >> UInt64(bit)) & 1 != 0 }
+
     /// The first wall-clock minute number (minutes since 1970-01-01 00:00 local) at or after
-    /// `start` that matches, or nil when none exists within 401 years (then none ever exists).
+    /// `start` that matches, or nil when none exists (checked up front with `canEverFire`).
+    @inline(__always)
     func firstMatch(atOrAfter start: Int64) -> Int64? {
         guard canEverFire else { return nil }
         let minutesPerDay = CivilCalendar.minutesPerDay
         let dayNumber = CivilCalendar.floorDivide(start, minutesPerDay)
-        let minuteOfDay = start - dayNumber * minutesPerDay
+        let minuteOfDay = start &- dayNumber &* minutesPerDay
         let hour = minuteOfDay / 60
-        let minute = minuteOfDay - hour * 60
+        let minute = minuteOfDay &- hour &* 60
         let date = CivilCalendar.date(dayNumber: dayNumber)
-        var year = date.year
-        var month = date.month
-        let firstOfMonth = dayNumber - Int64(date.day - 1)
+        let weekday = CivilCalendar.weekday(dayNumber: dayNumber)
 
-        if months & (1 << UInt64(month)) != 0 {
-            let days = dayMask(firstWeekday: CivilCalendar.weekday(dayNumber: firstOfMonth), length: CivilCalendar.daysInMonth(year: year, month: month))
-            if days & (1 << UInt64(date.day)) != 0 {
-                if hours & (1 << UInt64(hour)) != 0 {
+        if Self.has(months, date.month) {
+            // Today, if the day matches: the next hour and minute.
+            if Self.has(daysOfMonth, date.day), Self.has(daysOfWeek, weekday) {
+                if Self.has(hours, Int(hour)) {
                     let nextMinute = Self.nextBit(minutes, from: minute)
-                    if nextMinute >= 0 { return dayNumber * minutesPerDay + hour * 60 + nextMinute }
+                    if nextMinute >= 0 { return dayNumber &* minutesPerDay &+ hour &* 60 &+ nextMinute }
                 }
-                let nextHour = Self.nextBit(hours, from: hour + 1)
-                if nextHour >= 0 { return dayNumber * minutesPerDay + nextHour * 60 + firstMinute }
+                let nextHour = Self.nextBit(hours, from: hour &+ 1)
+                if nextHour >= 0 { return dayNumber &* minutesPerDay &+ nextHour &* 60 &+ firstMinute }
             }
-            let nextDay = Self.nextBit(days, from: Int64(date.day) + 1)
-            if nextDay >= 0 { return (firstOfMonth + nextDay - 1) * minutesPerDay + firstHour * 60 + firstMinute }
+            // A later day of this month.
+            let firstWeekday = (weekday &+ 36 &- date.day) % 7
+            let days = dayMask(firstWeekday: firstWeekday, length: CivilCalendar.daysInMonth(year: date.year, month: date.month))
+            let nextDay = Self.nextBit(days, from: Int64(date.day) &+ 1)
+            if nextDay >= 0 {
+                return (dayNumber &+ nextDay &- Int64(date.day)) &* minutesPerDay &+ firstHour &* 60 &+ firstMinute
+            }
         }
+        return firstMatchInLaterMonths(year: date.year, month: date.month)
+    }
 
-        // Later months: 401 years bound the search because the calendar repeats every 400 years.
-        let lastYear = year + 401
-        while year <= lastYear {
+    /// The first matching minute in the months after `year-month`. 401 years bound the search
+    /// because the calendar repeats every 400 years and `canEverFire` holds.
+    private func firstMatchInLaterMonths(year startYear: Int64, month startMonth: Int) -> Int64? {
+        var year = startYear
+        var month = startMonth
+        while year <= startYear + 401 {
             let nextMonth = Self.nextBit(months, from: Int64(month) + 1)
             if nextMonth >= 0 {
                 month = Int(nextMonth)
@@ -50,7 +62,7 @@ extension CronTable {
             let first = CivilCalendar.dayNumber(year: year, month: month, day: 1)
             let days = dayMask(firstWeekday: CivilCalendar.weekday(dayNumber: first), length: CivilCalendar.daysInMonth(year: year, month: month))
             if days != 0 {
-                return (first + Int64(days.trailingZeroBitCount) - 1) * minutesPerDay + firstHour * 60 + firstMinute
+                return (first + Int64(days.trailingZeroBitCount) - 1) * CivilCalendar.minutesPerDay + firstHour * 60 + firstMinute
             }
         }
         return nil

@@ -21,6 +21,8 @@ public struct CronSchedule: Sendable {
     public let timeZone: (any CronTimeZone)?
     /// Jenkins' sanity warning (the first line's that has one), or nil.
     public let warning: String?
+    /// The entries' tables, kept apart so that fire-time computation touches no reference counts.
+    let tables: [CronTable]
 
     /// Parses `text` exactly as Jenkins' `CronTabList.create(text, Hash.from(seed))` does.
     /// - Parameters:
@@ -61,6 +63,7 @@ public struct CronSchedule: Sendable {
             }
         }
         self.entries = entries
+        tables = entries.map(\.table)
         timeZoneIdentifier = zoneIdentifier
         timeZone = zone
         warning = entries.lazy.compactMap { CronSanity.warning(spec: $0.effectiveSpec, table: $0.table) }.first

@@ -27,6 +27,12 @@ public protocol CronTimeZone: Sendable {
     func period(containing epochSecond: Int64) -> UTCOffsetPeriod
     /// The largest offset the zone ever uses (seconds east of UTC); lets a search skip ahead safely.
     var largestOffset: Int32 { get }
+    /// The offset when it never changes (UTC, `Etc/GMT-8`): lets fire-time computation skip period lookups.
+    var fixedOffset: Int32? { get }
+}
+
+extension CronTimeZone {
+    public var fixedOffset: Int32? { nil }
 }
 
 /// A zone with one offset forever (UTC, `Etc/GMT-8`, or a test's fixed offset).
@@ -46,6 +52,8 @@ public struct FixedOffsetTimeZone: CronTimeZone, Hashable {
     }
 
     public var largestOffset: Int32 { offset }
+
+    public var fixedOffset: Int32? { offset }
 }
 
 /// Turns a `TZ=` id into zone rules. The daemon can share one caching resolver across schedules.

@@ -7,7 +7,15 @@
 extension CronTable {
     /// The first instant at or after `start` (a minute number) at which this line fires in `zone`,
     /// or nil when it never fires.
-    func nextFire(atOrAfter start: Int64, in zone: some CronTimeZone) -> Int64? {
+    func nextFire(atOrAfter start: Int64, in zone: any CronTimeZone) -> Int64? {
+        if let fixed = zone.fixedOffset {
+            let offset = Self.minutes(fixed)
+            return firstMatch(atOrAfter: start &+ offset).map { $0 &- offset }
+        }
+        return nextFire(atOrAfter: start, inChangingZone: zone)
+    }
+
+    private func nextFire(atOrAfter start: Int64, inChangingZone zone: any CronTimeZone) -> Int64? {
         guard canEverFire else { return nil }
         let keepsJenkinsBehaviour = coversEveryHour
         let largestOffset = Self.minutes(zone.largestOffset)
@@ -72,10 +80,10 @@ extension CronSchedule {
 
     func nextFireMinute(atOrAfter minute: Int64, defaultZone: any CronTimeZone) -> Int64? {
         let zone = timeZone ?? defaultZone
-        var earliest: Int64?
-        for entry in entries {
-            if let next = entry.table.nextFire(atOrAfter: minute, in: zone), next < (earliest ?? .max) { earliest = next }
+        var earliest = Int64.max
+        for table in tables {
+            if let next = table.nextFire(atOrAfter: minute, in: zone), next < earliest { earliest = next }
         }
-        return earliest
+        return earliest == .max ? nil : earliest
     }
 }

@@ -14,6 +14,10 @@ public final class SystemTimeZone: CronTimeZone {
     private let offsets: [Int32]
     /// No change from 1900 on (UTC, `Etc/GMT-8`): one period forever.
     private let neverChanges: Bool
+    /// `firstChangeInBucket[b]`: index of the first change at or after `tableStart + b << bucketShift`,
+    /// so a lookup scans at most the few changes of one ~194-day bucket instead of searching.
+    private let firstChangeInBucket: [Int32]
+    private static let bucketShift: Int64 = 24
 
     private static let tableStart: Int64 = -2_208_988_800  // 1900-01-01T00:00:00Z
     private static let tableEnd: Int64 = 16_725_225_600  // 2500-01-01T00:00:00Z
@@ -37,9 +41,21 @@ public final class SystemTimeZone: CronTimeZone {
         self.changes = changes
         self.offsets = offsets
         largestOffset = offsets.max() ?? 0
+        let bucketCount = Int((Self.tableEnd - Self.tableStart) >> Self.bucketShift) + 1
+        var firstChangeInBucket: [Int32] = []
+        firstChangeInBucket.reserveCapacity(bucketCount)
+        var changeIndex = 0
+        for bucket in 0..<bucketCount {
+            let bucketStart = Self.tableStart + Int64(bucket) << Self.bucketShift
+            while changeIndex < changes.count, changes[changeIndex] < bucketStart { changeIndex += 1 }
+            firstChangeInBucket.append(Int32(changeIndex))
+        }
+        self.firstChangeInBucket = firstChangeInBucket
         neverChanges = changes.isEmpty
             && zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(Self.tableEnd))) == nil
     }
+
+    public var fixedOffset: Int32? { neverChanges ? offsets[0] : nil }
 
     public func period(containing epochSecond: Int64) -> UTCOffsetPeriod {
         if neverChanges {
@@ -47,12 +63,8 @@ public final class SystemTimeZone: CronTimeZone {
         }
         guard epochSecond >= Self.tableStart, epochSecond < Self.tableEnd else { return periodFromFoundation(containing: epochSecond) }
         // Number of changes at or before `epochSecond`.
-        var low = 0
-        var high = changes.count
-        while low < high {
-            let middle = (low + high) >> 1
-            if changes[middle] <= epochSecond { low = middle + 1 } else { high = middle }
-        }
+        var low = Int(firstChangeInBucket[Int((epochSecond - Self.tableStart) >> Self.bucketShift)])
+        while low < changes.count, changes[low] <= epochSecond { low += 1 }
         let start = low > 0 ? changes[low - 1] : Self.tableStart
         let end = low < changes.count ? changes[low] : Self.tableEnd
         return UTCOffsetPeriod(start: start, end: end, offset: offsets[low], previousOffset: offsets[low > 0 ? low - 1 : 0])
