@@ -46,6 +46,7 @@ let package = Package(
         ),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
+        .executableTarget(name: "CronBenchmark", dependencies: ["LanesCron"], path: "Benchmarks/CronBenchmark", exclude: ["croniter_bench.py"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
