@@ -9,11 +9,16 @@ struct JenkinsHash {
             random = nil
             return
         }
+        random = JavaRandom(seed: Self.foldedSeed(seed))
+    }
+
+    /// The MD5 of the UTF-8 seed, its second half XORed onto the first, read as a big-endian Java long.
+    static func foldedSeed(_ seed: String) -> Int64 {
         var digest = MD5.digest(Array(seed.utf8))
         for index in 8..<16 { digest[index % 8] ^= digest[index] }
         var folded: UInt64 = 0
         for index in 0..<8 { folded = folded << 8 | UInt64(digest[index]) }
-        random = JavaRandom(seed: Int64(bitPattern: folded))
+        return Int64(bitPattern: folded)
     }
 
     /// A value in `0..<bound` (`bound > 0`).
