@@ -15,15 +15,16 @@ enum CivilCalendar {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// Day numbers `fastDateRange` covers (about years -32,800 to 2,900,000): unsigned 32-bit
+    /// Day numbers the fast conversion covers (about years -32,800 to 2,900,000): unsigned 32-bit
     /// arithmetic suffices there.
-    static let fastDateRange: ClosedRange<Int64> = -12_699_422...1_000_000_000
+    static let fastDateLowerBound: Int64 = -12_699_422
+    static let fastDateUpperBound: Int64 = 1_000_000_000
 
     /// `(year, month, day)` of a day number, with Neri and Schneider's Euclidean affine functions
     /// (2022): multiplications and shifts instead of divisions, for the hot path.
     @inline(__always)
     static func date(dayNumber: Int64) -> (year: Int64, month: Int, day: Int) {
-        guard fastDateRange.contains(dayNumber) else { return dateBySlowArithmetic(dayNumber: dayNumber) }
+        guard dayNumber >= fastDateLowerBound, dayNumber <= fastDateUpperBound else { return dateBySlowArithmetic(dayNumber: dayNumber) }
         // Shift so that day 0 is 0000-03-01 of a year 400 * 82 years before year 0: everything stays unsigned.
         let shifted = UInt32(truncatingIfNeeded: dayNumber &+ 719_468 &+ 146_097 &* 82)
         let centuryNumerator = 4 &* shifted &+ 3
@@ -40,7 +41,7 @@ enum CivilCalendar {
         return (year, Int(isJanuaryOrFebruary ? shiftedMonth - 12 : shiftedMonth), Int(day))
     }
 
-    /// Howard Hinnant's `civil_from_days`, for day numbers outside `fastDateRange`.
+    /// Howard Hinnant's `civil_from_days`, for day numbers outside the fast conversion's range.
     static func dateBySlowArithmetic(dayNumber: Int64) -> (year: Int64, month: Int, day: Int) {
         let z = dayNumber + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

@@ -1,5 +1,7 @@
 /// A point on the UTC time line. lanes' cron API uses it instead of Foundation's `Date` so that the
 /// module's public interface stays free of Foundation (`Date(timeIntervalSince1970:)` converts).
+/// Frozen so that callers in other modules read it directly despite library evolution.
+@frozen
 public struct CronInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Seconds since 1970-01-01T00:00:00Z.
     public var secondsSince1970: Double

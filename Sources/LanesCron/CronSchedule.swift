@@ -18,7 +18,11 @@ public struct CronSchedule: Sendable {
     /// The id from a `TZ=` first line. Unlike Jenkins, lanes applies it to alias lines too.
     public let timeZoneIdentifier: String?
     /// The rules for `timeZoneIdentifier`.
-    public let timeZone: (any CronTimeZone)?
+    public var timeZone: (any CronTimeZone)? { hasOwnZone ? ownZone : nil }
+    /// The `TZ=` zone when `hasOwnZone`, else a placeholder: kept non-optional so that fire-time
+    /// computation passes it on without copying an optional existential.
+    let ownZone: any CronTimeZone
+    let hasOwnZone: Bool
     /// Jenkins' sanity warning (the first line's that has one), or nil.
     public let warning: String?
     /// The entries' tables, kept apart so that fire-time computation touches no reference counts.
@@ -65,7 +69,8 @@ public struct CronSchedule: Sendable {
         self.entries = entries
         tables = entries.map(\.table)
         timeZoneIdentifier = zoneIdentifier
-        timeZone = zone
+        ownZone = zone ?? FixedOffsetTimeZone.utc
+        hasOwnZone = zone != nil
         warning = entries.lazy.compactMap { CronSanity.warning(spec: $0.effectiveSpec, table: $0.table) }.first
     }
 

@@ -15,6 +15,9 @@ public struct CronTable: Sendable, Hashable {
     let firstHour: Int64
     /// Whether some date can ever match (false for `0 0 31 2 *`).
     public let canEverFire: Bool
+    /// Whether every hour of the day is in the hour field. Such lines keep Jenkins' behaviour at
+    /// daylight-saving changes (skip the missing hour, run twice in the repeated one).
+    public let coversEveryHour: Bool
 
     /// Builds a table from bit masks; bits outside each field's bounds are ignored.
     public init(minutes: UInt64, hours: UInt64, daysOfMonth: UInt64, months: UInt64, daysOfWeek: UInt64) {
@@ -28,6 +31,7 @@ public struct CronTable: Sendable, Hashable {
         weekdayRun = run
         firstMinute = Int64(self.minutes.trailingZeroBitCount)
         firstHour = Int64(self.hours.trailingZeroBitCount)
+        coversEveryHour = self.hours == Self.mask(.hour)
         canEverFire = self.minutes != 0 && self.hours != 0
             && Self.someDateMatches(daysOfMonth: self.daysOfMonth, months: self.months, weekdayRun: run)
     }
@@ -60,9 +64,6 @@ public struct CronTable: Sendable, Hashable {
         return (0..<64).filter { mask & (1 << UInt64($0)) != 0 }
     }
 
-    /// Whether every hour of the day is in the hour field. Such lines keep Jenkins' behaviour at
-    /// daylight-saving changes (skip the missing hour, run twice in the repeated one).
-    public var coversEveryHour: Bool { hours == Self.mask(.hour) }
 
     /// Whether the wall-clock minute matches all five fields.
     public func matches(_ time: CivilMinute) -> Bool {

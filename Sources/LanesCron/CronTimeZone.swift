@@ -1,4 +1,6 @@
 /// A span of time during which a zone keeps one UTC offset. Times are seconds since 1970-01-01 UTC.
+/// Frozen: it is returned on every fire-time computation, across module boundaries.
+@frozen
 public struct UTCOffsetPeriod: Sendable, Hashable {
     /// First second of the period (`Int64.min`: unbounded).
     public var start: Int64

@@ -64,6 +64,12 @@ extension CronSchedule {
         nextFireMinute(atOrAfter: start.minuteRoundingUp, defaultZone: defaultZone).map(CronInstant.init(minuteNumber:))
     }
 
+    /// The first fire time strictly after `instant` (for a daemon that just ran at `instant`).
+    public func nextFire(after instant: CronInstant, defaultZone: any CronTimeZone) -> CronInstant? {
+        let nextMinute = Int64((instant.secondsSince1970 / 60).rounded(.down)) + 1
+        return nextFireMinute(atOrAfter: nextMinute, defaultZone: defaultZone).map(CronInstant.init(minuteNumber:))
+    }
+
     /// Up to `count` successive fire times from `start` (rounded up to a whole minute).
     public func fireTimes(onOrAfter start: CronInstant, defaultZone: any CronTimeZone, count: Int) -> [CronInstant] {
         var times: [CronInstant] = []
@@ -79,7 +85,10 @@ extension CronSchedule {
     public var canEverFire: Bool { entries.contains { $0.table.canEverFire } }
 
     func nextFireMinute(atOrAfter minute: Int64, defaultZone: any CronTimeZone) -> Int64? {
-        let zone = timeZone ?? defaultZone
+        nextFireMinute(atOrAfter: minute, in: hasOwnZone ? ownZone : defaultZone)
+    }
+
+    private func nextFireMinute(atOrAfter minute: Int64, in zone: any CronTimeZone) -> Int64? {
         var earliest = Int64.max
         for table in tables {
             if let next = table.nextFire(atOrAfter: minute, in: zone), next < earliest { earliest = next }
