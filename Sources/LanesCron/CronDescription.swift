@@ -38,6 +38,10 @@ public enum CronDescription {
         if minutes.count == 60 {
             return everyHour ? "every minute" : "every minute of \(plural("hour", hours.count)) \(list(hours) { String($0) })"
         }
+        if let step = progressionStep(minutes, upperBound: 59) {
+            let every = "every \(step) minutes" + (minutes[0] == 0 ? "" : " from minute \(minutes[0])")
+            return everyHour ? every : "\(every) during \(plural("hour", hours.count)) \(list(hours) { String($0) })"
+        }
         if everyHour {
             return "at \(plural("minute", minutes.count)) \(list(minutes) { String($0) }) past every hour"
         }
@@ -46,6 +50,17 @@ public enum CronDescription {
             return "at " + joinedList(times)
         }
         return "at \(plural("minute", minutes.count)) \(list(minutes) { String($0) }) past \(plural("hour", hours.count)) \(list(hours) { String($0) })"
+    }
+
+    /// The step of values that run `first, first + step, …` to the end of the field with
+    /// `first < step` (`*/5`, `H/15`): nil for other lists or fewer than 4 values.
+    private static func progressionStep(_ values: [Int], upperBound: Int) -> Int? {
+        guard values.count >= 4 else { return nil }
+        let step = values[1] - values[0]
+        guard step > 1, values[0] < step, values.last! + step > upperBound,
+              zip(values, values.dropFirst()).allSatisfy({ $1 - $0 == step })
+        else { return nil }
+        return step
     }
 
     /// "Sunday through Thursday", "1, 15 and 28", "January through March and December".

@@ -5,7 +5,9 @@ import Testing
 @Suite struct DescriptionTests {
     @Test(arguments: [
         ("H 0 * * 0-4", "nightly", "at 00:01 on Sunday through Thursday"),
-        ("H/15 * * * *", "nightly", "at minutes 1, 16, 31 and 46 past every hour"),
+        ("H/15 * * * *", "nightly", "every 15 minutes from minute 1"),
+        ("*/5 9-17 * * 1-5", nil, "every 5 minutes during hours 9 through 17 on Monday through Friday"),
+        ("0,30 * * * *", nil, "at minutes 0 and 30 past every hour"),
         ("* * * * *", nil, "every minute"),
         ("30 2 * * 6", nil, "at 02:30 on Saturday"),
         ("0 9-17 * * 1-5", nil, "at minute 0 past hours 9 through 17 on Monday through Friday"),
