@@ -14,8 +14,18 @@ public struct CronInstant: Sendable, Hashable, Comparable, CustomStringConvertib
         secondsSince1970 = Double(minuteNumber) * 60
     }
 
+    /// Instants are clamped to years 1…9999 before any arithmetic, so NaN or absurd values cannot trap.
+    static let supportedSeconds = -62_135_596_800.0...253_402_300_799.0
+
+    var clampedSeconds: Double {
+        secondsSince1970.isNaN ? 0 : min(max(secondsSince1970, Self.supportedSeconds.lowerBound), Self.supportedSeconds.upperBound)
+    }
+
     /// The minute number (minutes since the epoch) of the first whole minute at or after this instant.
-    var minuteRoundingUp: Int64 { Int64((secondsSince1970 / 60).rounded(.up)) }
+    var minuteRoundingUp: Int64 { Int64((clampedSeconds / 60).rounded(.up)) }
+
+    /// The minute number of the whole minute containing this instant.
+    var minuteRoundingDown: Int64 { Int64((clampedSeconds / 60).rounded(.down)) }
 
     public static func < (lhs: CronInstant, rhs: CronInstant) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
 
@@ -26,8 +36,9 @@ public struct CronInstant: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// ISO 8601 with a numeric offset (`2024-06-15T12:46:00-04:00`), or `Z` when `offset` is nil.
     public func iso8601(offset: Int32?) -> String {
-        let wholeSeconds = Int64(secondsSince1970.rounded(.down))
-        let millis = Int(((secondsSince1970 - Double(wholeSeconds)) * 1000).rounded())
+        let seconds = clampedSeconds
+        let wholeSeconds = Int64(seconds.rounded(.down))
+        let millis = min(999, Int(((seconds - Double(wholeSeconds)) * 1000).rounded()))
         let local = wholeSeconds + Int64(offset ?? 0)
         let days = CivilCalendar.floorDivide(local, 86_400)
         let secondOfDay = Int(local - days * 86_400)

@@ -66,7 +66,7 @@ extension CronSchedule {
 
     /// The first fire time strictly after `instant` (for a daemon that just ran at `instant`).
     public func nextFire(after instant: CronInstant, defaultZone: any CronTimeZone) -> CronInstant? {
-        let nextMinute = Int64((instant.secondsSince1970 / 60).rounded(.down)) + 1
+        let nextMinute = instant.minuteRoundingDown + 1
         return nextFireMinute(atOrAfter: nextMinute, defaultZone: defaultZone).map(CronInstant.init(minuteNumber:))
     }
 

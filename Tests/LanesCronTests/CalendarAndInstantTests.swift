@@ -82,6 +82,18 @@ import Testing
         #expect(unknown.isEmpty, "unknown to Foundation: \(unknown.sorted())")
     }
 
+    @Test func nextFireAfterAndAbsurdInstants() throws {
+        let schedule = try CronSchedule(parsing: "*/30 * * * *", seed: nil)
+        let utc = FixedOffsetTimeZone.utc
+        let onTheHour = CronInstant(secondsSince1970: 1_767_225_600)
+        #expect(schedule.nextFire(onOrAfter: onTheHour, defaultZone: utc) == onTheHour)
+        #expect(schedule.nextFire(after: onTheHour, defaultZone: utc)?.description == "2026-01-01T00:30:00Z")
+        // Nothing traps on values outside years 1…9999: they are clamped.
+        #expect(schedule.nextFire(onOrAfter: CronInstant(secondsSince1970: .nan), defaultZone: utc) != nil)
+        #expect(schedule.nextFire(onOrAfter: CronInstant(secondsSince1970: 1e300), defaultZone: utc) != nil)
+        #expect(CronInstant(secondsSince1970: -.infinity).description == "0001-01-01T00:00:00Z")
+    }
+
     @Test func clocks() {
         let fixed = FixedCronClock(CronInstant(secondsSince1970: 42))
         #expect(fixed.now().secondsSince1970 == 42)
