@@ -85,7 +85,9 @@ extension CronSchedule {
     public var canEverFire: Bool { entries.contains { $0.table.canEverFire } }
 
     func nextFireMinute(atOrAfter minute: Int64, defaultZone: any CronTimeZone) -> Int64? {
-        nextFireMinute(atOrAfter: minute, in: hasOwnZone ? ownZone : defaultZone)
+        // Two calls rather than `hasOwnZone ? ownZone : defaultZone`: that would copy an existential.
+        if hasOwnZone { return nextFireMinute(atOrAfter: minute, in: ownZone) }
+        return nextFireMinute(atOrAfter: minute, in: defaultZone)
     }
 
     private func nextFireMinute(atOrAfter minute: Int64, in zone: any CronTimeZone) -> Int64? {

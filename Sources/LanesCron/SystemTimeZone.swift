@@ -14,6 +14,7 @@ public final class SystemTimeZone: CronTimeZone {
     private let offsets: [Int32]
     /// No change from 1900 on (UTC, `Etc/GMT-8`): one period forever.
     private let neverChanges: Bool
+    public let fixedOffset: Int32?
     /// `firstChangeInBucket[b]`: index of the first change at or after `tableStart + b << bucketShift`,
     /// so a lookup scans at most the few changes of one ~194-day bucket instead of searching.
     private let firstChangeInBucket: [Int32]
@@ -53,9 +54,9 @@ public final class SystemTimeZone: CronTimeZone {
         self.firstChangeInBucket = firstChangeInBucket
         neverChanges = changes.isEmpty
             && zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(Self.tableEnd))) == nil
+        fixedOffset = neverChanges ? offsets[0] : nil
     }
 
-    public var fixedOffset: Int32? { neverChanges ? offsets[0] : nil }
 
     public func period(containing epochSecond: Int64) -> UTCOffsetPeriod {
         if neverChanges {
