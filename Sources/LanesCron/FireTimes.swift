@@ -26,7 +26,7 @@ extension CronTable {
             let previousOffset = Self.minutes(period.previousOffset)
             let periodStart = period.start == .min ? Int64.min : Self.minutesRoundingUp(period.start)
             var earliestWallTime = instant + offset
-            if !keepsJenkinsBehaviour {
+            if !keepsJenkinsBehaviour, period.start != .min {
                 if previousOffset > offset {
                     // Fall-back: wall times up to the old offset's end already fired before the change.
                     earliestWallTime = max(earliestWallTime, periodStart + previousOffset)
@@ -42,7 +42,8 @@ extension CronTable {
             // Not in this period. Every later fire has a wall time >= `wallTime`, hence an instant
             // >= wallTime - largestOffset; but the repeated hour after a fall-back change must be
             // searched again when it keeps Jenkins' behaviour, so then step one period only.
-            instant = keepsJenkinsBehaviour ? periodEnd : max(periodEnd, wallTime - largestOffset)
+            let next = keepsJenkinsBehaviour ? periodEnd : max(periodEnd, wallTime - largestOffset)
+            instant = max(next, instant + 1)  // progress even if a zone reported an empty period
         }
     }
 
