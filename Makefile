@@ -5,12 +5,12 @@ SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
 APT_PACKAGES := libgit2-dev libssl-dev pkg-config git openssl
 # PyPI packages the tests and benchmarks use as independent references.
-PIP_PACKAGES :=
+PIP_PACKAGES := croniter
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron clean
 
 all: build
 
@@ -59,6 +59,17 @@ bench-startup: deps
 # Signing figures: PKCS#12 reads per encoding, profile decoding, keychain import (release build).
 bench-signing: deps
 	$(SWIFT) run -c release SigningBench
+# Next-fire computations per second, lanes vs croniter (PyPI) on the same schedules.
+bench-cron: deps
+	$(SWIFT) build -c release --product CronBenchmark
+	.build/release/CronBenchmark
+
+# The cron parser and fire-time search on 10^6 generated/mutated inputs (FUZZ_COUNT, FUZZ_SEED to vary).
+FUZZ_COUNT ?= 1000000
+FUZZ_SEED ?= 20261121
+fuzz-cron:
+	$(SWIFT) build -c release --product CronFuzz
+	.build/release/CronFuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf .build

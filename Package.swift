@@ -53,7 +53,9 @@ let package = Package(
 
         .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
 
-        .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
+        .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"], exclude: ["Fixtures"]),
+        .executableTarget(name: "CronBenchmark", dependencies: ["LanesCron"], path: "Benchmarks/CronBenchmark", exclude: ["croniter_bench.py"]),
+        .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),

@@ -11,6 +11,7 @@ struct LanesCommand: AsyncParsableCommand {
             RunCommand.self,
             InitCommand.self,
             CertCommand.self, ProfileCommand.self,
+            CronCommand.self,
         ]
     )
 }
