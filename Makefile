@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
 APT_PACKAGES := libgit2-dev libssl-dev pkg-config git
 # PyPI packages the tests and benchmarks use as independent references.
-PIP_PACKAGES :=
+PIP_PACKAGES := pbxproj
 
 .PHONY: all deps build test demo install bench clean
 
@@ -28,3 +28,8 @@ test: deps
 
 clean:
 	rm -rf .build
+
+# Read + edit + write of the ~1 MB pocket-casts project with LanesXcode versus Python's pbxproj.
+.PHONY: bench-xcode
+bench-xcode: deps
+	$(SWIFT) run -c release XcodeBenchmark

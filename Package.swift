@@ -45,8 +45,10 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode"], path: "Benchmarks/XcodeBenchmark"),
+
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
-        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
+        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode", "Lanes"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),

@@ -23,7 +23,7 @@ public enum AtomicFile {
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).lanes-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure(path: path, operation: "creating a temporary file", code: errno) }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var isOpen = true
         do throws(Failure) {
             var info = stat()

@@ -1,10 +1,11 @@
 /// One value of an old-style (OpenStep) property list as read from a `project.pbxproj`, with the byte
 /// ranges it occupies in the file so that an edit can replace exactly those bytes and nothing else.
-public indirect enum PBXValue: Sendable, Equatable {
+public enum PBXValue: Sendable, Equatable {
     case string(PBXString)
     case data(PBXData)
-    case array(PBXArray)
-    case dictionary(PBXDictionary)
+    // Only the containers are boxed: most values are strings, which then need no allocation of their own.
+    indirect case array(PBXArray)
+    indirect case dictionary(PBXDictionary)
 
     /// The bytes of the value in the file: the token with its quotes, or the brackets and everything between.
     public var range: Range<Int> {

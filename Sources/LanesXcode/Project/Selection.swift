@@ -14,15 +14,20 @@ public enum ConfigurationFilter: Sendable, Hashable, CustomStringConvertible {
     }
 
     func select(_ configurations: [BuildConfiguration]) throws(XcodeProjectError) -> [BuildConfiguration] {
+        if case .matching(let pattern) = self {
+            let regex = try compile(pattern, what: "configuration")
+            return configurations.filter { $0.name.contains(regex) }
+        }
         var picked: [BuildConfiguration] = []
         for configuration in configurations where try accepts(configuration.name) { picked.append(configuration) }
         return picked
     }
 
-    func accepts(_ name: String) throws(XcodeProjectError) -> Bool {
+    /// Whether a configuration named `name` passes the filter.
+    public func accepts(_ name: String) throws(XcodeProjectError) -> Bool {
         switch self {
         case .named(let expected): return name == expected
-        case .matching(let pattern): return try searches(pattern, in: name, what: "configuration")
+        case .matching(let pattern): return name.contains(try compile(pattern, what: "configuration"))
         case .all: return true
         }
     }
@@ -42,10 +47,11 @@ extension XcodeProject {
     /// Targets whose name the regular expression finds a match in, searched as written: `Brewer` finds
     /// all four Brewer targets, `^Brewer$` only one. Throws, listing every target, when none matches.
     public func targets(matching pattern: String) throws(XcodeProjectError) -> TargetSelection {
+        let regex = try compile(pattern, what: "target")
         var matched: [XcodeTarget] = []
         var unmatched: [XcodeTarget] = []
         for target in targets {
-            if try searches(pattern, in: target.name, what: "target") { matched.append(target) } else { unmatched.append(target) }
+            if target.name.contains(regex) { matched.append(target) } else { unmatched.append(target) }
         }
         guard !matched.isEmpty else { throw .noTargetMatched(pattern: pattern, available: targets.map(\.name)) }
         return TargetSelection(pattern: pattern, matched: matched, unmatched: unmatched)
@@ -77,12 +83,10 @@ extension XcodeProject {
     }
 }
 
-private func searches(_ pattern: String, in name: String, what: String) throws(XcodeProjectError) -> Bool {
-    let regex: Regex<AnyRegexOutput>
+private func compile(_ pattern: String, what: String) throws(XcodeProjectError) -> Regex<AnyRegexOutput> {
     do {
-        regex = try Regex(pattern)
+        return try Regex(pattern)
     } catch {
         throw .invalidPattern(pattern: pattern, what: what, reason: String(describing: error))
     }
-    return name.contains(regex)
 }

@@ -10,9 +10,10 @@ public struct XCConfigSetting: Sendable, Hashable {
 /// A problem in an `.xcconfig` file: the file, the line and what to do.
 public struct XCConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     public let file: String
-    public let line: Int
+    /// 1-based; nil when the file itself could not be read.
+    public let line: Int?
     public let reason: String
-    public var description: String { "\(file):\(line): \(reason)" }
+    public var description: String { line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)" }
 }
 
 /// Reads `.xcconfig` files with their `#include "path"` and `#include? "path"` (optional) directives,
@@ -32,12 +33,12 @@ public struct XCConfigReader {
     private func settings(at path: String, includedFrom: (file: String, line: Int)?, optional: Bool,
                           visiting: inout [String]) throws -> [XCConfigSetting] {
         guard !visiting.contains(path) else {
-            throw XCConfigError(file: includedFrom?.file ?? path, line: includedFrom?.line ?? 0,
+            throw XCConfigError(file: includedFrom?.file ?? path, line: includedFrom?.line,
                                 reason: "#include cycle: \((visiting + [path]).joined(separator: " -> "))")
         }
         guard let text = try read(path) else {
             if optional { return [] }
-            throw XCConfigError(file: includedFrom?.file ?? path, line: includedFrom?.line ?? 0,
+            throw XCConfigError(file: includedFrom?.file ?? path, line: includedFrom?.line,
                                 reason: "cannot read \(path)\(includedFrom == nil ? "" : " (included here)"); use #include? for files that may be absent")
         }
         visiting.append(path)
@@ -56,7 +57,7 @@ public struct XCConfigReader {
                 result += try settings(at: resolved, includedFrom: (path, lineNumber), optional: isOptional, visiting: &visiting)
                 continue
             }
-            guard let equals = line.firstIndex(of: "=") else {
+            guard let equals = assignmentIndex(in: line) else {
                 throw XCConfigError(file: path, line: lineNumber, reason: "expected KEY = value")
             }
             let key = String(line[..<equals]).trimmingWhitespace()
@@ -65,6 +66,20 @@ public struct XCConfigReader {
             result.append(XCConfigSetting(key: key.replacing(" ", with: ""), value: value.trimmingWhitespace(), file: path, line: lineNumber))
         }
         return result
+    }
+
+    /// The `=` of `KEY[cond=value] = value`: the first one outside the condition brackets.
+    private func assignmentIndex(in line: String) -> String.Index? {
+        var depth = 0
+        for index in line.indices {
+            switch line[index] {
+            case "[": depth += 1
+            case "]": depth -= 1
+            case "=" where depth == 0: return index
+            default: break
+            }
+        }
+        return nil
     }
 
     /// Xcode ends a line at `//` wherever it appears (a URL needs `/$()/`).
