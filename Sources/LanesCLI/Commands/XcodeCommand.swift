@@ -187,9 +187,9 @@ struct XcodeProvisionCommand: ParsableCommand {
 private func write(_ session: ProjectEditSession, original: XcodeProject, to path: String, selection: TargetSelection) throws {
     let skipped = selection.unmatched.isEmpty ? "" : " (not matched: \(selection.unmatched.map(\.name).joined(separator: ", ")))"
     print("targets matching '\(selection.pattern)': \(selection.matched.map(\.name).joined(separator: ", "))\(skipped)")
-    let edited = try session.finish()
-    if edited.document.bytes != original.document.bytes {
-        try AtomicFile.write(edited.document.bytes, to: path)
+    let edited = try session.finishedBytes()
+    if edited != original.document.bytes {
+        try AtomicFile.write(edited, to: path)
     }
     if session.changes.isEmpty { print("already up to date, nothing changed") }
     for change in session.changes { print("changed \(change)") }

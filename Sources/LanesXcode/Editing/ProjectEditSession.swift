@@ -1,10 +1,10 @@
 /// Gathers setting edits on one project and records, for each, what it was and what it becomes.
-/// Nothing is written until `finish()`, which returns the new file bytes.
+/// Nothing is written here: `finishedBytes()` returns the new file for the caller to write.
 public struct ProjectEditSession: Sendable {
     public let project: XcodeProject
     private var editor: PBXEditor
     public private(set) var changes: [XcodeSettingChange] = []
-    /// TargetAttributes entries for targets that have none yet, written together by `finish()`.
+    /// TargetAttributes entries for targets that have none yet, written together by `finishedBytes()`.
     private var newTargetAttributes: [String: [String: PBXNewValue]] = [:]
 
     public init(project: XcodeProject) {
@@ -52,8 +52,13 @@ public struct ProjectEditSession: Sendable {
         record(XcodeSettingChange(scope: target.name, configuration: nil, key: key, before: before, after: newValue))
     }
 
-    /// The edited project. Unchanged bytes when nothing changed.
+    /// The edited project, read again from the new bytes.
     public func finish() throws -> XcodeProject {
+        try XcodeProject(bytes: try finishedBytes(), path: project.document.path)
+    }
+
+    /// The new bytes of the file (the original ones when nothing changed); what a writer needs.
+    public func finishedBytes() throws(PBXParseError) -> [UInt8] {
         var editor = editor
         if !newTargetAttributes.isEmpty, let attributes = project.projectObject["attributes"]?.dictionary {
             if let targetAttributes = attributes["TargetAttributes"]?.dictionary {
@@ -62,7 +67,7 @@ public struct ProjectEditSession: Sendable {
                 editor.set("TargetAttributes", to: .dictionary(newTargetAttributes.mapValues(PBXNewValue.dictionary)), in: attributes)
             }
         }
-        return try XcodeProject(document: editor.apply())
+        return try editor.appliedBytes()
     }
 
     private mutating func record(_ change: XcodeSettingChange) {

@@ -44,10 +44,18 @@ public struct PBXEditor: Sendable {
         edits.append(insertion(of: key, value: value, into: dictionary, slot: slot))
     }
 
-    /// The edited file's bytes. Throws if they would not parse, which would be a bug in the editor:
-    /// the caller then leaves the file alone.
+    /// The edited file, parsed again.
     public func apply() throws(PBXParseError) -> PBXDocument {
         guard !edits.isEmpty else { return document }
+        return try PBXDocument(bytes: try appliedBytes(), path: document.path)
+    }
+
+    /// The edited file's bytes. Each inserted or replaced text is checked to parse as the complete
+    /// entry or value it stands for; since the bytes around it are unchanged, the whole file still
+    /// parses, without the cost of reading a large file twice. Throws (and the caller writes nothing)
+    /// if a text does not parse, which would be a bug in the editor.
+    public func appliedBytes() throws(PBXParseError) -> [UInt8] {
+        guard !edits.isEmpty else { return document.bytes }
         let ordered = edits.enumerated().sorted { lhs, rhs in
             if lhs.element.range.lowerBound != rhs.element.range.lowerBound {
                 return lhs.element.range.lowerBound < rhs.element.range.lowerBound
@@ -58,12 +66,25 @@ public struct PBXEditor: Sendable {
         output.reserveCapacity(document.bytes.count + edits.reduce(0) { $0 + $1.text.utf8.count })
         var position = 0
         for edit in ordered {
+            try verify(edit)
             output.append(contentsOf: document.bytes[position..<edit.range.lowerBound])
             output.append(contentsOf: edit.text.utf8)
             position = max(position, edit.range.upperBound)
         }
         output.append(contentsOf: document.bytes[position...])
-        return try PBXDocument(bytes: output, path: document.path)
+        return output
+    }
+
+    /// An insertion must read as exactly one `key = value;` entry, a replacement as exactly one value.
+    private func verify(_ edit: Edit) throws(PBXParseError) {
+        let isInsertion = edit.range.isEmpty
+        let wrapped = isInsertion ? "{" + edit.text + "}" : "{k = " + edit.text + ";}"
+        let value = try PBXParser.parse(Array(wrapped.utf8), path: document.path)
+        guard case .dictionary(let dictionary) = value, dictionary.entries.count == 1,
+              !isInsertion || dictionary.entries[0].key.value == String(decoding: edit.key, as: UTF8.self) else {
+            throw PBXParseError(reason: "internal error: the edit of \(String(decoding: edit.key, as: UTF8.self)) does not read back as one entry",
+                                offset: edit.range.lowerBound, in: document.bytes, path: document.path)
+        }
     }
 
     private func insertion(of key: String, value: PBXNewValue, into dictionary: PBXDictionary, slot: Slot) -> Edit {

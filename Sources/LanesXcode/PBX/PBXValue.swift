@@ -3,9 +3,9 @@
 public enum PBXValue: Sendable, Equatable {
     case string(PBXString)
     case data(PBXData)
-    // Only the containers are boxed: most values are strings, which then need no allocation of their own.
-    indirect case array(PBXArray)
-    indirect case dictionary(PBXDictionary)
+    // Not `indirect`: containers hold their children in arrays already, so no extra box is needed.
+    case array(PBXArray)
+    case dictionary(PBXDictionary)
 
     /// The bytes of the value in the file: the token with its quotes, or the brackets and everything between.
     public var range: Range<Int> {

@@ -90,7 +90,7 @@ public struct SetBuildSettings: Step {
         for configuration in configurations {
             for (key, value) in settings { try session.setBuildSetting(key, to: value, in: configuration) }
         }
-        try file.save(try session.finish(), original: project)
+        try file.save(try session.finishedBytes(), original: project)
         context.logChanges(session.changes, file: file.path)
         return XcodeEditResult(projectFile: file.path, matchedTargets: matched, changes: session.changes)
     }

@@ -60,7 +60,7 @@ public struct UpdateCodeSigningSettings: Step {
             in: project, targets: targets, configuration: buildConfiguration, configurationIsRegex: false, context: context)
         var session = ProjectEditSession(project: project)
         try session.applySigning(settings, to: configurations)
-        try file.save(try session.finish(), original: project)
+        try file.save(try session.finishedBytes(), original: project)
         context.logChanges(session.changes, file: file.path)
         return XcodeEditResult(projectFile: file.path, matchedTargets: selection.matched.map(\.name), changes: session.changes)
     }

@@ -66,7 +66,7 @@ public struct UpdateProjectProvisioning: Step {
             in: project, targets: targetFilter, configuration: buildConfiguration, configurationIsRegex: configurationIsRegex, context: context)
         var session = ProjectEditSession(project: project)
         try session.applySigning(settings, to: configurations)
-        try file.save(try session.finish(), original: project)
+        try file.save(try session.finishedBytes(), original: project)
         context.logChanges(session.changes, file: file.path)
         return XcodeEditResult(projectFile: file.path, matchedTargets: selection.matched.map(\.name), changes: session.changes)
     }

@@ -53,7 +53,7 @@ struct VersionUpdate {
         for configuration in plan.configurations {
             try session.setBuildSetting(version.buildSettingKey, to: .string(value), in: configuration)
         }
-        let edited = try session.finish()
+        let edited = try session.finishedBytes()
         var plistChanges: [InfoPlistChange] = []
         var plistWrites: [(String, [UInt8])] = []
         for (path, _) in plan.literalPlists {

@@ -36,10 +36,10 @@ struct XcodeProjectFile {
     }
 
     /// Writes the edited project, unless nothing changed.
-    func save(_ edited: XcodeProject, original: XcodeProject) throws {
-        guard edited.document.bytes != original.document.bytes else { return }
+    func save(_ edited: [UInt8], original: XcodeProject) throws {
+        guard edited != original.document.bytes else { return }
         do {
-            try AtomicFile.write(edited.document.bytes, to: path)
+            try AtomicFile.write(edited, to: path)
         } catch {
             throw LanesError(.laneFailure, "\(error)")
         }
