@@ -53,6 +53,22 @@ import Testing
         #expect(try pbxproj(directory) == golden)
     }
 
+    @Test func anExpiredProfileIsUsedWithAWarningAndAnExplicitIdentityWins() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = Lines()
+        let result = try await UpdateProjectProvisioning(
+            xcodeproj: "Brewer.xcodeproj/", profile: TestData.fixtures.appendingPathComponent("Brewer_Staging_Expired.mobileprovision").path,
+            targetFilter: "^BrewerWidget$", buildConfiguration: "Release", codeSignIdentity: "iPhone Distribution: Example Corp (ABCDE12345)"
+        ).run(in: context(directory, lines: lines))
+        #expect(lines.all.contains { $0.hasPrefix("warning: profile 'Brewer_Staging_Expired' expired on 2021-01-01") })
+        #expect(result.changes.contains(XcodeSettingChange(scope: "BrewerWidget", configuration: "Release", key: "CODE_SIGN_IDENTITY",
+                                                           before: nil, after: .string("iPhone Distribution: Example Corp (ABCDE12345)"))))
+        // The widget pinned empty profiles; they now name the profile.
+        #expect(result.changes.contains(XcodeSettingChange(scope: "BrewerWidget", configuration: "Release", key: "PROVISIONING_PROFILE_SPECIFIER",
+                                                           before: .string(""), after: .string("Brewer_Staging_Expired"))))
+    }
+
     @Test func theStepIsBuiltFromItsOwnExampleOptions() throws {
         for type in XcodeSteps.all {
             for example in type.info.examples {

@@ -1,5 +1,6 @@
 import Foundation
 import LanesXcode
+import Testing
 
 /// Where test data lives: the copied fixtures, and the shared corpus of real projects that must
 /// never be committed (../shared/xcode/corpus next to the repository, or $LANES_SHARED_DIR/xcode/corpus).
@@ -26,6 +27,9 @@ enum TestData {
         }
         return files
     }()
+
+    static var corpusAvailable: Bool { !corpusFiles.isEmpty }
+    static let corpusAbsent: Comment = "the shared corpus folder (../shared/xcode/corpus or $LANES_SHARED_DIR/xcode/corpus) is absent"
 
     static var brewerPBXProj: URL { fixtures.appendingPathComponent("Brewer.xcodeproj/project.pbxproj") }
 

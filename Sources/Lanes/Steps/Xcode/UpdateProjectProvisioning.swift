@@ -60,6 +60,9 @@ public struct UpdateProjectProvisioning: Step {
         let settings = SigningSettings(profile: facts, identity: codeSignIdentity)
         context.log.line("profile '\(facts.name)' (\(facts.uuid)), team \(facts.teamIdentifier), \(facts.kind.rawValue); "
                          + "identity '\(settings.identity ?? "")'\(codeSignIdentity == nil ? " (implied by the profile)" : "")")
+        if let expiresAt = facts.expiresAt, expiresAt < Date().timeIntervalSince1970 {
+            context.log.line("warning: profile '\(facts.name)' expired on \(Date(timeIntervalSince1970: expiresAt)); Xcode will refuse to sign with it")
+        }
         let file = XcodeProjectFile(xcodeproj, in: context)
         let project = try file.load()
         let (selection, configurations) = try selectConfigurations(
