@@ -78,6 +78,42 @@ import Testing
         #expect(!editor.hasEdits)
     }
 
+    @Test func settingBackTheOriginalValueUndoesAnEarlierEditAndItsReport() throws {
+        let project = try XcodeProject(bytes: try TestData.bytes(TestData.brewerPBXProj))
+        let debug = try #require(try project.configurations(of: project.targets[0]).first)
+        var session = ProjectEditSession(project: project)
+        try session.setBuildSetting("SDKROOT", to: .string("macosx"), in: debug)
+        try session.setBuildSetting("SDKROOT", to: .string("iphoneos"), in: debug)
+        #expect(session.changes.isEmpty)
+        #expect(try session.finishedBytes() == project.document.bytes)
+    }
+
+    @Test func anEqualValueWithOtherQuotesIsLeftAsWritten() throws {
+        let text = """
+        {
+        \tobjects = {
+        \t\tP = {isa = PBXProject; attributes = {}; buildConfigurationList = L; targets = (T, ); };
+        \t\tT = {isa = PBXNativeTarget; name = App; buildConfigurationList = L; };
+        \t\tL = {isa = XCConfigurationList; buildConfigurations = (C, ); };
+        \t\tC = {
+        \t\t\tisa = XCBuildConfiguration;
+        \t\t\tbuildSettings = {
+        \t\t\t\tCODE_SIGN_STYLE = "Manual";
+        \t\t\t};
+        \t\t\tname = 'Release';
+        \t\t};
+        \t};
+        \trootObject = P;
+        }
+        """
+        let project = try XcodeProject(bytes: Array(text.utf8))
+        let release = try #require(try project.configurations(of: project.targets(matching: "^App$").matched, .named("Release")).first)
+        var session = ProjectEditSession(project: project)
+        try session.setBuildSetting("CODE_SIGN_STYLE", to: .string("Manual"), in: release)
+        #expect(session.changes.isEmpty)
+        #expect(try session.finishedBytes() == project.document.bytes)
+    }
+
     @Test func theLastValueForAKeyWins() throws {
         let result = try edit { editor, root in
             editor.set("SDKROOT", to: .string("macosx"), in: settings(root))

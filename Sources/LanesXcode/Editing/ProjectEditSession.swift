@@ -25,10 +25,16 @@ public struct ProjectEditSession: Sendable {
         }
         for name in keys {
             let before = settings.entry(name).map { BuildSettingValue($0.value) }
-            guard before != value else { continue }
+            let change = XcodeSettingChange(scope: configuration.scopeName, configuration: configuration.name, key: name,
+                                            before: before, after: value)
+            guard before != value else {
+                // Already so in the file (perhaps spelled with other quotes): keep its bytes.
+                editor.discard(name, in: settings)
+                forget(change)
+                continue
+            }
             editor.set(name, to: value.newValue, in: settings)
-            record(XcodeSettingChange(scope: configuration.scopeName, configuration: configuration.name, key: name,
-                                      before: before, after: value))
+            record(change)
         }
     }
 
@@ -47,9 +53,15 @@ public struct ProjectEditSession: Sendable {
             return
         }
         let before = entry.entry(key).map { BuildSettingValue($0.value) }
-        guard before != newValue, before != nil || !onlyIfPresent else { return }
+        guard before != nil || !onlyIfPresent else { return }
+        let change = XcodeSettingChange(scope: target.name, configuration: nil, key: key, before: before, after: newValue)
+        guard before != newValue else {
+            editor.discard(key, in: entry)
+            forget(change)
+            return
+        }
         editor.set(key, to: .string(value), in: entry)
-        record(XcodeSettingChange(scope: target.name, configuration: nil, key: key, before: before, after: newValue))
+        record(change)
     }
 
     /// The edited project, read again from the new bytes.
@@ -71,7 +83,12 @@ public struct ProjectEditSession: Sendable {
     }
 
     private mutating func record(_ change: XcodeSettingChange) {
-        changes.removeAll { $0.scope == change.scope && $0.configuration == change.configuration && $0.key == change.key }
+        forget(change)
         changes.append(change)
+    }
+
+    /// Removes an earlier record of the same place and key: the last value set is the one reported.
+    private mutating func forget(_ change: XcodeSettingChange) {
+        changes.removeAll { $0.scope == change.scope && $0.configuration == change.configuration && $0.key == change.key }
     }
 }

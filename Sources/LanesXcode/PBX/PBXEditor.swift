@@ -44,6 +44,12 @@ public struct PBXEditor: Sendable {
         edits.append(insertion(of: key, value: value, into: dictionary, slot: slot))
     }
 
+    /// Drops any pending edit of `key` in `dictionary`: the file keeps what it has there.
+    public mutating func discard(_ key: String, in dictionary: PBXDictionary) {
+        let slot = Slot(dictionaryStart: dictionary.range.lowerBound, key: key)
+        edits.removeAll { $0.slot == slot }
+    }
+
     /// The edited file, parsed again.
     public func apply() throws(PBXParseError) -> PBXDocument {
         guard !edits.isEmpty else { return document }
