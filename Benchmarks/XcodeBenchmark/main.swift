@@ -98,7 +98,7 @@ var kept = Run()
 try kept.measure(iterations, restoring: original)
 
 // Python pbxproj: load + save, timed inside the interpreter (start-up excluded).
-let pythonRuns = 3
+let pythonRuns = 5
 let script = """
 import sys, time, shutil
 from pbxproj import XcodeProject

@@ -95,6 +95,8 @@ private struct Cursor {
         let start = position
         position += 1
         var entries: [PBXEntry] = []
+        // Most pbxproj dictionaries hold a handful of entries; start with room for them.
+        entries.reserveCapacity(8)
         while true {
             skipTrivia()
             guard let byte = current else { throw failure("unexpected end of file; expected '}' to close the dictionary opened", at: start) }

@@ -40,8 +40,6 @@ public struct TargetSelection: Sendable {
     public let unmatched: [XcodeTarget]
 }
 
-/// A build configuration picked by a selection: a target's, or the project's when `target` is nil.
-public typealias SettingsLocation = BuildConfiguration
 
 extension XcodeProject {
     /// Targets whose name the regular expression finds a match in, searched as written: `Brewer` finds
