@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode"], path: "Benchmarks/XcodeBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
-        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode", "Lanes"]),
+        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
