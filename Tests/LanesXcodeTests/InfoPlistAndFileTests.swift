@@ -66,6 +66,19 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["project.pbxproj"])
     }
 
+    @Test func writesThroughASymbolicLinkAndKeepsTheLink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let real = directory.appendingPathComponent("real.pbxproj")
+        let link = directory.appendingPathComponent("project.pbxproj")
+        try Data("old".utf8).write(to: real)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.pbxproj")
+        try AtomicFile.write(Array("new".utf8), to: link.path)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.pbxproj")
+        #expect(try String(contentsOf: real, encoding: .utf8) == "new")
+    }
+
     @Test func failsWithoutTouchingAnythingWhenTheFolderIsMissing() {
         #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write([1, 2, 3], to: "/nonexistent-lanes-folder/project.pbxproj") }
     }

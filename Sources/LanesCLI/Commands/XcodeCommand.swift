@@ -79,7 +79,9 @@ struct XcodeSettingsCommand: ParsableCommand {
         do {
             let filter: ConfigurationFilter = configuration.map(ConfigurationFilter.named) ?? .all
             if let target {
-                configurations = try xcodeProject.configurations(of: xcodeProject.targets(matching: target).matched, filter)
+                let selection = try xcodeProject.targets(matching: target)
+                if !json { print(matchLine(selection)) }
+                configurations = try xcodeProject.configurations(of: selection.matched, filter)
             } else {
                 configurations = try xcodeProject.projectConfigurations(filter)
                     + xcodeProject.targets.flatMap { try xcodeProject.configurations(of: $0).filter { try filter.accepts($0.name) } }
@@ -185,12 +187,17 @@ struct XcodeProvisionCommand: ParsableCommand {
 
 /// Writes an edit session's result atomically and prints what changed.
 private func write(_ session: ProjectEditSession, original: XcodeProject, to path: String, selection: TargetSelection) throws {
-    let skipped = selection.unmatched.isEmpty ? "" : " (not matched: \(selection.unmatched.map(\.name).joined(separator: ", ")))"
-    print("targets matching '\(selection.pattern)': \(selection.matched.map(\.name).joined(separator: ", "))\(skipped)")
+    print(matchLine(selection))
     let edited = try session.finishedBytes()
     if edited != original.document.bytes {
         try AtomicFile.write(edited, to: path)
     }
     if session.changes.isEmpty { print("already up to date, nothing changed") }
     for change in session.changes { print("changed \(change)") }
+}
+
+/// Which targets a pattern selected, and which it left out.
+private func matchLine(_ selection: TargetSelection) -> String {
+    let skipped = selection.unmatched.isEmpty ? "" : " (not matched: \(selection.unmatched.map(\.name).joined(separator: ", ")))"
+    return "targets matching '\(selection.pattern)': \(selection.matched.map(\.name).joined(separator: ", "))\(skipped)"
 }

@@ -17,7 +17,10 @@ public enum AtomicFile {
         }
     }
 
-    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    /// Writes `bytes` to `path`. A symbolic link is followed, so the file it points to is replaced
+    /// and the link stays a link.
+    public static func write(_ bytes: [UInt8], to requestedPath: String) throws(Failure) {
+        let path = resolvingSymbolicLink(requestedPath)
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).lanes-XXXXXX".utf8CString)
@@ -55,6 +58,14 @@ public enum AtomicFile {
             close(directoryDescriptor)
         }
     }
+}
+
+/// The file a symbolic link points to (absolute), or the path itself when it is not a link.
+private func resolvingSymbolicLink(_ path: String) -> String {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
 }
 
 @inline(__always)
