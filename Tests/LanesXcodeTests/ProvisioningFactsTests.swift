@@ -37,6 +37,17 @@ import Testing
                 == "iPhone Distribution: Example Corp (ABCDE12345)")
     }
 
+    @Test func applicationIdentifiersCoverExactAndWildcardBundleIdentifiers() {
+        let exact = ProvisioningFacts(name: "P", uuid: "U", teamIdentifier: "ABCDE12345",
+                                      applicationIdentifier: "ABCDE12345.works.sth.brewer.staging", kind: .adHoc)
+        let wildcard = ProvisioningFacts(name: "P", uuid: "U", teamIdentifier: "ABCDE12345",
+                                         applicationIdentifier: "ABCDE12345.works.sth.*", kind: .adHoc)
+        #expect(exact.covers(bundleIdentifier: "works.sth.brewer.staging"))
+        #expect(!exact.covers(bundleIdentifier: "works.sth.brewer.staging.widget"))
+        #expect(wildcard.covers(bundleIdentifier: "works.sth.brewer.staging.widget"))
+        #expect(!wildcard.covers(bundleIdentifier: "works.other"))
+    }
+
     @Test func aBarePlistIsNotASignedProfile() {
         #expect(throws: ProvisioningProfileReader.Failure.self) { _ = try facts("Brewer_Staging_Unsigned.mobileprovision") }
         #expect(throws: ProvisioningProfileReader.Failure.self) {

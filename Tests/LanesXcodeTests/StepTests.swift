@@ -62,6 +62,8 @@ import Testing
             targetFilter: "^BrewerWidget$", buildConfiguration: "Release", codeSignIdentity: "iPhone Distribution: Example Corp (ABCDE12345)"
         ).run(in: context(directory, lines: lines))
         #expect(lines.all.contains { $0.hasPrefix("warning: profile 'Brewer_Staging_Expired' expired on 2021-01-01") })
+        #expect(lines.all.contains("warning: BrewerWidget [Release] builds works.sth.brewer.widget, which profile 'Brewer_Staging_Expired' "
+                                   + "(ABCDE12345.works.sth.brewer.staging) does not cover; code signing will fail"))
         #expect(result.changes.contains(XcodeSettingChange(scope: "BrewerWidget", configuration: "Release", key: "CODE_SIGN_IDENTITY",
                                                            before: nil, after: .string("iPhone Distribution: Example Corp (ABCDE12345)"))))
         // The widget pinned empty profiles; they now name the profile.

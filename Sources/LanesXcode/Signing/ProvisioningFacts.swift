@@ -33,6 +33,17 @@ public struct ProvisioningFacts: Sendable, Hashable, Codable {
         self.certificateNames = certificateNames
     }
 
+    /// Whether the profile's application identifier (`TEAM.works.sth.brewer`, or a wildcard
+    /// `TEAM.works.sth.*`) covers a bundle identifier. True when the profile names no identifier.
+    public func covers(bundleIdentifier: String) -> Bool {
+        guard let applicationIdentifier else { return true }
+        let prefix = teamIdentifier + "."
+        let pattern = applicationIdentifier.hasPrefix(prefix) ? String(applicationIdentifier.dropFirst(prefix.count)) : applicationIdentifier
+        if pattern == "*" { return true }
+        if pattern.hasSuffix("*") { return bundleIdentifier.hasPrefix(String(pattern.dropLast())) }
+        return pattern == bundleIdentifier
+    }
+
     /// The `CODE_SIGN_IDENTITY` this profile implies when the caller does not name the certificate.
     ///
     /// Xcode and `codesign` pick the certificate whose common name starts with the identity, so the

@@ -67,6 +67,13 @@ public struct UpdateProjectProvisioning: Step {
         let project = try file.load()
         let (selection, configurations) = try selectConfigurations(
             in: project, targets: targetFilter, configuration: buildConfiguration, configurationIsRegex: configurationIsRegex, context: context)
+        for configuration in configurations {
+            // A bundle identifier built from other settings cannot be checked here; a literal one can.
+            guard case .string(let bundleIdentifier)? = configuration.settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleIdentifier.contains("$"),
+                  !facts.covers(bundleIdentifier: bundleIdentifier) else { continue }
+            context.log.line("warning: \(configuration.scopeName) [\(configuration.name)] builds \(bundleIdentifier), which profile '\(facts.name)' "
+                             + "(\(facts.applicationIdentifier ?? "")) does not cover; code signing will fail")
+        }
         var session = ProjectEditSession(project: project)
         try session.applySigning(settings, to: configurations)
         try file.save(try session.finishedBytes(), original: project)
