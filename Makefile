@@ -5,12 +5,12 @@ SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
 APT_PACKAGES := libgit2-dev libssl-dev pkg-config git openssl
 # PyPI packages the tests and benchmarks use as independent references.
-PIP_PACKAGES := croniter
+PIP_PACKAGES := croniter pbxproj
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode clean
 
 all: build
 
@@ -73,3 +73,7 @@ fuzz-cron:
 
 clean:
 	rm -rf .build
+
+# Read + edit + write of the ~1 MB pocket-casts project with LanesXcode versus Python's pbxproj.
+bench-xcode: deps
+	$(SWIFT) run -c release XcodeBenchmark

@@ -12,6 +12,7 @@ struct LanesCommand: AsyncParsableCommand {
             InitCommand.self,
             CertCommand.self, ProfileCommand.self,
             CronCommand.self,
+            XcodeCommand.self,
         ]
     )
 }

@@ -1,0 +1,93 @@
+import LanesXcode
+internal import Foundation
+
+/// Points the selected targets and configurations at one provisioning profile: profile name and UUID,
+/// its team, manual signing and a signing identity, with every `[sdk=...]` variant of those keys
+/// updated so none overrides them, and `ProvisioningStyle = Manual` in TargetAttributes.
+public struct UpdateProjectProvisioning: Step {
+    public typealias Output = XcodeEditResult
+
+    public static let xcodeproj = StepOption<String>("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    public static let profile = StepOption<String>("profile", "Path to the .mobileprovision file", env: "LANES_PROVISIONING_PROFILE")
+    public static let targetFilter = StepOption<String>.optional(
+        "target_filter", "Regular expression searched in target names, as written (anchor with ^...$); all targets when absent",
+        env: "LANES_TARGET_FILTER")
+    public static let buildConfiguration = StepOption<String>.optional(
+        "build_configuration", "Build configuration name, matched exactly; all configurations when absent", env: "LANES_BUILD_CONFIGURATION")
+    public static let configurationIsRegex = StepOption<Bool>(
+        "build_configuration_is_regex", "Treat build_configuration as a regular expression", default: false)
+    public static let codeSignIdentity = StepOption<String>.optional(
+        "code_sign_identity", "CODE_SIGN_IDENTITY to write (the imported certificate's name); else the one the profile implies",
+        env: "LANES_CODE_SIGN_IDENTITY")
+
+    public static let info = StepInfo(
+        id: "update_project_provisioning",
+        summary: "Point Xcode targets at a provisioning profile: specifier, UUID, team, manual style, identity",
+        options: [xcodeproj.info, profile.info, targetFilter.info, buildConfiguration.info, configurationIsRegex.info, codeSignIdentity.info],
+        examples: [StepExample(
+            swift: #"try await updateProjectProvisioning(xcodeproj: "Brewer.xcodeproj", profile: "signing/Brewer_Staging.mobileprovision", targetFilter: "^Brewer$", buildConfiguration: "Staging")"#,
+            commandLine: ["xcodeproj:Brewer.xcodeproj", "profile:signing/Brewer_Staging.mobileprovision", "target_filter:^Brewer$",
+                          "build_configuration:Staging"])]
+    )
+
+    public let xcodeproj: String
+    public let profile: String
+    public let targetFilter: String?
+    public let buildConfiguration: String?
+    public let configurationIsRegex: Bool
+    public let codeSignIdentity: String?
+
+    public init(xcodeproj: String, profile: String, targetFilter: String? = nil, buildConfiguration: String? = nil,
+                configurationIsRegex: Bool = false, codeSignIdentity: String? = nil) {
+        self.xcodeproj = xcodeproj
+        self.profile = profile
+        self.targetFilter = targetFilter
+        self.buildConfiguration = buildConfiguration
+        self.configurationIsRegex = configurationIsRegex
+        self.codeSignIdentity = codeSignIdentity
+    }
+
+    public init(options: OptionValues) throws {
+        self.init(xcodeproj: try options[Self.xcodeproj], profile: try options[Self.profile],
+                  targetFilter: try options.optional(Self.targetFilter), buildConfiguration: try options.optional(Self.buildConfiguration),
+                  configurationIsRegex: try options[Self.configurationIsRegex], codeSignIdentity: try options.optional(Self.codeSignIdentity))
+    }
+
+    public var banner: String { "Provisioning \(xcodeproj) with \((profile as NSString).lastPathComponent)" }
+
+    public func run(in context: StepContext) async throws -> XcodeEditResult {
+        let facts = try ProvisioningFacts.read(profileAt: context.resolve(profile))
+        let settings = SigningSettings(profile: facts, identity: codeSignIdentity)
+        context.log.line("profile '\(facts.name)' (\(facts.uuid)), team \(facts.teamIdentifier), \(facts.kind.rawValue); "
+                         + "identity '\(settings.identity ?? "")'\(codeSignIdentity == nil ? " (implied by the profile)" : "")")
+        if let expiresAt = facts.expiresAt, expiresAt < Date().timeIntervalSince1970 {
+            context.log.line("warning: profile '\(facts.name)' expired on \(Date(timeIntervalSince1970: expiresAt)); Xcode will refuse to sign with it")
+        }
+        let file = XcodeProjectFile(xcodeproj, in: context)
+        let project = try file.load()
+        let (selection, configurations) = try selectConfigurations(
+            in: project, targets: targetFilter, configuration: buildConfiguration, configurationIsRegex: configurationIsRegex, context: context)
+        for configuration in configurations {
+            // A bundle identifier built from other settings cannot be checked here; a literal one can.
+            guard case .string(let bundleIdentifier)? = configuration.settings["PRODUCT_BUNDLE_IDENTIFIER"], !bundleIdentifier.contains("$"),
+                  !facts.covers(bundleIdentifier: bundleIdentifier) else { continue }
+            context.log.line("warning: \(configuration.scopeName) [\(configuration.name)] builds \(bundleIdentifier), which profile '\(facts.name)' "
+                             + "(\(facts.applicationIdentifier ?? "")) does not cover; code signing will fail")
+        }
+        var session = ProjectEditSession(project: project)
+        try session.applySigning(settings, to: configurations)
+        try file.save(try session.finishedBytes(), original: project)
+        context.logChanges(session.changes, file: file.path)
+        return XcodeEditResult(projectFile: file.path, matchedTargets: selection.matched.map(\.name), changes: session.changes)
+    }
+}
+
+/// Points Xcode targets at a provisioning profile; see `UpdateProjectProvisioning`.
+@discardableResult
+public func updateProjectProvisioning(xcodeproj: String, profile: String, targetFilter: String? = nil,
+                                      buildConfiguration: String? = nil, configurationIsRegex: Bool = false,
+                                      codeSignIdentity: String? = nil) async throws -> XcodeEditResult {
+    try await runStep(UpdateProjectProvisioning(xcodeproj: xcodeproj, profile: profile, targetFilter: targetFilter,
+                                                buildConfiguration: buildConfiguration, configurationIsRegex: configurationIsRegex,
+                                                codeSignIdentity: codeSignIdentity))
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// A write to a user file that is all or nothing: the bytes go to a temporary file in the same
+/// directory, are flushed to disk, take the original's permissions and replace it by `rename`, so a
+/// crash or a full disk leaves the original as it was.
+public enum AtomicFile {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let operation: String
+        public let code: Int32
+        public var description: String {
+            "cannot write \(path): \(operation) failed (\(String(cString: strerror(code)))); the file was not changed"
+        }
+    }
+
+    /// Writes `bytes` to `path`. A symbolic link is followed, so the file it points to is replaced
+    /// and the link stays a link.
+    public static func write(_ bytes: [UInt8], to requestedPath: String) throws(Failure) {
+        let path = resolvingSymbolicLink(requestedPath)
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).lanes-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Failure(path: path, operation: "creating a temporary file", code: errno) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var isOpen = true
+        do throws(Failure) {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                guard fchmod(descriptor, info.st_mode & 0o7777) == 0 else { throw Failure(path: path, operation: "chmod", code: errno) }
+            }
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, bytes.count - written) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(path: path, operation: "write", code: errno)
+                }
+                written += count
+            }
+            guard fsync(descriptor) == 0 else { throw Failure(path: path, operation: "fsync", code: errno) }
+            isOpen = false
+            guard close(descriptor) == 0 else { throw Failure(path: path, operation: "close", code: errno) }
+            guard rename(temporary, path) == 0 else { throw Failure(path: path, operation: "rename", code: errno) }
+        } catch {
+            if isOpen { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+        // Make the rename itself durable.
+        let directoryDescriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+}
+
+/// The file a symbolic link points to (absolute), or the path itself when it is not a link.
+private func resolvingSymbolicLink(_ path: String) -> String {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+@inline(__always)
+private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,1 +1,0 @@
-// LanesXcode: see the module's issue; filled in by its own change.

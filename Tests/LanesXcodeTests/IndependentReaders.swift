@@ -1,0 +1,59 @@
+import Foundation
+
+/// Readers that share no code with LanesXcode, to confirm an edited file means what we think.
+enum IndependentReaders {
+    /// The top-level dictionary as Foundation's PropertyListSerialization reads it.
+    static func foundation(_ bytes: [UInt8]) throws -> NSDictionary? {
+        try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? NSDictionary
+    }
+
+    /// Whether python3 with the `pbxproj` package (PyPI) is installed; `make test` installs it.
+    static let pythonPBXProjAvailable: Bool = {
+        let result = try? runPython(["-c", "import pbxproj"])
+        if result?.status != 0 {
+            print("SKIPPED: python3 with the pbxproj package is not installed (python3 -m pip install pbxproj); "
+                  + "the Python cross-check is skipped")
+        }
+        return result?.status == 0
+    }()
+
+    /// A build setting of one XCBuildConfiguration object, as the Python `pbxproj` package reads it
+    /// (JSON: a string or an array of strings), or nil when the setting is absent.
+    static func pythonBuildSetting(file: String, configurationID: String, key: String) throws -> String? {
+        let script = """
+        import sys, json
+        from pbxproj import XcodeProject
+        project = XcodeProject.load(sys.argv[1])
+        settings = project.objects[sys.argv[2]].buildSettings
+        value = settings[sys.argv[3]] if sys.argv[3] in settings else None
+        print(json.dumps(value if value is None or isinstance(value, str) else list(value)))
+        """
+        let result = try runPython(["-c", script, file, configurationID, key])
+        guard result.status == 0 else { throw PythonFailure(output: result.output) }
+        let text = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text == "null" ? nil : text
+    }
+
+    struct PythonFailure: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "python pbxproj failed: \(output)" }
+    }
+
+    private static func runPython(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
+/// JSON text of a string, as Python's json.dumps writes it for ASCII text.
+func jsonString(_ text: String) -> String {
+    String(decoding: try! JSONEncoder().encode(text), as: UTF8.self).replacing("\\/", with: "/")
+}

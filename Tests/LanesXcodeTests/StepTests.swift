@@ -1,0 +1,161 @@
+import Foundation
+import Lanes
+import LanesXcode
+import Synchronization
+import Testing
+
+/// The Xcode steps run against a temporary copy of the Brewer project.
+@Suite struct XcodeStepTests {
+    /// The steps start no processes; a call would be a bug.
+    struct NoProcesses: ProcessRunning {
+        struct Unexpected: Error {}
+        func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome {
+            throw Unexpected()
+        }
+    }
+
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    private func context(_ directory: URL, lines: Lines) -> StepContext {
+        let redactor = Redactor()
+        return StepContext(environment: Environment(variables: [:], redactor: redactor), projectDirectory: directory.path,
+                           stateDirectory: directory.appendingPathComponent(".lanes").path,
+                           log: StepLog(redactor: redactor) { line in lines.lines.withLock { $0.append(line) } },
+                           cleanups: CleanupStack(), processes: NoProcesses())
+    }
+
+    private func pbxproj(_ directory: URL) throws -> String {
+        try String(contentsOf: directory.appendingPathComponent("Brewer.xcodeproj/project.pbxproj"), encoding: .utf8)
+    }
+
+    @Test func updateProjectProvisioningWritesTheGoldenFileAndReports() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: TestData.fixtures.appendingPathComponent("Brewer_Staging.mobileprovision"),
+                                         to: directory.appendingPathComponent("Brewer_Staging.mobileprovision"))
+        let lines = Lines()
+        let step = UpdateProjectProvisioning(xcodeproj: "Brewer.xcodeproj", profile: "Brewer_Staging.mobileprovision",
+                                             targetFilter: "^Brewer$", buildConfiguration: "Staging")
+        let result = try await step.run(in: context(directory, lines: lines))
+        #expect(result.matchedTargets == ["Brewer"])
+        #expect(result.changes.count == 10)
+        let golden = try String(contentsOf: TestData.fixtures.appendingPathComponent("golden/Brewer-provisioned-Brewer-Staging.pbxproj"), encoding: .utf8)
+        #expect(try pbxproj(directory) == golden)
+        #expect(lines.all.contains { $0.contains("not matched: BrewerWidget, BrewerTests, Brewer Staging Tools") })
+        #expect(lines.all.contains("changed Brewer [Staging] CODE_SIGN_STYLE: 'Automatic' -> 'Manual'"))
+
+        // Running it again changes nothing and says so.
+        let again = try await step.run(in: context(directory, lines: lines))
+        #expect(again.changes.isEmpty)
+        #expect(try pbxproj(directory) == golden)
+    }
+
+    @Test func anExpiredProfileIsUsedWithAWarningAndAnExplicitIdentityWins() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = Lines()
+        let result = try await UpdateProjectProvisioning(
+            xcodeproj: "Brewer.xcodeproj/", profile: TestData.fixtures.appendingPathComponent("Brewer_Staging_Expired.mobileprovision").path,
+            targetFilter: "^BrewerWidget$", buildConfiguration: "Release", codeSignIdentity: "iPhone Distribution: Example Corp (ABCDE12345)"
+        ).run(in: context(directory, lines: lines))
+        #expect(lines.all.contains { $0.hasPrefix("warning: profile 'Brewer_Staging_Expired' expired on 2021-01-01") })
+        #expect(lines.all.contains("warning: BrewerWidget [Release] builds works.sth.brewer.widget, which profile 'Brewer_Staging_Expired' "
+                                   + "(ABCDE12345.works.sth.brewer.staging) does not cover; code signing will fail"))
+        #expect(result.changes.contains(XcodeSettingChange(scope: "BrewerWidget", configuration: "Release", key: "CODE_SIGN_IDENTITY",
+                                                           before: nil, after: .string("iPhone Distribution: Example Corp (ABCDE12345)"))))
+        // The widget pinned empty profiles; they now name the profile.
+        #expect(result.changes.contains(XcodeSettingChange(scope: "BrewerWidget", configuration: "Release", key: "PROVISIONING_PROFILE_SPECIFIER",
+                                                           before: .string(""), after: .string("Brewer_Staging_Expired"))))
+    }
+
+    @Test func theStepIsBuiltFromItsOwnExampleOptions() throws {
+        for type in XcodeSteps.all {
+            for example in type.info.examples {
+                let options = OptionValues(given: try OptionValues.parse(example.commandLine), environment: Environment(variables: [:]))
+                try options.validate(against: type.info.options, for: type.info.id)
+                _ = try type.init(options: options)
+            }
+        }
+        #expect(Set(XcodeSteps.all.map { $0.info.id }) == ["update_project_provisioning", "update_code_signing_settings",
+                                                             "set_build_settings", "increment_build_number", "set_version_number"])
+    }
+
+    @Test func aTargetFilterThatMatchesNothingFailsAndListsTargets() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try pbxproj(directory)
+        let step = SetBuildSettings(xcodeproj: "Brewer.xcodeproj", target: "^Brewr$", buildConfiguration: "Release",
+                                    settings: [("SWIFT_VERSION", .string("6.0"))])
+        await #expect {
+            _ = try await step.run(in: context(directory, lines: Lines()))
+        } throws: { error in
+            "\(error)".contains("no target matches '^Brewr$'; targets: 'Brewer', 'BrewerWidget', 'BrewerTests', 'Brewer Staging Tools'")
+        }
+        #expect(try pbxproj(directory) == before)
+    }
+
+    @Test func aMalformedProjectIsReportedWithLineAndColumnAndLeftAlone() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Brewer.xcodeproj/project.pbxproj")
+        let broken = try pbxproj(directory).replacing("SDKROOT = macosx;", with: "SDKROOT = macosx", maxReplacements: 1)
+        try broken.write(to: file, atomically: true, encoding: .utf8)
+        let step = SetBuildSettings(xcodeproj: "Brewer.xcodeproj", target: ".*", buildConfiguration: nil,
+                                    settings: [("SWIFT_VERSION", .string("6.0"))])
+        await #expect {
+            _ = try await step.run(in: context(directory, lines: Lines()))
+        } throws: { error in
+            "\(error)".contains("project.pbxproj:3") && "\(error)".contains("expected ';' after the value of \"SDKROOT\"")
+        }
+        #expect(try pbxproj(directory) == broken)
+    }
+
+    @Test func setBuildSettingsWithoutATargetEditsTheProjectLevel() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await SetBuildSettings(xcodeproj: "Brewer.xcodeproj", target: nil, buildConfiguration: "Release",
+                                                settings: [("SWIFT_VERSION", .string("6.0"))])
+            .run(in: context(directory, lines: Lines()))
+        #expect(result.changes == [XcodeSettingChange(scope: "project", configuration: "Release", key: "SWIFT_VERSION",
+                                                      before: nil, after: .string("6.0"))])
+        #expect(try pbxproj(directory).contains("\t\t\t\tSDKROOT = iphoneos;\n\t\t\t\tSWIFT_VERSION = 6.0;\n\t\t\t};\n\t\t\tname = Release;"))
+    }
+
+    @Test func incrementBuildNumberEditsSettingsAndLiteralInfoPlists() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The app keeps its build number in Info.plist; the widget refers to the build setting.
+        let plist = { (version: String) in
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleVersion</key>\n\t<string>\(version)</string>\n</dict>\n</plist>\n"
+        }
+        for (folder, version) in [("Brewer", "41"), ("BrewerWidget", "$(CURRENT_PROJECT_VERSION)")] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try plist(version).write(to: directory.appendingPathComponent("\(folder)/Info.plist"), atomically: true, encoding: .utf8)
+        }
+        let result = try await IncrementBuildNumber(xcodeproj: "Brewer.xcodeproj", target: "^Brewer(Widget)?$")
+            .run(in: context(directory, lines: Lines()))
+        #expect(try String(contentsOf: directory.appendingPathComponent("Brewer/Info.plist"), encoding: .utf8) == plist("42"))
+        #expect(result.infoPlistChanges.map(\.after) == ["42"])
+        // The widget has no literal plist value, so CURRENT_PROJECT_VERSION is added to its four configurations.
+        #expect(result.changes.count == 4 && result.changes.allSatisfy { $0.scope == "BrewerWidget" && $0.key == "CURRENT_PROJECT_VERSION" })
+        #expect(try pbxproj(directory).components(separatedBy: "CURRENT_PROJECT_VERSION = 42;").count == 5)
+
+        let marketing = try await SetVersionNumber(xcodeproj: "Brewer.xcodeproj", versionNumber: "2.0", target: "^BrewerWidget$")
+            .run(in: context(directory, lines: Lines()))
+        #expect(marketing.changes.map(\.key) == Array(repeating: "MARKETING_VERSION", count: 4))
+    }
+
+    @Test func updateCodeSigningSettingsSwitchesToAutomatic() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await UpdateCodeSigningSettings(xcodeproj: "Brewer.xcodeproj", useAutomaticSigning: true, targets: "^Brewer$",
+                                                         buildConfiguration: "Staging", teamID: "ABCDE12345")
+            .run(in: context(directory, lines: Lines()))
+        let keys = Set(result.changes.map(\.key))
+        #expect(keys == ["DEVELOPMENT_TEAM", "DEVELOPMENT_TEAM[sdk=iphoneos*]", "PROVISIONING_PROFILE_SPECIFIER[sdk=iphoneos*]", "DevelopmentTeam"])
+        #expect(try pbxproj(directory).contains("\"PROVISIONING_PROFILE_SPECIFIER[sdk=iphoneos*]\" = \"\";"))
+    }
+}
