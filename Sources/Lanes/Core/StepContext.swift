@@ -12,15 +12,18 @@ public struct StepContext: Sendable {
     public let cleanups: CleanupStack
     /// Starts child processes.
     public let processes: any ProcessRunning
+    /// What earlier steps of this lane left for later ones.
+    public let values: LaneValues
 
     public init(environment: Environment, projectDirectory: String, stateDirectory: String, log: StepLog,
-                cleanups: CleanupStack, processes: any ProcessRunning) {
+                cleanups: CleanupStack, processes: any ProcessRunning, values: LaneValues = LaneValues()) {
         self.environment = environment
         self.projectDirectory = projectDirectory
         self.stateDirectory = stateDirectory
         self.log = log
         self.cleanups = cleanups
         self.processes = processes
+        self.values = values
     }
 
     /// `path` made absolute against the project directory.

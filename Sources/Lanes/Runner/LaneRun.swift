@@ -86,7 +86,7 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
 extension StepContext {
     func with(log: StepLog) -> StepContext {
         StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
-                    log: log, cleanups: cleanups, processes: processes)
+                    log: log, cleanups: cleanups, processes: processes, values: values)
     }
 }
 

@@ -88,8 +88,10 @@ public struct ImportCertificate: Step {
         let stored = try await keychain.importIdentity(identity)
         let certificate = identity.certificate
         context.log.line("imported '\(stored.commonName)' (SHA-1 \(stored.sha1), team \(certificate.teamIdentifier ?? "none"), valid until \(certificate.notAfter.formatted(.iso8601))) into keychain \(keychain.location)")
-        return ImportedCertificate(certificate: certificate, certificatePath: path, keychainName: keychain.name, keychainPath: keychain.location,
-                                   deletedAtLaneEnd: !keepKeychain, expiryWarning: warning)
+        let imported = ImportedCertificate(certificate: certificate, certificatePath: path, keychainName: keychain.name,
+                                           keychainPath: keychain.location, deletedAtLaneEnd: !keepKeychain, expiryWarning: warning)
+        context.values[ImportedSigningIdentity.self] = imported.signingIdentity
+        return imported
     }
 
     private func hint(for error: any Error) -> String? {
@@ -99,4 +101,10 @@ public struct ImportCertificate: Step {
         }
         return "the password came from \(certificatePassword.name.isEmpty ? "the caller" : "$" + certificatePassword.name)"
     }
+}
+
+/// The common name of the certificate the lane imported last; `update_project_provisioning` writes
+/// it as `CODE_SIGN_IDENTITY` when no identity is given.
+public enum ImportedSigningIdentity: LaneValueKey {
+    public typealias Value = String
 }

@@ -57,9 +57,10 @@ public struct UpdateProjectProvisioning: Step {
 
     public func run(in context: StepContext) async throws -> XcodeEditResult {
         let facts = try ProvisioningFacts.read(profileAt: context.resolve(profile))
-        let settings = SigningSettings(profile: facts, identity: codeSignIdentity)
+        let identity = codeSignIdentity ?? context.values[ImportedSigningIdentity.self]
+        let settings = SigningSettings(profile: facts, identity: identity)
         context.log.line("profile '\(facts.name)' (\(facts.uuid)), team \(facts.teamIdentifier), \(facts.kind.rawValue); "
-                         + "identity '\(settings.identity ?? "")'\(codeSignIdentity == nil ? " (implied by the profile)" : "")")
+                         + "identity '\(settings.identity ?? "")'\(identitySource(given: codeSignIdentity, imported: identity))")
         if let expiresAt = facts.expiresAt, expiresAt < Date().timeIntervalSince1970 {
             context.log.line("warning: profile '\(facts.name)' expired on \(Date(timeIntervalSince1970: expiresAt)); Xcode will refuse to sign with it")
         }
@@ -79,6 +80,11 @@ public struct UpdateProjectProvisioning: Step {
         try file.save(try session.finishedBytes(), original: project)
         context.logChanges(session.changes, file: file.path)
         return XcodeEditResult(projectFile: file.path, matchedTargets: selection.matched.map(\.name), changes: session.changes)
+    }
+
+    private func identitySource(given: String?, imported: String?) -> String {
+        if given != nil { return "" }
+        return imported == nil ? " (implied by the profile)" : " (the certificate this lane imported)"
     }
 }
 
