@@ -7,6 +7,7 @@ struct LanesCommand: AsyncParsableCommand {
         abstract: "Continuous delivery for app teams, in typed Swift.",
         discussion: "Run a lane of the Lanefile.swift in this directory or above: lanes LANE [key:value ...]",
         subcommands: [
+            GitCommand.self,
         ]
     )
 }
