@@ -3,11 +3,14 @@ PREFIX ?= /usr/local
 CONFIG ?= debug
 SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
-APT_PACKAGES := libgit2-dev libssl-dev pkg-config git
+APT_PACKAGES := libgit2-dev libssl-dev pkg-config git openssl
 # PyPI packages the tests and benchmarks use as independent references.
 PIP_PACKAGES :=
 
-.PHONY: all deps build test demo install bench clean
+# Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
+LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
+
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing clean
 
 all: build
 
@@ -25,6 +28,37 @@ build: deps
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+
+# Installs `lanes` and what a Lanefile compiles against; CONFIG=debug reuses the test build.
+install: build
+	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"
+
+# Copies an existing build (BIN) into PREFIX, without building (the tests call it during `swift test`).
+BIN ?= .build/$(CONFIG)
+install-files:
+	@bin="$(BIN)"; home="$(PREFIX)/lib/lanes"; \
+	install -d "$(PREFIX)/bin" "$$home/Modules" "$$home/templates" && \
+	install -m 755 "$$bin/lanes-tool" "$$home/lanes-tool" && \
+	install -m 755 "$$bin/lanes" "$$home/lanes.new" && mv "$$home/lanes.new" "$(PREFIX)/bin/lanes" && \
+	install -m 644 "$$bin/libLanes.so" "$$home/libLanes.so" && \
+	for module in $(LANEFILE_MODULES); do \
+		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$home/Modules/" || exit 1; \
+		if [ -f "$$bin/Modules/$$module.swiftdoc" ]; then install -m 644 "$$bin/Modules/$$module.swiftdoc" "$$home/Modules/"; fi; \
+	done && \
+	install -m 644 templates/*.mustache "$$home/templates/" && \
+	command -v swiftc > "$$home/swiftc" && \
+	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
+
+# Benchmarks print their figures; they build in release.
+bench-startup: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) build -c release --product Lanes
+	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+
+# Signing figures: PKCS#12 reads per encoding, profile decoding, keychain import (release build).
+bench-signing: deps
+	$(SWIFT) run -c release SigningBench
 
 clean:
 	rm -rf .build

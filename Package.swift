@@ -10,7 +10,8 @@ let package = Package(
     name: "lanes",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "lanes", targets: ["LanesCLI"]),
+        .executable(name: "lanes", targets: ["LanesDriver"]),
+        .executable(name: "lanes-tool", targets: ["LanesCLI"]),
         .library(name: "Lanes", type: .dynamic, targets: ["Lanes"]),
     ],
     dependencies: [
@@ -23,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
+        .target(name: "LanesPlatform", swiftSettings: resilient),
         .target(name: "LanesCron", swiftSettings: resilient),
         .target(name: "LanesXcode", swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL"], swiftSettings: resilient),
@@ -30,26 +32,32 @@ let package = Package(
         .target(
             name: "Lanes",
             dependencies: [
-                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit",
+                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: resilient
         ),
+        // `lanes`: the hot path (find, compile, cache, exec a Lanefile) with no dependency but the C library.
+        .executableTarget(name: "LanesDriver", dependencies: ["LanesPlatform"]),
+        // `lanes-tool`: every subcommand, exec'd by `lanes`.
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit",
+                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
+
+        .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
-        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning"]),
+        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
     ]
 )

@@ -7,6 +7,10 @@ struct LanesCommand: AsyncParsableCommand {
         abstract: "Continuous delivery for app teams, in typed Swift.",
         discussion: "Run a lane of the Lanefile.swift in this directory or above: lanes LANE [key:value ...]",
         subcommands: [
+            ActionsCommand.self,
+            RunCommand.self,
+            InitCommand.self,
+            CertCommand.self, ProfileCommand.self,
             GitCommand.self,
         ]
     )

@@ -1,1 +1,32 @@
-await LanesCommand.main()
+import ArgumentParser
+import Lanes
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lanes-tool`: the subcommands of `lanes` (the driver execs this binary for them).
+do {
+    var command = try LanesCommand.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
+    if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.runAsynchronously()
+    } else {
+        try command.run()
+    }
+} catch let error as LanesError {
+    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    exit(error.kind.exitStatus)
+} catch let error as ValidationErrors {
+    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    exit(error.kind.exitStatus)
+} catch {
+    LanesCommand.exit(withError: error)
+}
+
+extension AsyncParsableCommand {
+    /// Calls the async `run()`: on an existential, the plain call picks the synchronous
+    /// requirement inherited from `ParsableCommand`, which only prints help.
+    mutating func runAsynchronously() async throws {
+        let asyncRun: (inout Self) async throws -> Void = { try await $0.run() }
+        try await asyncRun(&self)
+    }
+}

@@ -12,6 +12,8 @@ public enum ErrorKind: Sendable, Hashable {
     case compilation
     /// A bug in lanes itself.
     case `internal`
+    /// Ctrl-C or a CI abort (SIGINT, SIGTERM) stopped the lane; cleanups ran.
+    case interrupted
 
     /// The process exit status for this kind, documented in the README.
     public var exitStatus: Int32 {
@@ -21,6 +23,7 @@ public enum ErrorKind: Sendable, Hashable {
         case .compilation: 65
         case .internal: 70
         case .configuration, .environment: 78
+        case .interrupted: 130
         }
     }
 }
@@ -55,7 +58,8 @@ public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        problems.count == 1 ? problems[0] : problems.map { "- \($0)" }.joined(separator: "\n")
+        guard problems.count > 1 else { return problems.first ?? "invalid input" }
+        return "\(problems.count) problems:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
     }
 }
 

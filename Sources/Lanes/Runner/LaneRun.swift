@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One running lane: its context and reporter. Steps called from a lane body find it through a
 /// task-local value, the scoped way Swift offers to hand ambient context down an async call tree
 /// (no global, and each concurrently running lane sees its own).
@@ -5,19 +7,86 @@ public final class LaneRun: Sendable {
     @TaskLocal static var current: LaneRun?
 
     public let context: StepContext
+    let lanefile: Lanefile
+    let reporter: any Reporter
+    private let state = Mutex<State>(State())
 
-    public init(context: StepContext) {
-        self.context = context
+    private struct State {
+        var records: [StepRecord] = []
+        var stepCount = 0
     }
 
-    /// Runs one step in this lane.
+    public init(lanefile: Lanefile, context: StepContext, reporter: any Reporter) {
+        self.lanefile = lanefile
+        self.context = context
+        self.reporter = reporter
+    }
+
+    /// Steps run so far, in order.
+    public var records: [StepRecord] { state.withLock { $0.records } }
+
+    /// Runs one step in this lane: banner, redacted output, duration, outcome.
     public func run<S: Step>(_ step: S) async throws -> S.Output {
-        try await step.run(in: context)
+        let redactor = context.environment.redactor
+        let index = state.withLock { state in
+            state.stepCount += 1
+            return state.stepCount
+        }
+        let banner = redactor.redact(step.banner)
+        reporter.report(.stepStarted(StepStart(index: index, id: S.info.id, banner: banner, at: .now())))
+        let log = StepLog(redactor: redactor) { [reporter] line in reporter.report(.output(step: index, line: line)) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let output = try await step.run(in: context.with(log: log))
+            finish(StepRecord(index: index, id: S.info.id, banner: banner, duration: clock.now - start, outcome: .succeeded))
+            return output
+        } catch {
+            let message = redactor.redact(String(describing: error))
+            let tail = error is ShellFailure ? [] : log.lastLines  // a shell failure already carries its tail
+            finish(StepRecord(index: index, id: S.info.id, banner: banner, duration: clock.now - start,
+                              outcome: .failed(message: message, outputTail: tail)))
+            throw StepFailure(stepID: S.info.id, index: index, underlying: error)
+        }
+    }
+
+    /// Runs another lane of the same Lanefile from a lane body. Hooks do not run again.
+    func call(_ lane: Lane, options: [String: String]) async throws {
+        let values = OptionValues(given: options, environment: context.environment)
+        try values.validate(against: lane.options, for: "lane \(lane.name)")
+        try LaneRequirements(lane: lane).check(in: context.environment)
+        reporter.report(.message("--- lane \(lane.name)"))
+        try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+    }
+
+    func message(_ text: String) {
+        reporter.report(.message(context.environment.redactor.redact(text)))
+    }
+
+    private func finish(_ record: StepRecord) {
+        state.withLock { $0.records.append(record) }
+        reporter.report(.stepFinished(record))
     }
 
     /// Runs `body` with this lane as the current one.
-    public func perform<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+    func perform<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
         try await LaneRun.$current.withValue(self) { try await body() }
+    }
+}
+
+/// A step failed; carries the step so the summary can name it, and the error the step threw.
+public struct StepFailure: Error, Sendable, CustomStringConvertible {
+    public let stepID: String
+    public let index: Int
+    public let underlying: any Error
+
+    public var description: String { String(describing: underlying) }
+}
+
+extension StepContext {
+    func with(log: StepLog) -> StepContext {
+        StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
+                    log: log, cleanups: cleanups, processes: processes)
     }
 }
 

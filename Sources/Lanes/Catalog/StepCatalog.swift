@@ -1,0 +1,8 @@
+/// Every built-in step, for `lanes actions`, `lanes run` and the documentation tests.
+public enum StepCatalog {
+    public static let builtIn: [any Step.Type] = [ShellCommand.self]
+
+    public static func step(id: String) -> (any Step.Type)? {
+        builtIn.first { $0.info.id == id }
+    }
+}

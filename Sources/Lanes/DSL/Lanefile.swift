@@ -1,0 +1,77 @@
+/// The lanes of a project and the hooks around them: what `Lanefile.swift` defines as `let lanes`.
+public struct Lanefile: Sendable {
+    public let lanes: [Lane]
+    let beforeEach: [@Sendable (String) async throws -> Void]
+    let afterSuccess: [@Sendable (String) async throws -> Void]
+    let onError: [@Sendable (String, any Error) async throws -> Void]
+    let finally: [@Sendable (String) async throws -> Void]
+
+    public init(@LanefileBuilder _ content: () -> [LanefileItem]) {
+        var lanes: [Lane] = []
+        var beforeEach: [@Sendable (String) async throws -> Void] = []
+        var afterSuccess: [@Sendable (String) async throws -> Void] = []
+        var onError: [@Sendable (String, any Error) async throws -> Void] = []
+        var finally: [@Sendable (String) async throws -> Void] = []
+        for item in content() {
+            switch item.kind {
+            case .lane(let lane): lanes.append(lane)
+            case .beforeEach(let hook): beforeEach.append(hook)
+            case .afterSuccess(let hook): afterSuccess.append(hook)
+            case .onError(let hook): onError.append(hook)
+            case .finally(let hook): finally.append(hook)
+            }
+        }
+        self.lanes = lanes
+        self.beforeEach = beforeEach
+        self.afterSuccess = afterSuccess
+        self.onError = onError
+        self.finally = finally
+    }
+
+    public func lane(named name: String) -> Lane? {
+        lanes.first { $0.name == name }
+    }
+}
+
+/// One entry of a Lanefile: a lane or a hook.
+public struct LanefileItem: Sendable {
+    enum Kind: Sendable {
+        case lane(Lane)
+        case beforeEach(@Sendable (String) async throws -> Void)
+        case afterSuccess(@Sendable (String) async throws -> Void)
+        case onError(@Sendable (String, any Error) async throws -> Void)
+        case finally(@Sendable (String) async throws -> Void)
+    }
+    let kind: Kind
+}
+
+@resultBuilder
+public enum LanefileBuilder {
+    public static func buildExpression(_ lane: Lane) -> [LanefileItem] { [LanefileItem(kind: .lane(lane))] }
+    public static func buildExpression(_ item: LanefileItem) -> [LanefileItem] { [item] }
+    public static func buildBlock(_ parts: [LanefileItem]...) -> [LanefileItem] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [LanefileItem]?) -> [LanefileItem] { part ?? [] }
+    public static func buildEither(first part: [LanefileItem]) -> [LanefileItem] { part }
+    public static func buildEither(second part: [LanefileItem]) -> [LanefileItem] { part }
+    public static func buildArray(_ parts: [[LanefileItem]]) -> [LanefileItem] { parts.flatMap { $0 } }
+}
+
+/// Runs before every lane started from the command line (not before lanes it calls), with the lane's name.
+public func BeforeEach(_ hook: @escaping @Sendable (String) async throws -> Void) -> LanefileItem {
+    LanefileItem(kind: .beforeEach(hook))
+}
+
+/// Runs after a lane succeeded.
+public func AfterSuccess(_ hook: @escaping @Sendable (String) async throws -> Void) -> LanefileItem {
+    LanefileItem(kind: .afterSuccess(hook))
+}
+
+/// Runs after a lane failed, with the error.
+public func OnError(_ hook: @escaping @Sendable (String, any Error) async throws -> Void) -> LanefileItem {
+    LanefileItem(kind: .onError(hook))
+}
+
+/// Runs after every lane, whatever happened, after the success or error hooks.
+public func Finally(_ hook: @escaping @Sendable (String) async throws -> Void) -> LanefileItem {
+    LanefileItem(kind: .finally(hook))
+}

@@ -1,0 +1,44 @@
+/// `--json`: one JSON object per line on standard output, for machines.
+public struct JSONLinesReporter: Reporter {
+    let output: TextOutput
+
+    public init(output: TextOutput) { self.output = output }
+
+    public func report(_ event: RunEvent) {
+        output.writeLine(JSONValue.object(fields(for: event)).serialized)
+    }
+
+    private func fields(for event: RunEvent) -> [(String, JSONValue)] {
+        switch event {
+        case .laneStarted(let lane, let at):
+            return [("event", "lane_started"), ("lane", .string(lane)), ("time", .string(at.iso8601))]
+        case .stepStarted(let start):
+            return [("event", "step_started"), ("step", .number(Double(start.index))), ("id", .string(start.id)),
+                    ("banner", .string(start.banner)), ("time", .string(start.at.iso8601))]
+        case .output(let step, let line):
+            return [("event", "output"), ("step", .number(Double(step))), ("line", .string(line))]
+        case .message(let text):
+            return [("event", "message"), ("text", .string(text))]
+        case .stepFinished(let record):
+            var fields: [(String, JSONValue)] = [
+                ("event", "step_finished"), ("step", .number(Double(record.index))), ("id", .string(record.id)),
+                ("duration_ms", .number((record.duration.secondsValue * 1000).rounded())),
+                ("result", .string(record.succeeded ? "ok" : "failed")),
+            ]
+            if case .failed(let message, let tail) = record.outcome {
+                fields.append(("error", .string(message)))
+                fields.append(("output_tail", .array(tail.map { .string($0) })))
+            }
+            return fields
+        case .laneFinished(let summary):
+            var fields: [(String, JSONValue)] = [
+                ("event", "lane_finished"), ("lane", .string(summary.lane)),
+                ("result", .string(summary.failure == nil ? "ok" : "failed")),
+                ("duration_ms", .number((summary.duration.secondsValue * 1000).rounded())),
+                ("steps", .number(Double(summary.steps.count))),
+            ]
+            if let failure = summary.failure { fields.append(("error", .string(failure))) }
+            return fields
+        }
+    }
+}

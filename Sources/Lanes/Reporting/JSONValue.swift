@@ -1,0 +1,42 @@
+/// A small JSON writer with stable key order, for event lines and `lanes list --json`, so that the
+/// hot path does not load Foundation's JSONEncoder.
+public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public init(stringLiteral value: String) { self = .string(value) }
+
+    public var serialized: String {
+        switch self {
+        case .string(let text): Self.quote(text)
+        case .number(let value):
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .bool(let value): value ? "true" : "false"
+        case .null: "null"
+        case .array(let values): "[" + values.map(\.serialized).joined(separator: ",") + "]"
+        case .object(let fields): "{" + fields.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,80 @@
+import Synchronization
+
+/// `--junit PATH`: a JUnit XML report with one test case per step, written atomically when the
+/// lane ends so CI servers (Jenkins, GitLab) can show each step.
+public final class JUnitReporter: Reporter {
+    let path: String
+    let redactor: Redactor
+    private let records = Mutex<[StepRecord]>([])
+    private let outputs = Mutex<[Int: [String]]>([:])
+    private let writeFailure = Mutex<String?>(nil)
+
+    public init(path: String, redactor: Redactor) {
+        self.path = path
+        self.redactor = redactor
+    }
+
+    public func report(_ event: RunEvent) {
+        switch event {
+        case .output(let step, let line):
+            outputs.withLock { $0[step, default: []].append(line) }
+        case .stepFinished(let record):
+            records.withLock { $0.append(record) }
+        case .laneFinished(let summary):
+            do {
+                try AtomicFile.write(redactor.redact(document(for: summary)), to: path)
+            } catch {
+                writeFailure.withLock { $0 = "could not write JUnit report \(path): \(error)" }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Set when the report could not be written; the runner turns it into an error.
+    public var failure: String? { writeFailure.withLock { $0 } }
+
+    func document(for summary: LaneSummary) -> String {
+        let steps = records.withLock { $0 }
+        let output = outputs.withLock { $0 }
+        let failures = steps.filter { !$0.succeeded }.count
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites name="lanes" tests="\#(steps.count)" failures="\#(failures)" time="\#(seconds(summary.duration))">"# + "\n"
+        xml += #"  <testsuite name="\#(escape(summary.lane))" tests="\#(steps.count)" failures="\#(failures)" errors="0" time="\#(seconds(summary.duration))">"# + "\n"
+        for step in steps {
+            let name = "\(step.index). \(step.id): \(step.banner)"
+            xml += #"    <testcase classname="lanes.\#(escape(summary.lane))" name="\#(escape(name))" time="\#(seconds(step.duration))">"# + "\n"
+            if case .failed(let message, let tail) = step.outcome {
+                xml += #"      <failure message="\#(escape(message))">\#(escape(tail.joined(separator: "\n")))</failure>"# + "\n"
+            }
+            if let lines = output[step.index], !lines.isEmpty {
+                xml += "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    private func seconds(_ duration: Duration) -> String {
+        let millis = (duration.secondsValue * 1000).rounded()
+        return String(Double(millis) / 1000)
+    }
+
+    private func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20: continue  // not allowed in XML 1.0
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

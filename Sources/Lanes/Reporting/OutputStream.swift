@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file descriptor lanes writes text to. Every write is redacted: this is the last gate
+/// before text leaves the process, so nothing printed by lanes can carry a secret.
+public struct TextOutput: Sendable {
+    let descriptor: Int32
+    let redactor: Redactor
+
+    public init(descriptor: Int32, redactor: Redactor) {
+        self.descriptor = descriptor
+        self.redactor = redactor
+    }
+
+    public static func standardOutput(_ redactor: Redactor) -> TextOutput { TextOutput(descriptor: 1, redactor: redactor) }
+    public static func standardError(_ redactor: Redactor) -> TextOutput { TextOutput(descriptor: 2, redactor: redactor) }
+
+    public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    public func write(_ text: String) {
+        var bytes = Array(redactor.redact(text).utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+
+    public func writeLine(_ text: String) { write(text + "\n") }
+}

@@ -1,0 +1,71 @@
+/// What happens while lanes run, as reporters see it. Text in events is already redacted.
+public enum RunEvent: Sendable {
+    case laneStarted(lane: String, at: Timestamp)
+    case stepStarted(StepStart)
+    case output(step: Int, line: String)
+    case message(String)
+    case stepFinished(StepRecord)
+    case laneFinished(LaneSummary)
+}
+
+public struct StepStart: Sendable {
+    public let index: Int
+    public let id: String
+    public let banner: String
+    public let at: Timestamp
+}
+
+/// One step's outcome, for the summary table, JSON and JUnit.
+public struct StepRecord: Sendable {
+    public enum Outcome: Sendable {
+        case succeeded
+        case failed(message: String, outputTail: [String])
+    }
+    public let index: Int
+    public let id: String
+    public let banner: String
+    public let duration: Duration
+    public let outcome: Outcome
+
+    public var succeeded: Bool {
+        if case .succeeded = outcome { true } else { false }
+    }
+}
+
+/// How a lane ended.
+public struct LaneSummary: Sendable {
+    public let lane: String
+    public let steps: [StepRecord]
+    public let duration: Duration
+    /// The redacted error when the lane failed, nil on success.
+    public let failure: String?
+    public let kind: ErrorKind?
+}
+
+/// Receives events as they happen.
+public protocol Reporter: Sendable {
+    func report(_ event: RunEvent)
+}
+
+/// Sends each event to several reporters (terminal and JUnit, say).
+public struct ReporterGroup: Reporter {
+    let reporters: [any Reporter]
+    public init(_ reporters: [any Reporter]) { self.reporters = reporters }
+    public func report(_ event: RunEvent) {
+        for reporter in reporters { reporter.report(event) }
+    }
+}
+
+extension Duration {
+    /// Seconds with millisecond precision: `1.234 s`.
+    var formattedSeconds: String {
+        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        let whole = milliseconds / 1000
+        let fraction = String(milliseconds % 1000)
+        return "\(whole).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    }
+
+    var secondsValue: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

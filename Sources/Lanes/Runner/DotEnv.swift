@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// fastlane's dotenv behaviour: `.env.default`, then `.env`, then `.env.NAME` for `--env NAME`,
+/// each overriding the one before; the real environment overrides them all.
+struct DotEnv {
+    let directory: String
+
+    func load(environmentName: String?, over process: [String: String]) throws -> [String: String] {
+        var files = [".env.default", ".env"]
+        if let name = environmentName {
+            guard !name.isEmpty, !name.contains("/") else {
+                throw LanesError(.usage, "--env takes a name such as staging, not '\(name)'")
+            }
+            files.append(".env.\(name)")
+        }
+        var variables: [String: String] = [:]
+        for file in files {
+            let path = directory + "/" + file
+            guard let text = try readIfPresent(path) else {
+                if file == ".env.\(environmentName ?? "")" {
+                    throw LanesError(.configuration, "--env \(environmentName!): \(path) does not exist")
+                }
+                continue
+            }
+            variables.merge(try Self.parse(text, file: path)) { $1 }
+        }
+        return variables.merging(process) { $1 }
+    }
+
+    /// `KEY=value` lines; `export` prefixes, comments, blank lines and single or double quotes allowed.
+    static func parse(_ text: String, file: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = rawLine.trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("export ") { line = String(line.dropFirst(7)).trimmingWhitespace() }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw LanesError(.configuration, "\(file):\(number + 1): expected KEY=value, found '\(line)'")
+            }
+            let key = String(line[..<equals]).trimmingWhitespace()
+            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw LanesError(.configuration, "\(file):\(number + 1): '\(key)' is not a valid variable name")
+            }
+            var value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+                if first == "\"" { value = value.replacing("\\n", with: "\n") }
+            } else if let comment = value.firstRange(of: " #") {
+                value = String(value[..<comment.lowerBound]).trimmingWhitespace()
+            }
+            result[key] = value
+        }
+        return result
+    }
+
+    private func readIfPresent(_ path: String) throws -> String? {
+        guard let file = fopen(path, "r") else {
+            if errno == ENOENT { return nil }
+            throw LanesError(.configuration, "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        String(drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
+    }
+}

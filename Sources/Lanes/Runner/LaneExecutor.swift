@@ -1,0 +1,64 @@
+/// Runs one lane from the command line: requirements first, then hooks and body, then cleanups,
+/// and reports the summary. Returns the exit status.
+public struct LaneExecutor: Sendable {
+    let lanefile: Lanefile
+    let context: StepContext
+    let reporter: any Reporter
+
+    public init(lanefile: Lanefile, context: StepContext, reporter: any Reporter) {
+        self.lanefile = lanefile
+        self.context = context
+        self.reporter = reporter
+    }
+
+    /// Checks everything that can be checked before a side effect: the lane exists, its options
+    /// parse, its variables and secrets are all present.
+    public func prepare(lane name: String, options: [String: String]) throws -> (Lane, OptionValues) {
+        guard let lane = lanefile.lane(named: name) else {
+            let names = lanefile.lanes.map(\.name).joined(separator: ", ")
+            throw LanesError(.usage, "no lane named '\(name)' in the Lanefile", hint: "lanes: \(names.isEmpty ? "none" : names)")
+        }
+        let values = OptionValues(given: options, environment: context.environment)
+        try values.validate(against: lane.options, for: "lane \(lane.name)")
+        try LaneRequirements(lane: lane).check(in: context.environment)
+        return (lane, values)
+    }
+
+    /// Runs a prepared lane and its hooks; the error, if any, has been reported when this returns.
+    public func execute(_ lane: Lane, values: OptionValues) async -> ErrorKind? {
+        let run = LaneRun(lanefile: lanefile, context: context, reporter: reporter)
+        let clock = ContinuousClock()
+        let start = clock.now
+        reporter.report(.laneStarted(lane: lane.name, at: .now()))
+        var failure: (any Error)?
+        await run.perform {
+            do {
+                for hook in lanefile.beforeEach { try await hook(lane.name) }
+                try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+                for hook in lanefile.afterSuccess { try await hook(lane.name) }
+            } catch {
+                failure = error
+                for hook in lanefile.onError {
+                    do { try await hook(lane.name, error) } catch { run.message("error hook failed: \(error)") }
+                }
+            }
+            for hook in lanefile.finally {
+                do { try await hook(lane.name) } catch {
+                    failure = failure ?? error
+                    run.message("finally hook failed: \(error)")
+                }
+            }
+        }
+        for problem in await context.cleanups.runAll() {
+            run.message("cleanup failed: \(problem)")
+        }
+        if Task.isCancelled {
+            failure = LanesError(.interrupted, "interrupted by a signal; cleanups ran")
+        }
+        let message = failure.map { context.environment.redactor.redact(String(describing: $0)) }
+        let kind = failure.map { ($0 as? StepFailure)?.underlying.lanesKind ?? $0.lanesKind }
+        reporter.report(.laneFinished(LaneSummary(lane: lane.name, steps: run.records, duration: clock.now - start,
+                                                  failure: message, kind: kind)))
+        return kind
+    }
+}

@@ -1,0 +1,91 @@
+/// `sh`: runs a command as an argv array (no shell unless you ask for one with `sh -c`), streams its
+/// output line by line, and fails with the command, its exit status and its last lines of output.
+public struct ShellCommand: Step {
+    public static let command = StepOption<[String]>("command", "The program and its arguments (comma-separated on the command line)")
+    public static let directory = StepOption<String>.optional("directory", "Working directory, relative to the Lanefile")
+
+    public static let info = StepInfo(
+        id: "sh",
+        summary: "Run a command (argv, no shell) and stream its output",
+        options: [command.info, directory.info],
+        examples: [
+            StepExample(swift: #"try await sh("swift", "--version")"#, commandLine: ["command:swift,--version"]),
+            StepExample(swift: #"try await sh("sh", "-c", "echo hello | tr a-z A-Z")"#, commandLine: ["command:echo,hello"]),
+        ]
+    )
+
+    public let arguments: [String]
+    public let directory: String?
+
+    public init(_ arguments: [String], directory: String? = nil) {
+        self.arguments = arguments
+        self.directory = directory
+    }
+
+    public init(options: OptionValues) throws {
+        self.init(try options[Self.command], directory: try options.optional(Self.directory))
+    }
+
+    public var banner: String { arguments.joined(separator: " ") }
+
+    public func run(in context: StepContext) async throws -> ShellResult {
+        guard !arguments.isEmpty else { throw LanesError(.usage, "sh: no command given") }
+        if arguments.contains(where: context.environment.redactor.containsSecret) {
+            throw LanesError(.configuration, "sh: refusing to pass a secret value as a process argument to \(arguments[0])",
+                             hint: "child processes see every secret in their environment; read it from there, or use standard input")
+        }
+        let collected = LineCollector()
+        let outcome = try await context.processes.run(
+            ProcessRequest(arguments, workingDirectory: directory.map(context.resolve) ?? context.projectDirectory)
+        ) { line in
+            collected.append(line)
+            context.log.line(line)
+        }
+        guard outcome.succeeded else {
+            throw ShellFailure(command: context.environment.redactor.redact(banner), outcome: outcome,
+                               outputTail: context.log.lastLines)
+        }
+        return ShellResult(output: collected.lines.map(context.environment.redactor.redact))
+    }
+}
+
+/// What a successful `sh` printed, already redacted.
+public struct ShellResult: Sendable {
+    public let output: [String]
+    public var text: String { output.joined(separator: "\n") }
+}
+
+/// A command that exited non-zero or was killed.
+public struct ShellFailure: Error, Sendable, CustomStringConvertible {
+    public let command: String
+    public let outcome: ProcessOutcome
+    public let outputTail: [String]
+
+    public var description: String {
+        let status = switch outcome.termination {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let signal): "was killed by signal \(signal)"
+        }
+        var text = "command `\(command)` \(status)"
+        if !outputTail.isEmpty {
+            text += "\nlast lines of output:\n" + outputTail.map { "  | \($0)" }.joined(separator: "\n")
+        }
+        return text
+    }
+}
+
+/// `sh("program", "arg", ...)`: runs a command in the current lane.
+@discardableResult
+public func sh(_ arguments: String..., directory: String? = nil) async throws -> ShellResult {
+    try await runStep(ShellCommand(arguments, directory: directory))
+}
+
+/// `sh(["program", "arg"])`: the same with an array.
+@discardableResult
+public func sh(_ arguments: [String], directory: String? = nil) async throws -> ShellResult {
+    try await runStep(ShellCommand(arguments, directory: directory))
+}
+
+extension ShellResult: CustomStringConvertible {
+    public var description: String { text }
+}

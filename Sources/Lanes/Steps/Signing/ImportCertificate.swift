@@ -1,0 +1,102 @@
+import FoundationEssentials
+import LanesSigning
+
+/// `import_certificate`: reads a PKCS#12 identity through OpenSSL, refuses an expired one, and
+/// imports it into a keychain created for the lane (deleted when the lane ends unless kept).
+public struct ImportCertificate: Step {
+    public static let keychainNameOption = StepOption<String>("keychain_name", "Name of the keychain created for the lane", env: "KEYCHAIN_NAME")
+    public static let keychainPasswordOption = StepOption<Secret>.optional(
+        "keychain_password", "Password of that keychain; a random one when unset", env: "KEYCHAIN_PASSWORD", secret: true)
+    public static let certificatePathOption = StepOption<String>("certificate_path", "The .p12 file (certificate with private key)", env: "CERTIFICATE_PATH")
+    public static let certificatePasswordOption = StepOption<Secret>.optional(
+        "certificate_password", "Password of the .p12 file; empty when unset", env: "CERTIFICATE_PASSWORD", secret: true)
+    public static let keepKeychainOption = StepOption<Bool>(
+        "keep_keychain", "Keep the keychain after the lane instead of deleting it", env: "LANES_KEEP_KEYCHAIN", default: false)
+    public static let warningDaysOption = StepOption<Int>(
+        "expiry_warning_days", "Warn when the certificate expires within this many days", env: "LANES_CERTIFICATE_WARNING_DAYS", default: 30)
+
+    public static let info = StepInfo(
+        id: "import_certificate",
+        summary: "Import a PKCS#12 signing certificate into a keychain created for the lane",
+        options: [keychainNameOption.info, keychainPasswordOption.info, certificatePathOption.info,
+                  certificatePasswordOption.info, keepKeychainOption.info, warningDaysOption.info],
+        examples: [StepExample(
+            swift: """
+                try await importCertificate(keychainName: "ci", keychainPassword: secret("KEYCHAIN_PASSWORD"),
+                                            certificatePath: "signing/ios_distribution.p12",
+                                            certificatePassword: secret("CERTIFICATE_PASSWORD"))
+                """,
+            commandLine: ["keychain_name:ci", "certificate_path:signing/ios_distribution.p12"],
+            environment: ["KEYCHAIN_PASSWORD", "CERTIFICATE_PASSWORD"])]
+    )
+
+    public let keychainName: String
+    public let keychainPassword: Secret?
+    public let certificatePath: String
+    public let certificatePassword: Secret?
+    public let keepKeychain: Bool
+    public let expiryWarningDays: Int
+
+    public init(keychainName: String, keychainPassword: Secret? = nil, certificatePath: String,
+                certificatePassword: Secret? = nil, keepKeychain: Bool = false, expiryWarningDays: Int = 30) {
+        self.keychainName = keychainName
+        self.keychainPassword = keychainPassword
+        self.certificatePath = certificatePath
+        self.certificatePassword = certificatePassword
+        self.keepKeychain = keepKeychain
+        self.expiryWarningDays = expiryWarningDays
+    }
+
+    public init(options: OptionValues) throws {
+        self.init(keychainName: try options[Self.keychainNameOption],
+                  keychainPassword: try options.optional(Self.keychainPasswordOption),
+                  certificatePath: try options[Self.certificatePathOption],
+                  certificatePassword: try options.optional(Self.certificatePasswordOption),
+                  keepKeychain: try options[Self.keepKeychainOption],
+                  expiryWarningDays: try options[Self.warningDaysOption])
+    }
+
+    public var banner: String { "Import \(certificatePath) into keychain \(keychainName)" }
+
+    public func run(in context: StepContext) async throws -> ImportedCertificate {
+        let password = try keychainPassword?.value ?? RandomSecret.hex(bytes: 32)
+        context.environment.redactor.register(password)
+        let keychain = try SigningConfiguration.keychain(named: keychainName, password: password, context: context)
+        return try await run(in: context, keychain: keychain)
+    }
+
+    /// The work, with the keychain chosen by the caller (the platform's, or a recorded stand-in).
+    func run(in context: StepContext, keychain: any Keychain) async throws -> ImportedCertificate {
+        let path = context.resolve(certificatePath)
+        let identity: SigningIdentity
+        let warning: String?
+        do {
+            identity = try PKCS12File.read(path: path, password: certificatePassword?.value ?? "")
+            warning = try ValidityPolicy(warningDays: expiryWarningDays).check(identity.certificate, from: path, at: Date())
+        } catch {
+            throw LanesError(.configuration, error.description, hint: hint(for: error))
+        }
+        if let warning { context.log.line("warning: \(warning)") }
+
+        if keepKeychain {
+            context.log.line("keeping keychain \(keychain.location) after the lane (keep_keychain)")
+        } else {
+            // Registered before creating, so a half-made keychain is removed too.
+            context.cleanups.push("delete keychain \(keychain.name)") { try await keychain.delete() }
+        }
+        try await keychain.create()
+        let stored = try await keychain.importIdentity(identity)
+        let certificate = identity.certificate
+        context.log.line("imported '\(stored.commonName)' (SHA-1 \(stored.sha1), team \(certificate.teamIdentifier ?? "none"), valid until \(certificate.notAfter.formatted(.iso8601))) into keychain \(keychain.location)")
+        return ImportedCertificate(certificate: certificate, certificatePath: path, keychainName: keychain.name, keychainPath: keychain.location,
+                                   deletedAtLaneEnd: !keepKeychain, expiryWarning: warning)
+    }
+
+    private func hint(for error: any Error) -> String? {
+        guard case .wrongPasswordOrDamaged? = error as? SigningError else { return nil }
+        guard let certificatePassword else {
+            return "no password was given; set \(Self.certificatePasswordOption.environmentVariable ?? "the password variable")"
+        }
+        return "the password came from \(certificatePassword.name.isEmpty ? "the caller" : "$" + certificatePassword.name)"
+    }
+}

@@ -1,0 +1,72 @@
+import FoundationEssentials
+import LanesSigning
+
+/// `install_provisioning_profile`: checks a .mobileprovision (signature intact, not expired;
+/// when given: signer trusted, app identifier covered, imported certificate listed and of the
+/// same team) and installs it under its UUID.
+public struct InstallProvisioningProfile: Step {
+    public static let profilePathOption = StepOption<String>("profile_path", "The .mobileprovision file", env: "PROVISIONING_PROFILE_PATH")
+    public static let trustOption = StepOption<String>.optional(
+        "trust", "PEM file of CA certificates the profile's signer must chain to (Apple's root CA)", env: "LANES_PROFILE_TRUST")
+    public static let appIdentifierOption = StepOption<String>.optional(
+        "app_identifier", "Bundle identifier the profile must cover", env: "APP_IDENTIFIER")
+
+    public static let info = StepInfo(
+        id: "install_provisioning_profile",
+        summary: "Check a provisioning profile and install it where signing looks for it",
+        options: [profilePathOption.info, trustOption.info, appIdentifierOption.info],
+        examples: [StepExample(
+            swift: """
+                try await installProvisioningProfile(path: "signing/Brewer_Staging.mobileprovision",
+                                                     appIdentifier: "works.sth.brewer.staging")
+                """,
+            commandLine: ["profile_path:signing/Brewer_Staging.mobileprovision", "app_identifier:works.sth.brewer.staging"])]
+    )
+
+    public let profilePath: String
+    public let trust: String?
+    public let appIdentifier: String?
+    /// The identity imported earlier in the lane: the profile must list it and belong to its team.
+    public let certificate: ImportedCertificate?
+
+    public init(profilePath: String, trust: String? = nil, appIdentifier: String? = nil, certificate: ImportedCertificate? = nil) {
+        self.profilePath = profilePath
+        self.trust = trust
+        self.appIdentifier = appIdentifier
+        self.certificate = certificate
+    }
+
+    public init(options: OptionValues) throws {
+        self.init(profilePath: try options[Self.profilePathOption], trust: try options.optional(Self.trustOption),
+                  appIdentifier: try options.optional(Self.appIdentifierOption))
+    }
+
+    public var banner: String { "Install provisioning profile \(profilePath)" }
+
+    public func run(in context: StepContext) async throws -> InstalledProfile {
+        let path = context.resolve(profilePath)
+        let trustStore = trust.map { TrustStore(pemFiles: [context.resolve($0)]) }
+        let profile: ProvisioningProfile
+        do {
+            profile = try ProvisioningProfileReader.read(path: path, trust: trustStore)
+        } catch {
+            throw LanesError(.configuration, error.description)
+        }
+        // With the imported certificate, the full pre-build check; without, the profile's own.
+        let check = SigningCheck(certificate: certificate?.certificate, certificatePath: certificate?.certificatePath ?? "",
+                                 profile: profile, requireVerifiedSignature: trustStore != nil)
+        let problems = check.problems(appIdentifier: appIdentifier, at: Date()).map(\.description)
+        guard problems.isEmpty else { throw ValidationErrors(kind: .configuration, problems: problems) }
+
+        let installed: String
+        do {
+            installed = try ProfileInstaller.install(path: path, trust: trustStore,
+                                                     into: SigningConfiguration.profilesDirectory(context: context)).installedPath
+        } catch let error as SigningError {
+            throw LanesError(.environment, error.description)
+        }
+        context.log.line("installed '\(profile.name)' (\(profile.type.rawValue), UUID \(profile.uuid), team \(profile.teamIdentifier ?? "none"), expires \(profile.expirationDate.formatted(.iso8601))) at \(installed)")
+        if case .notVerified(let reason) = profile.signature { context.log.line("note: signature not verified: \(reason)") }
+        return InstalledProfile(profile: profile, installedPath: installed)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+/// How the signing commands fail: bad input (78) or a failed check (1), message on stderr.
+enum SigningCLIFailure: Error {
+    case badInput(String)
+    case checkFailed(String)
+
+    /// Runs `body`, turning a failure into its message on stderr and its exit status.
+    static func reporting(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as SigningCLIFailure {
+            switch failure {
+            case let .badInput(message):
+                SigningOutput.printError("error: \(message)")
+                throw ExitCode(78)
+            case let .checkFailed(message):
+                SigningOutput.printError("error: \(message)")
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+enum SigningOutput {
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    static func printFields(_ fields: [(String, String)]) {
+        let width = fields.map(\.0.count).max() ?? 0
+        for (label, value) in fields {
+            print(label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

@@ -1,0 +1,71 @@
+import LanesPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `lanes LANE [key:value ...]` and `lanes list`: find the Lanefile, compile it if its cached runner
+/// is missing, and exec the runner. This is the hot path: one hash, one exec, no Foundation.
+struct LaneDriver {
+    static let usage = "usage: lanes [--lanefile PATH] LANE [key:value ...] [--env NAME] [--json] [--junit PATH]"
+
+    let arguments: [String]
+    let environment: [String: String]
+    let installation: Installation
+
+    func run() throws -> Never {
+        var passThrough: [String] = []
+        var lanefileOption: String?
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            if argument == "--lanefile" {
+                guard let path = iterator.next() else {
+                    throw DriverError("--lanefile needs a path", hint: Self.usage, exitStatus: DriverError.usage)
+                }
+                lanefileOption = path
+            } else {
+                passThrough.append(argument)
+            }
+        }
+        let lanefile = try locateLanefile(option: lanefileOption, from: FilePath.currentDirectory())
+        let compiler = LanefileCompiler(installation: installation, cacheDirectory: cacheDirectory, environment: environment)
+        let runner = try compiler.runnerPath(for: lanefile)
+        if !FilePath.exists(runner) {
+            writeStandardError("Compiling \(lanefile) ...")
+            try compiler.compile(lanefile, into: runner)
+        }
+        try Exec.replaceProcess(with: runner, arguments: [runner, "--project-dir", FilePath.directory(of: lanefile)] + passThrough)
+    }
+
+    /// `$LANES_CACHE_DIR`, else `$XDG_CACHE_HOME/lanes`, else `~/.cache/lanes`.
+    var cacheDirectory: String {
+        if let directory = environment["LANES_CACHE_DIR"], !directory.isEmpty { return directory }
+        if let directory = environment["XDG_CACHE_HOME"], !directory.isEmpty { return directory + "/lanes" }
+        return (environment["HOME"] ?? "/tmp") + "/.cache/lanes"
+    }
+
+    private func locateLanefile(option: String?, from directory: String) throws -> String {
+        if let option {
+            let path = FilePath.absolute(option, from: directory)
+            guard FilePath.exists(path), !FilePath.isDirectory(path) else {
+                throw DriverError("--lanefile \(option): no such file", exitStatus: DriverError.configuration)
+            }
+            return FilePath.realPath(path) ?? path
+        }
+        guard let found = FilePath.findUpwards("Lanefile.swift", from: directory) else {
+            throw DriverError("no Lanefile.swift in \(directory) or any folder above it",
+                              hint: "run `lanes init` to create one, or pass --lanefile PATH",
+                              exitStatus: DriverError.configuration)
+        }
+        return found
+    }
+}
+
+enum Exec {
+    static func replaceProcess(with program: String, arguments: [String]) throws -> Never {
+        let argv = arguments.map { strdup($0) } + [nil]
+        execv(program, argv)
+        throw DriverError("cannot run \(program): \(String(cString: strerror(errno)))", exitStatus: DriverError.configuration)
+    }
+}

@@ -1,0 +1,102 @@
+import LanesPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Compiles `Lanefile.swift` once with `swiftc` against the prebuilt `Lanes` module and caches the
+/// executable under a key of everything that affects it: the Lanefile's content, the lanes version,
+/// the compiler, lanes' own module files and the flags. Never mtimes of the Lanefile (CI clones are fresh).
+struct LanefileCompiler {
+    static let lanesVersion = "0.1.0"
+    static let entryFileName = "LanesRunnerEntry.swift"
+    static let entrySource = """
+        import Lanes
+
+        @main
+        enum LanesRunnerEntry {
+            static func main() async { await LanefileRunner.main(lanes) }
+        }
+
+        """
+
+    let installation: Installation
+    let cacheDirectory: String
+    let environment: [String: String]
+
+    /// Lanefiles are plain Swift 6: quick to compile (no optimizer), line tables for crash reports.
+    var flags: [String] {
+        ["-parse-as-library", "-swift-version", "6", "-Onone", "-wmo", "-gline-tables-only",
+         "-module-name", "LanefileRunner",
+         "-I", installation.modulesDirectory, "-L", installation.libraryDirectory, "-lLanes",
+         "-Xlinker", "-rpath", "-Xlinker", installation.libraryDirectory]
+    }
+
+    /// The cached runner's path for this Lanefile; it exists when it was compiled before.
+    func runnerPath(for lanefile: String) throws -> String {
+        let swiftc = try resolvedCompiler()
+        var hash = SHA256()
+        hash.updatePart("lanes-runner-1")
+        hash.updatePart(Self.lanesVersion)
+        hash.updatePart(FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc))
+        hash.updatePart(FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"))
+        hash.updatePart(FilePath.fingerprint(installation.libraryDirectory + "/libLanes.so"))
+        hash.updatePart(flags.joined(separator: "\u{0}"))
+        hash.updatePart(Self.entrySource)
+        hash.updatePart(try FilePath.readBytes(lanefile))
+        return "\(cacheDirectory)/runners/\(hash.hexDigest)/runner"
+    }
+
+    /// Compiles into a fresh folder, then renames it into place, so a half-written runner is never run
+    /// and two lanes compiling the same Lanefile at once both end with a whole runner.
+    func compile(_ lanefile: String, into runner: String) throws {
+        let swiftc = try resolvedCompiler()
+        let finalDirectory = FilePath.directory(of: runner)
+        let runnersDirectory = FilePath.directory(of: finalDirectory)
+        try FilePath.makeDirectories(runnersDirectory)
+        let workDirectory = "\(runnersDirectory)/.building-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try FilePath.makeDirectories(workDirectory)
+        defer { FilePath.removeTree(workDirectory) }
+        let entry = workDirectory + "/" + Self.entryFileName
+        try FilePath.write(Self.entrySource, to: entry)
+
+        let outcome = try ChildProcess.run([swiftc] + flags + [lanefile, entry, "-o", workDirectory + "/runner"])
+        guard outcome.status == 0 else {
+            writeStandardError(outcome.output)
+            if outcome.output.contains(Self.entryFileName) && outcome.output.contains("'lanes'") {
+                throw DriverError("\(lanefile) does not define the lanes",
+                                  hint: "declare them at the top level: let lanes = Lanefile { Lane(...) { ... } }",
+                                  exitStatus: DriverError.compilation)
+            }
+            throw DriverError("\(lanefile) did not compile (see the errors above)", exitStatus: DriverError.compilation)
+        }
+        if rename(workDirectory, finalDirectory) != 0, !FilePath.exists(runner) {
+            throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
+                              exitStatus: DriverError.configuration)
+        }
+    }
+
+    /// The compiler's path as found, not resolved: `swiftc` is a link whose name selects the driver mode.
+    private func resolvedCompiler() throws -> String {
+        guard let path = FilePath.which(installation.swiftc, path: environment["PATH"]) else {
+            throw DriverError("cannot find the Swift compiler '\(installation.swiftc)'",
+                              hint: "put swiftc on PATH or set LANES_SWIFTC to its path", exitStatus: DriverError.configuration)
+        }
+        return path
+    }
+}
+
+func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)
+    if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        offset += written
+    }
+}

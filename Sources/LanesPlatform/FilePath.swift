@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Path and file helpers on the C library directly: the driver must start in a few milliseconds,
+/// so nothing on its path loads Foundation.
+public enum FilePath {
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    public static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    public static func absolute(_ path: String, from directory: String) -> String {
+        path.hasPrefix("/") ? path : directory + "/" + path
+    }
+
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    public static func executable() throws -> String {
+        #if os(Linux)
+        if let path = realPath("/proc/self/exe") { return path }
+        #endif
+        guard let path = realPath(CommandLine.arguments[0]) else {
+            throw InstallationError("cannot resolve the path of the lanes executable")
+        }
+        return path
+    }
+
+    public static func currentDirectory() -> String {
+        guard let pointer = getcwd(nil, 0) else { return "." }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// The first `directory/relative` that exists, walking from `directory` up to the root.
+    public static func findUpwards(_ relative: String, from directory: String) -> String? {
+        var current = directory
+        while true {
+            let candidate = current == "/" ? "/" + relative : current + "/" + relative
+            if exists(candidate) { return candidate }
+            if current == "/" || current.isEmpty { return nil }
+            current = Self.directory(of: current)
+        }
+    }
+
+    public static func readBytes(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw InstallationError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InstallationError("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    public static func read(_ path: String) throws -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    /// A stat fingerprint (device, inode, size, modification time) of a tool file lanes ships or uses.
+    /// Fine for the toolchain and lanes' own files, which change only by reinstalling; never used for
+    /// Lanefile sources, whose cache key is their content (CI clones have fresh mtimes).
+    public static func fingerprint(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "missing:\(path)" }
+        return "\(path):\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
+        if isDirectory(path) { return }
+        let parent = directory(of: path)
+        if parent != path { try makeDirectories(parent, mode: mode) }
+        if mkdir(path, mode) != 0 && errno != EEXIST {
+            throw InstallationError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Finds `program` on PATH, as a shell would.
+    public static func which(_ program: String, path: String?) -> String? {
+        if program.contains("/") { return exists(program) ? program : nil }
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/\(program)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Writes a small file (the generated entry file); not atomic, the caller writes into a fresh folder.
+    public static func write(_ text: String, to path: String) throws {
+        guard let file = fopen(path, "w") else {
+            throw InstallationError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        let bytes = Array(text.utf8)
+        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
+            throw InstallationError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Deletes a folder and everything in it (symbolic links are removed, not followed).
+    public static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            unlink(path)
+            return
+        }
+        if let directory = opendir(path) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != ".", name != ".." { removeTree(path + "/" + name) }
+            }
+            closedir(directory)
+        }
+        rmdir(path)
+    }
+}

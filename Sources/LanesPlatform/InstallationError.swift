@@ -1,0 +1,15 @@
+/// Something about lanes' own installation or the files it needs is wrong.
+public struct InstallationError: Error, CustomStringConvertible {
+    public let message: String
+    public let hint: String?
+
+    public init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+
+    public var description: String {
+        guard let hint else { return message }
+        return "\(message)\n  hint: \(hint)"
+    }
+}

@@ -1,0 +1,83 @@
+import FoundationEssentials
+
+/// A keychain as a directory (mode 0700): each private key as encrypted PKCS#8 PEM (protected by
+/// the keychain password), each certificate as PEM, and `index.json` to find an identity by
+/// common name or SHA-1. The Linux stand-in for a macOS keychain.
+public struct FileKeychain: Keychain {
+    public let name: String
+    public let location: String
+    private let password: String
+
+    /// `directory` is where the keychain directory is created, e.g. `<state>/keychains`.
+    public init(name: String, in directory: String, password: String) throws(SigningError) {
+        try KeychainName.validate(name)
+        guard !password.isEmpty else {
+            throw .keychain(name: name, problem: "a file keychain needs a non-empty password to encrypt its private keys")
+        }
+        self.name = name
+        self.location = directory + "/" + name + ".keychain"
+        self.password = password
+    }
+
+    var indexPath: String { location + "/index.json" }
+
+    public func create() async throws {
+        try LocalFile.makeDirectory(location, mode: 0o700)
+        if !LocalFile.exists(indexPath) { try writeIndex([]) }
+    }
+
+    public func importIdentity(_ identity: SigningIdentity) async throws -> KeychainIdentity {
+        let certificate = identity.certificate
+        let key = try identity.encryptedPrivateKeyPEM(password: password)
+        try LocalFile.writeAtomically(key, to: keyPath(certificate.sha1), mode: 0o600)
+        try LocalFile.writeAtomically(Array(certificate.pem.utf8), to: certificatePath(certificate.sha1), mode: 0o600)
+        let entry = KeychainIdentity(commonName: certificate.displayName, sha1: certificate.sha1)
+        var index = try readIndex().filter { $0.sha1 != entry.sha1 }
+        index.append(entry)
+        try writeIndex(index)
+        return entry
+    }
+
+    public func findIdentity(_ query: IdentityQuery) async throws -> KeychainIdentity {
+        guard let found = try readIndex().first(where: query.matches) else {
+            throw SigningError.identityNotFound(keychain: name, query: query.description)
+        }
+        return found
+    }
+
+    /// The stored certificate of an identity.
+    public func certificate(of identity: KeychainIdentity) throws -> Certificate {
+        try Certificate(pem: LocalFile.contents(of: certificatePath(identity.sha1)), source: certificatePath(identity.sha1))
+    }
+
+    /// Decrypts the stored private key with the keychain password and checks it still belongs to
+    /// the stored certificate: what a signing tool reading this keychain will do.
+    public func verifyPrivateKey(of identity: KeychainIdentity) throws {
+        let certificate = try certificate(of: identity)
+        let pem = try LocalFile.contents(of: keyPath(identity.sha1))
+        try PrivateKeyPEM.verify(pem, password: password, certificate: certificate, context: OpenSSLContext(),
+                                 source: keyPath(identity.sha1))
+    }
+
+    public func delete() async throws {
+        try LocalFile.removeFlatDirectory(location)
+    }
+
+    private func keyPath(_ sha1: String) -> String { "\(location)/\(sha1).key.pem" }
+    private func certificatePath(_ sha1: String) -> String { "\(location)/\(sha1).crt.pem" }
+
+    private func readIndex() throws -> [KeychainIdentity] {
+        let bytes = try LocalFile.contents(of: indexPath)
+        do {
+            return try JSONDecoder().decode([KeychainIdentity].self, from: Data(bytes))
+        } catch {
+            throw SigningError.keychain(name: name, problem: "\(indexPath) is damaged (\(error)); delete the keychain directory and import again")
+        }
+    }
+
+    private func writeIndex(_ entries: [KeychainIdentity]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try LocalFile.writeAtomically(Array(try encoder.encode(entries)), to: indexPath, mode: 0o600)
+    }
+}

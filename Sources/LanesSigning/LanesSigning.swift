@@ -1,1 +1,0 @@
-// LanesSigning: see the module's issue; filled in by its own change.

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Small POSIX file operations with errors that name the file. POSIX rather than FileManager so
+/// that the cleanup path (`removeFlatDirectory`) takes no locks and allocates little.
+enum LocalFile {
+    static func contents(of path: String) throws(SigningError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .fileUnreadable(path: path, reason: errnoText()) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fileUnreadable(path: path, reason: errnoText())
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Writes `bytes` atomically with permission `mode`: a temporary file in the same directory,
+    /// fsync, then rename; on failure the original is untouched and the temporary file removed.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SigningError) {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw .fileUnwritable(path: path, reason: errnoText()) }
+        var written = 0
+        var failure: String?
+        while written < bytes.count, failure == nil {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno != EINTR { failure = errnoText() }
+            } else {
+                written += count
+            }
+        }
+        if failure == nil, fchmod(descriptor, mode) != 0 || fsync(descriptor) != 0 { failure = errnoText() }
+        close(descriptor)
+        if failure == nil, rename(temporary, path) != 0 { failure = errnoText() }
+        if let failure {
+            unlink(temporary)
+            throw .fileUnwritable(path: path, reason: failure)
+        }
+    }
+
+    /// Creates `path` (and missing parents) with `mode`; `forceMode` also applies `mode` to a
+    /// directory that already existed (a keychain directory must be private however it came to be).
+    static func makeDirectory(_ path: String, mode: mode_t, forceMode: Bool = true) throws(SigningError) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for (index, component) in components.enumerated() {
+            prefix += "/" + component
+            let isLast = index == components.count - 1
+            if mkdir(prefix, isLast ? mode : 0o755) != 0, errno != EEXIST {
+                throw .fileUnwritable(path: prefix, reason: errnoText())
+            }
+        }
+        if forceMode, chmod(path, mode) != 0 { throw .fileUnwritable(path: path, reason: errnoText()) }
+    }
+
+    /// Removes a directory holding only plain files. A missing directory is success, so calling it
+    /// twice (a failing lane, then Ctrl-C) is harmless.
+    static func removeFlatDirectory(_ path: String) throws(SigningError) {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return }
+            throw .fileUnwritable(path: path, reason: errnoText())
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names where unlink(path + "/" + name) != 0 && errno != ENOENT {
+            throw .fileUnwritable(path: path + "/" + name, reason: errnoText())
+        }
+        if rmdir(path) != 0 && errno != ENOENT { throw .fileUnwritable(path: path, reason: errnoText()) }
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    static func mode(of path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}

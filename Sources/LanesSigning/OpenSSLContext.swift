@@ -1,0 +1,78 @@
+internal import COpenSSL
+
+/// An OpenSSL library context owned by lanes, with the "default" and "legacy" providers loaded.
+///
+/// Legacy PKCS#12 files (RC2-40, as Keychain Access exports) need the legacy provider; loading any
+/// provider explicitly switches off the implicit default one, so both are loaded. Keeping them in
+/// a private context leaves the process-wide OpenSSL state untouched for everyone else.
+/// Not Sendable: it owns C handles; create one per task that needs it.
+final class OpenSSLContext {
+    let handle: OpaquePointer
+    private let providers: [OpaquePointer]
+
+    init() throws(SigningError) {
+        guard let context = OSSL_LIB_CTX_new() else {
+            throw SigningError.openSSL(operation: "create a library context", detail: OpenSSLErrors.drain().summary)
+        }
+        var loaded: [OpaquePointer] = []
+        for name in ["default", "legacy"] {
+            guard let provider = OSSL_PROVIDER_load(context, name) else {
+                let detail = OpenSSLErrors.drain().summary
+                loaded.forEach { OSSL_PROVIDER_unload($0) }
+                OSSL_LIB_CTX_free(context)
+                throw SigningError.openSSLProviderMissing(name: name, detail: detail)
+            }
+            loaded.append(provider)
+        }
+        handle = context
+        providers = loaded
+    }
+
+    deinit {
+        providers.reversed().forEach { OSSL_PROVIDER_unload($0) }
+        OSSL_LIB_CTX_free(handle)
+    }
+}
+
+/// One entry of OpenSSL's per-thread error queue.
+struct OpenSSLError: Sendable, Equatable {
+    let library: Int32
+    let reason: Int32
+    let text: String
+    /// Extra data OpenSSL attached, such as "Verify error:unable to get local issuer certificate".
+    let data: String?
+}
+
+enum OpenSSLErrors {
+    /// Empties the calling thread's OpenSSL error queue and returns what was in it, oldest first.
+    static func drain() -> [OpenSSLError] {
+        var errors: [OpenSSLError] = []
+        while true {
+            var data: UnsafePointer<CChar>?
+            var flags: Int32 = 0
+            let code = ERR_get_error_all(nil, nil, nil, &data, &flags)
+            if code == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            let extra = (flags & ERR_TXT_STRING) != 0 ? data.map { String(cString: $0) } : nil
+            errors.append(OpenSSLError(library: lanes_ERR_GET_LIB(code), reason: lanes_ERR_GET_REASON(code),
+                                       text: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), data: extra?.isEmpty == true ? nil : extra))
+        }
+        return errors
+    }
+
+    /// Forgets earlier errors so the next `drain()` only reports the operation about to run.
+    static func clear() { ERR_clear_error() }
+}
+
+extension [OpenSSLError] {
+    func contains(library: Int32, reason: Int32) -> Bool {
+        contains { $0.library == library && $0.reason == reason }
+    }
+
+    /// A one-line summary for error messages: the last reason OpenSSL gave, plus its data.
+    var summary: String {
+        guard let last = last(where: { $0.data != nil }) ?? last else { return "no detail from OpenSSL" }
+        return [last.text, last.data].compactMap { $0 }.joined(separator: ": ")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+/// Compiling the Lanefile: errors at the user's line, one compile per content, recompile on edit.
+@Suite struct CompileCacheTests {
+    @Test func typeErrorIsReportedAtTheLanefileLine() throws {
+        let project = try LanesProcess.project("typeerror")
+        let result = try LanesProcess().run(["greet"], in: project)
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("Lanefile.swift:5:"), "\(result.standardError)")
+        #expect(result.standardError.contains("cannot convert value of type 'String' to specified type 'Int'"))
+    }
+
+    @Test func missingLanesDeclarationGetsAHint() throws {
+        let project = LanesProcess.temporaryDirectory("nolanes")
+        try "import Lanes\nlet lanez = Lanefile {}\n".write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let result = try LanesProcess().run(["list"], in: project)
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("let lanes = Lanefile"))
+    }
+
+    @Test func secondRunReusesTheRunnerAndAnEditRecompiles() throws {
+        let project = try LanesProcess.project("basic")
+        let lanes = LanesProcess()
+        let first = try lanes.run(["greet"], in: project)
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.standardError.contains("Compiling"))
+        let second = try lanes.run(["greet"], in: project)
+        #expect(second.status == 0)
+        #expect(!second.standardError.contains("Compiling"))
+        #expect(try runners(in: lanes.cacheDirectory).count == 1)
+
+        let lanefile = project.appendingPathComponent("Lanefile.swift")
+        let edited = try String(contentsOf: lanefile, encoding: .utf8).replacingOccurrences(of: "echo hello", with: "echo edited")
+        try edited.write(to: lanefile, atomically: true, encoding: .utf8)
+        let third = try lanes.run(["greet"], in: project)
+        #expect(third.standardError.contains("Compiling"))
+        #expect(third.standardOutput.contains("edited"))
+        #expect(try runners(in: lanes.cacheDirectory).count == 2)
+
+        // The key is the content, not the file's time or place: a fresh clone elsewhere reuses it.
+        let clone = try LanesProcess.project("basic")
+        try edited.write(to: clone.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let fourth = try lanes.run(["greet"], in: clone)
+        #expect(!fourth.standardError.contains("Compiling"))
+    }
+
+    private func runners(in cache: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("runners").path)
+            .filter { !$0.hasPrefix(".") }
+    }
+}
+
+/// Secrets: checked before the first step, and never printed.
+@Suite struct SecretTests {
+    static let cache = LanesProcess.temporaryDirectory("secrets-cache")
+    let lanes = LanesProcess(cacheDirectory: cache)
+    let canary = "canary-7f3a-SECRET-value"
+
+    @Test func missingVariablesAndSecretsAreListedTogetherBeforeAnyStep() throws {
+        let project = try LanesProcess.project("secrets")
+        let result = try lanes.run(["release"], in: project, extraEnvironment: ["KEYCHAIN_PASSWORD": "set"])
+        #expect(result.status == 78)
+        #expect(result.standardError.contains("KEYCHAIN_NAME"))
+        #expect(result.standardError.contains("CERTIFICATE_PASSWORD"))
+        #expect(!result.standardError.contains("secret KEYCHAIN_PASSWORD"), "a set secret is not reported")
+        #expect(!result.standardOutput.contains("should not run"))
+        #expect(!result.standardOutput.contains("--- 1."), "no step started")
+    }
+
+    @Test func missingSecretReadInTheBodyNamesTheVariable() throws {
+        let project = try LanesProcess.project("basic")
+        let result = try lanes.run(["release"], in: project)
+        #expect(result.status == 78)
+        #expect(result.standardError.contains("secret CERTIFICATE_PASSWORD is not set"))
+        #expect(!result.standardOutput.contains("--- 1."), "the failing sh never started")
+    }
+
+    @Test func canaryNeverReachesOutputJSONOrJUnit() throws {
+        let project = try LanesProcess.project("secrets")
+        let report = project.appendingPathComponent("report.xml")
+        let text = try lanes.run(["leak", "--junit", report.path], in: project, extraEnvironment: ["CANARY": canary])
+        let json = try lanes.run(["leak", "--json"], in: project, extraEnvironment: ["CANARY": canary])
+        #expect(text.status == 1)
+        #expect(json.status == 1)
+        for output in [text.standardOutput, text.standardError, json.standardOutput, json.standardError,
+                       try String(contentsOf: report, encoding: .utf8)] {
+            #expect(!output.contains(canary))
+            #expect(!output.contains("SECRET-value"))
+        }
+        #expect(text.standardOutput.contains("child stdout ********"))
+        #expect(text.standardOutput.contains("child stderr ********"))
+        #expect(text.standardOutput.contains("echo says ********"))
+        #expect(text.standardError.contains("failing with ********"))
+    }
+
+    @Test func secretAsAProcessArgumentIsRefused() throws {
+        let project = try LanesProcess.project("secrets")
+        let result = try lanes.run(["argv"], in: project, extraEnvironment: ["CANARY": canary])
+        #expect(result.status == 78)
+        #expect(result.standardError.contains("refusing to pass a secret value as a process argument"))
+        #expect(!result.output.contains(canary))
+    }
+}
+
+/// Typed lane options: `lanes deploy version:1.2.3 build:7`.
+@Suite struct LaneOptionTests {
+    static let cache = LanesProcess.temporaryDirectory("options-cache")
+    let lanes = LanesProcess(cacheDirectory: cache)
+
+    @Test func typedValuesAndDefaults() throws {
+        let project = try LanesProcess.project("options")
+        let result = try lanes.run(["deploy", "version:1.2.3", "dry_run:true"], in: project)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.standardOutput.contains("version=1.2.3 build=1 dry_run=true"))
+    }
+
+    @Test func badAndUnknownOptionsAreReportedTogether() throws {
+        let project = try LanesProcess.project("options")
+        let result = try lanes.run(["deploy", "version:1.0", "build:seven", "colour:red"], in: project)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("unknown option 'colour'"))
+        #expect(result.standardError.contains("option 'build' from the command line has value 'seven', which is not a Int"))
+    }
+
+    @Test func missingRequiredOptionIsNamed() throws {
+        let project = try LanesProcess.project("options")
+        let result = try lanes.run(["deploy"], in: project)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("missing required option 'version'"))
+    }
+}
+
+/// Ctrl-C: the lane unwinds, hooks and cleanups run, the exit status says so.
+@Suite struct InterruptTests {
+    @Test func sigintStopsTheLaneAndRunsFinally() async throws {
+        let project = try LanesProcess.project("interrupt")
+        let lanes = LanesProcess()
+        #expect(try lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
+        let running = try lanes.start(["wait"], in: project)
+        let deadline = Date().addingTimeInterval(20)
+        // Wait until the child is running: the runner's process then has a `sh` child.
+        while Date() < deadline, !hasChild(running.process.processIdentifier) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        kill(running.process.processIdentifier, SIGINT)
+        let result = running.finish()
+        #expect(result.status == 130, "\(result.output)")
+        #expect(result.standardOutput.contains("finally wait ran"))
+        #expect(result.standardError.contains("interrupted by a signal"), "\(result.standardError)")
+        #expect(Date() < deadline, "the child started in time")
+    }
+
+    /// Whether any thread of `pid` has started a child process.
+    private func hasChild(_ pid: Int32) -> Bool {
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.contains { thread in
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)) ?? ""
+            return !children.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        }
+    }
+}

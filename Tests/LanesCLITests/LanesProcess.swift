@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// Runs the built `lanes` executable the way a user does, capturing its output and exit status.
+struct LanesProcess {
+    struct Result {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
+        var output: String { standardOutput + standardError }
+    }
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// The `lanes` that `swift build` made for this checkout.
+    static var executable: String {
+        get throws {
+            let path = repositoryRoot.appendingPathComponent(".build/debug/lanes").path
+            try #require(FileManager.default.isExecutableFile(atPath: path),
+                         "\(path) is missing: run `swift build` (make test does) before the tests")
+            return path
+        }
+    }
+
+    let cacheDirectory: URL
+    var environment: [String: String]
+
+    /// A lanes with a cache of its own, so tests do not see each other's compiled runners.
+    init(cacheDirectory: URL = LanesProcess.temporaryDirectory("cache")) {
+        self.cacheDirectory = cacheDirectory
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANES_CACHE_DIR"] = cacheDirectory.path
+        environment["NO_COLOR"] = "1"
+        for name in ["CERTIFICATE_PASSWORD", "KEYCHAIN_PASSWORD", "KEYCHAIN_NAME", "CANARY", "LANES_HOME"] {
+            environment[name] = nil
+        }
+        self.environment = environment
+    }
+
+    static func temporaryDirectory(_ label: String) -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-tests-\(label)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A copy of a fixture project in a fresh directory, so edits and dotenv files stay local.
+    static func project(_ fixture: String) throws -> URL {
+        let directory = temporaryDirectory(fixture)
+        let source = fixtures.appendingPathComponent(fixture)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        return directory
+    }
+
+    func run(_ arguments: [String], in directory: URL, extraEnvironment: [String: String] = [:],
+             executable: String? = nil) throws -> Result {
+        let process = try start(arguments, in: directory, extraEnvironment: extraEnvironment, executable: executable)
+        return process.finish()
+    }
+
+    func start(_ arguments: [String], in directory: URL, extraEnvironment: [String: String] = [:],
+               executable: String? = nil) throws -> Running {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executable ?? Self.executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = environment.merging(extraEnvironment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Running(process: process, output: output, errors: errors)
+    }
+
+    /// A started `lanes`; reading both pipes on their own threads so neither can fill up and block.
+    final class Running: @unchecked Sendable {
+        let process: Process
+        private var outputData = Data()
+        private var errorData = Data()
+        private let group = DispatchGroup()
+
+        init(process: Process, output: Pipe, errors: Pipe) {
+            self.process = process
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                outputData = output.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                errorData = errors.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+        }
+
+        func finish() -> Result {
+            process.waitUntilExit()
+            group.wait()
+            return Result(status: process.terminationStatus,
+                          standardOutput: String(decoding: outputData, as: UTF8.self),
+                          standardError: String(decoding: errorData, as: UTF8.self))
+        }
+    }
+}
