@@ -7,10 +7,7 @@ extension Repository {
     /// Throws `.shallowRepository` in a shallow clone, where any count would be wrong.
     public func commitCount(of revision: String = "HEAD") throws -> Int {
         try requireFullHistory(for: "count the commits reachable from \(revision)")
-        let start = try resolveCommit(revision)
-        let walk = try RevisionWalk(repository: self)
-        try walk.push(start)
-        return try walk.count()
+        return try CommitCounter(repository: self).count(from: try resolveCommit(revision))
     }
 
     /// Commits reachable from `end` but not from `start`, newest first, like
@@ -141,18 +138,6 @@ final class RevisionWalk {
         if code == GIT_ITEROVER.rawValue { return nil }
         try check(code, "walking the history of \(repository.displayPath)")
         return ObjectID(oid)
-    }
-
-    /// Counts the remaining commits without converting each name.
-    func count() throws -> Int {
-        var oid = git_oid()
-        var total = 0
-        while true {
-            let code = git_revwalk_next(&oid, walker)
-            if code == GIT_ITEROVER.rawValue { return total }
-            try check(code, "walking the history of \(repository.displayPath)")
-            total += 1
-        }
     }
 }
 

@@ -29,6 +29,33 @@ import Testing
         #expect(try repository.commitCount(of: "feature") == 4)
     }
 
+    /// The counter reads packed commits itself and everything else through libgit2: a history
+    /// spread over two packs and loose objects, with an octopus merge and a branch HEAD does
+    /// not reach, must still count exactly as git does.
+    @Test func commitCountAgreesWithGitAcrossPacksAndLooseObjects() throws {
+        let fixture = try GitFixture()
+        let repo = try mergedHistory(fixture)
+        try fixture.git(["repack", "-a", "-d", "-q"], in: repo)
+        try fixture.git(["checkout", "-q", "-b", "unmerged"], in: repo)
+        try fixture.commit("never merged", in: repo)
+        try fixture.git(["checkout", "-q", "main"], in: repo)
+        for name in ["left", "right"] {
+            try fixture.git(["checkout", "-q", "-b", name, "main"], in: repo)
+            try fixture.commit("\(name) work", in: repo)
+        }
+        try fixture.git(["checkout", "-q", "main"], in: repo)
+        try fixture.commit("main work", in: repo)
+        try fixture.git(["merge", "-q", "-m", "Octopus", "left", "right"], in: repo)
+        try fixture.git(["repack", "-d", "-q"], in: repo)  // a second pack with the new objects
+        try fixture.commit("loose on top", in: repo)
+        let repository = try Repository(discoveringFrom: repo)
+
+        for revision in ["HEAD", "HEAD~1", "unmerged", "feature", "left"] {
+            let expected = Int(try fixture.git(["rev-list", "--count", revision], in: repo))
+            #expect(try repository.commitCount(of: revision) == expected, "counting from \(revision)")
+        }
+    }
+
     @Test func changelogBetweenRefsListsSubjectsAuthorsAndDates() throws {
         let fixture = try GitFixture()
         let repo = try mergedHistory(fixture)
@@ -89,6 +116,7 @@ import Testing
         #expect(info.commitCount == nil)
         #expect(info.branch == "main")
         #expect(info.clean)
+        #expect(info.lastTag == "v0.9")
         #expect(try repository.changelog(from: "HEAD~1").map(\.subject) == ["f: release notes"])
     }
 }
