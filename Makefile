@@ -10,7 +10,7 @@ PIP_PACKAGES :=
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-git clean
 
 all: build
 
@@ -59,6 +59,13 @@ bench-startup: deps
 # Signing figures: PKCS#12 reads per encoding, profile decoding, keychain import (release build).
 bench-signing: deps
 	$(SWIFT) run -c release SigningBench
+
+# Git figures: `lanes git info` against git rev-list --count + git status on a 100,000-commit
+# repository (built once under Benchmarks/.work/).
+bench-git: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) run -c release GitBenchmark --lanes .build/release/lanes
 
 clean:
 	rm -rf .build

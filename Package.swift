@@ -52,11 +52,12 @@ let package = Package(
         .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
 
         .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
+        .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesGitTests", dependencies: ["LanesGit"]),
+        .testTarget(name: "LanesGitTests", dependencies: ["LanesGit", "Lanes"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
     ]
