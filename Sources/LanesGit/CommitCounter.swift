@@ -5,14 +5,20 @@ internal import CGit2
 /// libgit2's revision walk inflates and hashes every whole commit on one core, which makes it
 /// about twice as slow as git on a large history. A count needs only each commit's parent
 /// lines: for commits stored whole in the repository's packs, those are read straight from the
-/// pack on all cores (`PackParentTable`); anything else (loose objects, deltified commits,
-/// alternates) is read through libgit2. The tests check the count against git's.
+/// pack — ahead of the walk on all cores (`PackParentTable`) for packs up to `tableLimit`
+/// bytes, during the walk for larger ones, whose every page a table would touch.
+/// Anything else (loose objects, deltified commits, alternates) is read through libgit2. The
+/// tests check the count against git's.
 struct CommitCounter {
+    /// Packs up to this size get a parent table (1 GiB by default).
+    let tableLimit: Int
+
     private let repository: Repository
     private let packs: [PackFile]
 
-    init(repository: Repository) {
+    init(repository: Repository, tableLimit: Int = 1 << 30) {
         self.repository = repository
+        self.tableLimit = tableLimit
         let directory = String(cString: git_repository_commondir(repository.handle)) + "objects/pack/"
         packs = directoryEntries(directory).filter { $0.hasSuffix(".idx") }.sorted()
             .compactMap { PackFile(base: directory + $0.dropLast(4)) }
@@ -25,7 +31,8 @@ struct CommitCounter {
     }
 
     func count(from start: ObjectID) throws -> Int {
-        let tables = packs.map(PackParentTable.init)
+        let tables = packs.map { $0.byteCount <= tableLimit ? PackParentTable(pack: $0) : nil }
+        let inflater = HeaderInflater()
         var visited = packs.map { [Bool](repeating: false, count: $0.count) }
         var seenLoose: Set<RawObjectID> = []
         var total = 0
@@ -37,13 +44,16 @@ struct CommitCounter {
                 guard !visited[pack][position] else { continue }
                 visited[pack][position] = true
                 total += 1
-                if tables[pack].states[position] == .resolved {
-                    for parent in [tables[pack].first[position], tables[pack].second[position]] where parent >= 0 {
+                if let table = tables[pack], table.states[position] == .resolved {
+                    for parent in [table.first[position], table.second[position]] where parent >= 0 {
                         if !visited[pack][Int(parent)] { pending.append(.packed(pack: pack, position: Int(parent))) }
                     }
                     continue
                 }
-                try readParentsThroughLibgit2(of: packs[pack].id(at: position), into: &parents)
+                if tables[pack] != nil
+                    || packs[pack].commitParents(atPosition: position, inflater: inflater, into: &parents) != .commit {
+                    try readParentsThroughLibgit2(of: packs[pack].id(at: position), into: &parents)
+                }
             case .loose(let id):
                 guard seenLoose.insert(id).inserted else { continue }
                 total += 1

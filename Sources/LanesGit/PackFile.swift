@@ -10,6 +10,8 @@ final class PackFile: @unchecked Sendable {
     private let pack: MappedFile
     /// Objects in the pack; positions `0..<count` follow the index's name order.
     let count: Int
+    /// The pack's size in bytes.
+    var byteCount: Int { pack.bytes.count }
     private let namesOffset = 8 + 256 * 4
 
     /// Opens `base.idx` and `base.pack`; nil when either is missing or not a format this reads.

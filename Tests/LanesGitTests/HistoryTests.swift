@@ -53,6 +53,9 @@ import Testing
         for revision in ["HEAD", "HEAD~1", "unmerged", "feature", "left"] {
             let expected = Int(try fixture.git(["rev-list", "--count", revision], in: repo))
             #expect(try repository.commitCount(of: revision) == expected, "counting from \(revision)")
+            let start = try repository.resolveCommit(revision)
+            let withoutTables = try CommitCounter(repository: repository, tableLimit: 0).count(from: start)
+            #expect(withoutTables == expected, "counting from \(revision) without parent tables")
         }
     }
 
