@@ -3,7 +3,7 @@ PREFIX ?= /usr/local
 CONFIG ?= debug
 SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
-APT_PACKAGES := libgit2-dev libssl-dev pkg-config git openssl
+APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl
 # PyPI packages the tests and benchmarks use as independent references.
 PIP_PACKAGES :=
 

@@ -31,7 +31,7 @@ final class PackFile: @unchecked Sendable {
     func position(of id: RawObjectID) -> Int? {
         let bucket = id.firstByte
         var low = bucket == 0 ? 0 : Int(index.uint32(at: 8 + (bucket - 1) * 4))
-        var high = Int(index.uint32(at: 8 + bucket * 4))
+        var high = min(Int(index.uint32(at: 8 + bucket * 4)), count)  // a damaged fan-out cannot read past the names
         let names = index.bytes.baseAddress! + namesOffset
         while low < high {
             let middle = (low + high) / 2
