@@ -3,14 +3,14 @@ PREFIX ?= /usr/local
 CONFIG ?= debug
 SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
-APT_PACKAGES := libgit2-dev libssl-dev pkg-config git openssl
+APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl
 # PyPI packages the tests and benchmarks use as independent references.
 PIP_PACKAGES := croniter pbxproj
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git clean
 
 all: build
 
@@ -70,6 +70,13 @@ FUZZ_SEED ?= 20261121
 fuzz-cron:
 	$(SWIFT) build -c release --product CronFuzz
 	.build/release/CronFuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED)
+
+# Git figures: `lanes git info` against git rev-list --count + git status on a 100,000-commit
+# repository (built once under Benchmarks/.work/).
+bench-git: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) run -c release GitBenchmark --lanes .build/release/lanes
 
 clean:
 	rm -rf .build

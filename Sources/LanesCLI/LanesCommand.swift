@@ -13,6 +13,7 @@ struct LanesCommand: AsyncParsableCommand {
             CertCommand.self, ProfileCommand.self,
             CronCommand.self,
             XcodeCommand.self,
+            GitCommand.self,
         ]
     )
 }

@@ -1,0 +1,69 @@
+import ArgumentParser
+import FoundationEssentials
+import LanesGit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `lanes git`: repository facts as lanes sees them through libgit2.
+struct GitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "git",
+        abstract: "Show what lanes' git steps see in a repository.",
+        subcommands: [GitInfoCommand.self]
+    )
+}
+
+/// `lanes git info [--json] [--path DIR]`: branch, commit, build number, last tag, cleanliness.
+struct GitInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print the branch, HEAD commit, commit count, last tag and working-tree status.",
+        discussion: "The commit count is null in a shallow clone, which cannot count. "
+            + "clean is false when there are staged, unstaged or untracked (non-ignored) files."
+    )
+
+    @Flag(name: .long, help: "Print JSON (sorted keys; absent values are null).")
+    var json = false
+
+    @Option(name: .long, help: "A directory inside the repository (default: the current directory).")
+    var path: String = "."
+
+    func run() throws {
+        let info: RepositoryInfo
+        do {
+            info = try Repository(discoveringFrom: path).info()
+        } catch let error as GitError {
+            printError("lanes git info: \(error)")
+            throw ExitCode(error.kind == .notARepository ? 78 : 1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(info), as: UTF8.self))
+        } else {
+            print(Self.text(info))
+        }
+    }
+
+    static func text(_ info: RepositoryInfo) -> String {
+        var lines = [
+            "repository: \(info.root)",
+            "branch:     \(info.branch ?? "(detached HEAD)")",
+            "commit:     \(info.commit?.hex ?? "(no commits yet)")",
+            "commits:    \(info.commitCount.map(String.init) ?? (info.shallow ? "unknown (shallow clone)" : "0"))",
+            "last tag:   \(info.lastTag ?? "(none)")",
+            "remote:     \(info.remoteURL ?? "(no origin)")",
+            "status:     \(info.clean ? "clean" : "\(info.changedFiles.count) changed path\(info.changedFiles.count == 1 ? "" : "s")")",
+        ]
+        lines += info.changedFiles.map { "  \($0)" }
+        return lines.joined(separator: "\n")
+    }
+
+    private func printError(_ message: String) {
+        let line = message + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+}

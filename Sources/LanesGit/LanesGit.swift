@@ -1,1 +1,0 @@
-// LanesGit: see the module's issue; filled in by its own change.

@@ -1,0 +1,161 @@
+import Synchronization
+import Testing
+@testable import Lanes
+@testable import LanesGit
+
+/// The git steps run against real repositories, as `lanes run` and a Lanefile would run them.
+@Suite struct GitStepTests {
+    /// A step context for `directory`, capturing output lines.
+    final class Harness: Sendable {
+        /// Output lines the step wrote.
+        final class Lines: Sendable {
+            let lines = Mutex<[String]>([])
+        }
+
+        let context: StepContext
+        let redactor = Redactor()
+        private let captured = Lines()
+
+        init(directory: String, variables: [String: String] = [:]) {
+            let captured = captured
+            context = StepContext(environment: Environment(variables: variables, redactor: redactor),
+                                  projectDirectory: directory, stateDirectory: directory + "/.lanes",
+                                  log: StepLog(redactor: redactor) { line in captured.lines.withLock { $0.append(line) } },
+                                  cleanups: CleanupStack(),
+                                  processes: SubprocessRunner(baseEnvironment: ["PATH": "/usr/bin:/bin"]))
+        }
+
+        var lines: [String] { captured.lines.withLock { $0 } }
+
+        func options(_ words: [String]) throws -> OptionValues {
+            OptionValues(given: try OptionValues.parse(words), environment: context.environment)
+        }
+    }
+
+    @Test func everyExampleValidatesAgainstItsStep() throws {
+        let environment = Environment(variables: [:])
+        for step in GitSteps.all {
+            #expect(!step.info.examples.isEmpty, "\(step.info.id) has no example")
+            for example in step.info.examples {
+                let values = OptionValues(given: try OptionValues.parse(example.commandLine), environment: environment)
+                try values.validate(against: step.info.options, for: step.info.id)
+                _ = try step.init(options: values)
+            }
+        }
+        #expect(GitSteps.all.map { $0.info.id } == [
+            "number_of_commits", "changelog_from_git_commits", "ensure_git_status_clean", "reset_git_repo",
+            "add_git_tag", "last_git_tag", "git_branch", "push_git_tags",
+        ])
+    }
+
+    @Test func numberOfCommitsCountsFromASubdirectoryAndRefusesShallowClones() async throws {
+        let fixture = try GitFixture()
+        let repo = try fixture.makeRepository()
+        for index in 1...5 { try fixture.commit("commit \(index)", file: "App/file\(index).txt", in: repo) }
+
+        let count = try await NumberOfCommits().run(in: Harness(directory: repo + "/App").context)
+        #expect(count == 5)
+
+        try fixture.git(["clone", "-q", "--depth", "1", "file://\(repo)", fixture.path("shallow")], in: fixture.root.path)
+        let error = await #expect(throws: LanesError.self) {
+            try await NumberOfCommits().run(in: Harness(directory: fixture.path("shallow")).context)
+        }
+        #expect(error?.kind == .environment)
+        #expect(error?.hint?.contains("fetch-depth: 0") == true)
+    }
+
+    @Test func ensureGitStatusCleanListsTheDirtyFiles() async throws {
+        let fixture = try GitFixture()
+        let repo = try fixture.makeRepository()
+        try fixture.commit("plist", file: "App/Info.plist", in: repo)
+        try fixture.write("App/Info.plist", "bumped\n", in: repo)
+        try fixture.write("notes.txt", in: repo)
+        let harness = Harness(directory: repo)
+
+        let error = await #expect(throws: LanesError.self) { try await EnsureGitStatusClean().run(in: harness.context) }
+        #expect(error?.kind == .laneFailure)
+        #expect(error?.message.contains(" M App/Info.plist") == true)
+        #expect(error?.message.contains("?? notes.txt") == true)
+        #expect(error?.message.contains("2 changed paths") == true)
+
+        let lenient = try EnsureGitStatusClean(options: harness.options(["ignore_files:App/Info.plist,notes.txt"]))
+        try await lenient.run(in: harness.context)
+        #expect(harness.lines.last == "git status is clean")
+    }
+
+    @Test func resetGitRepoTakesPathsRelativeToTheProjectAndKeepsPods() async throws {
+        let fixture = try GitFixture()
+        let repo = try fixture.makeRepository()
+        try fixture.write(".gitignore", "Pods/\n", in: repo)
+        try fixture.git(["add", ".gitignore"], in: repo)
+        try fixture.commit("project", file: "ios/Brewer.xcodeproj/project.pbxproj", contents: "original\n", in: repo)
+        try fixture.write("ios/Brewer.xcodeproj/project.pbxproj", "edited\n", in: repo)
+        try fixture.write("ios/Pods/Manifest.lock", in: repo)
+        let harness = Harness(directory: repo + "/ios")
+
+        let step = try ResetGitRepo(options: harness.options(["files:Brewer.xcodeproj/project.pbxproj"]))
+        let result = try await step.run(in: harness.context)
+
+        #expect(result.restored == ["ios/Brewer.xcodeproj/project.pbxproj"])
+        #expect(try fixture.read("ios/Brewer.xcodeproj/project.pbxproj", in: repo) == "original\n")
+        #expect(fixture.exists("ios/Pods/Manifest.lock", in: repo))
+        #expect(harness.lines == ["restored ios/Brewer.xcodeproj/project.pbxproj"])
+    }
+
+    @Test func tagsAreAddedFoundAndPushed() async throws {
+        let fixture = try GitFixture()
+        let seed = try fixture.makeRepository("seed")
+        try fixture.commit("initial", in: seed)
+        try fixture.git(["clone", "-q", "--bare", seed, fixture.path("server.git")], in: fixture.root.path)
+        try fixture.git(["clone", "-q", fixture.path("server.git"), fixture.path("work")], in: fixture.root.path)
+        let work = fixture.path("work")
+        try fixture.git(["config", "user.name", "CI"], in: work)
+        try fixture.git(["config", "user.email", "ci@example.com"], in: work)
+        let harness = Harness(directory: work, variables: [RemoteCredentials.Variable.token: "tok-never-shown"])
+
+        let tag = try await AddGitTag(options: harness.options(["tag:v3.1.0", "message:Release 3.1.0"])).run(in: harness.context)
+        #expect(tag.isAnnotated)
+        #expect(try await LastGitTag().run(in: harness.context) == "v3.1.0")
+        #expect(try await LastGitTag(pattern: "build-*").run(in: harness.context) == nil)
+
+        let pushed = try await PushGitTags(options: harness.options([])).run(in: harness.context)
+        #expect(pushed == ["v3.1.0"])
+        #expect(try fixture.git(["tag", "-l"], in: fixture.path("server.git")) == "v3.1.0")
+        #expect(harness.redactor.isSecret("tok-never-shown"))
+
+        let duplicate = await #expect(throws: LanesError.self) {
+            try await AddGitTag("v3.1.0").run(in: harness.context)
+        }
+        #expect(duplicate?.kind == .configuration)
+    }
+
+    @Test func gitBranchFallsBackToTheCIVariableWhenDetached() async throws {
+        let fixture = try GitFixture()
+        let repo = try fixture.makeRepository()
+        try fixture.commit("one", in: repo)
+        #expect(try await GitBranch().run(in: Harness(directory: repo).context) == "main")
+
+        try fixture.git(["checkout", "-q", "--detach"], in: repo)
+        #expect(try await GitBranch().run(in: Harness(directory: repo).context) == nil)
+        let ci = Harness(directory: repo, variables: ["GIT_BRANCH": "origin/release/2.0"])
+        #expect(try await GitBranch().run(in: ci.context) == "release/2.0")
+    }
+
+    @Test func changelogStepRendersSubjectsAndChecksItsRange() async throws {
+        let fixture = try GitFixture()
+        let repo = try fixture.makeRepository()
+        try fixture.commit("Initial", in: repo, date: "2024-05-01T09:00:00+02:00")
+        try fixture.git(["tag", "v1"], in: repo)
+        try fixture.commit("Add login", in: repo, date: "2024-05-02T09:00:00+02:00")
+        try fixture.commit("Fix crash", in: repo, date: "2024-05-03T09:00:00+02:00")
+        let harness = Harness(directory: repo)
+
+        let changelog = try await ChangelogFromGitCommits().run(in: harness.context)
+        #expect(changelog.from == "v1")
+        #expect(changelog.text == "- Fix crash (Fixture Author, 2024-05-03)\n- Add login (Fixture Author, 2024-05-02)")
+
+        let ranged = try await ChangelogFromGitCommits(options: harness.options(["between:HEAD~1,HEAD"])).run(in: harness.context)
+        #expect(ranged.commits.map(\.subject) == ["Fix crash"])
+        #expect(throws: LanesError.self) { try ChangelogFromGitCommits(options: harness.options(["between:v1"])) }
+    }
+}

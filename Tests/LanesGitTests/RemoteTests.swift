@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+@testable import LanesGit
+
+@Suite struct RemoteTests {
+    /// A bare "server" repository and a clone of it, both with one commit on main.
+    private func remoteAndClone(_ fixture: GitFixture) throws -> (bare: String, clone: String) {
+        let seed = try fixture.makeRepository("seed")
+        try fixture.commit("initial", in: seed)
+        let bare = fixture.path("server.git")
+        try fixture.git(["clone", "-q", "--bare", seed, bare], in: fixture.root.path)
+        let clone = fixture.path("clone")
+        try fixture.git(["clone", "-q", "file://\(bare)", clone], in: fixture.root.path)
+        try fixture.git(["config", "user.name", "CI"], in: clone)
+        try fixture.git(["config", "user.email", "ci@example.com"], in: clone)
+        return (bare, clone)
+    }
+
+    /// Adds a commit to the bare remote through a second clone; returns its object name.
+    private func pushNewCommit(to bare: String, _ fixture: GitFixture) throws -> String {
+        let other = fixture.path("other-\(UUID().uuidString.prefix(6))")
+        try fixture.git(["clone", "-q", bare, other], in: fixture.root.path)
+        let commit = try fixture.commit("teammate's change", in: other)
+        try fixture.git(["push", "-q", "origin", "main"], in: other)
+        return commit
+    }
+
+    @Test func pollDetectsACommitPushedToTheRemote() throws {
+        let fixture = try GitFixture()
+        let (bare, clone) = try remoteAndClone(fixture)
+        let built = try ObjectID(hex: fixture.git(["rev-parse", "HEAD"], in: clone))
+        let poller = RemotePoller(repositoryPath: clone, branch: "main")
+
+        let quiet = try poller.poll(since: built)
+        #expect(!quiet.moved)
+
+        let pushed = try pushNewCommit(to: bare, fixture)
+        let busy = try poller.poll(since: built)
+        #expect(busy.moved)
+        #expect(busy.commit.hex == pushed)
+        #expect(busy.previous == built)
+        #expect(try fixture.git(["rev-parse", "origin/main"], in: clone) == pushed)
+
+        // Without a remembered commit, the tracking ref before the fetch is the reference point.
+        #expect(try Repository(discoveringFrom: clone).poll().moved == false)
+    }
+
+    @Test func pollAcceptsAPathOrURLAndReportsAMissingBranch() throws {
+        let fixture = try GitFixture()
+        let (bare, clone) = try remoteAndClone(fixture)
+        let repository = try Repository(discoveringFrom: clone)
+        let head = try repository.resolveCommit("HEAD")
+
+        #expect(try repository.poll(remote: "file://\(bare)", branch: "main", since: head).moved == false)
+        let pushed = try pushNewCommit(to: bare, fixture)
+        #expect(try repository.poll(remote: bare, branch: "main", since: head).commit.hex == pushed)
+
+        let error = #expect(throws: GitError.self) { try repository.poll(branch: "release/9.9") }
+        #expect(error?.kind == .notFound)
+        #expect(error?.description.contains("release/9.9") == true)
+    }
+
+    @Test func pushTagsSendsTagsAndRefusesToMoveExistingOnes() throws {
+        let fixture = try GitFixture()
+        let (bare, clone) = try remoteAndClone(fixture)
+        let repository = try Repository(discoveringFrom: clone)
+        try repository.createTag("v1.0", message: "Release 1.0")
+        try repository.createTag("build-7")
+
+        #expect(try repository.pushTags() == ["build-7", "v1.0"])
+        let remoteTags = try fixture.git(["tag", "-l"], in: bare).split(separator: "\n")
+        #expect(remoteTags == ["build-7", "v1.0"])
+
+        try fixture.commit("next", in: clone)
+        try repository.createTag("build-7", force: true)
+        let error = #expect(throws: GitError.self) { try repository.pushTags(["build-7"]) }
+        #expect(error?.kind == .pushRejected)
+        try repository.pushTags(["build-7"], force: true)
+        #expect(try fixture.git(["rev-parse", "build-7"], in: bare) == (try fixture.git(["rev-parse", "HEAD"], in: clone)))
+    }
+
+    @Test func unknownRemoteNamesTheKnownOnes() throws {
+        let fixture = try GitFixture()
+        let (_, clone) = try remoteAndClone(fixture)
+        let error = #expect(throws: GitError.self) { try Repository(discoveringFrom: clone).fetch(remote: "upstream") }
+        #expect(error?.kind == .notFound)
+        #expect(error?.hint?.contains("origin") == true)
+    }
+
+    @Test func credentialsInTheURLNeverAppearInErrors() throws {
+        let fixture = try GitFixture()
+        let (_, clone) = try remoteAndClone(fixture)
+        let secretURL = "https://deploy:ghp_urlSecret123@127.0.0.1:9/team/app.git"
+        try fixture.git(["remote", "add", "mirror", secretURL], in: clone)
+        let repository = try Repository(discoveringFrom: clone)
+
+        let error = #expect(throws: GitError.self) {
+            try repository.fetch(remote: "mirror", branch: "main",
+                                 credentials: RemoteCredentials(token: "ghp_envSecret456"))
+        }
+        let text = try #require(error).description
+        #expect(!text.contains("ghp_urlSecret123"))
+        #expect(!text.contains("ghp_envSecret456"))
+
+        let direct = #expect(throws: GitError.self) { try repository.fetch(remote: secretURL, branch: "main") }
+        #expect(direct?.description.contains("ghp_urlSecret123") == false)
+    }
+
+    @Test func aRejectedTokenFailsOnceWithoutLeakingIt() throws {
+        let fixture = try GitFixture()
+        let (_, clone) = try remoteAndClone(fixture)
+        let server = try UnauthorizedServer()
+        defer { server.stop() }
+        let repository = try Repository(discoveringFrom: clone)
+        let token = "glpat-rejectedToken789"
+
+        let error = #expect(throws: GitError.self) {
+            try repository.fetch(remote: "http://127.0.0.1:\(server.port)/team/app.git", branch: "main",
+                                 credentials: RemoteCredentials.fromEnvironment([RemoteCredentials.Variable.token: token]))
+        }
+        #expect(error?.kind == .authentication)
+        #expect(error?.description.contains(token) == false)
+        #expect(server.requestCount() <= 3)
+
+        let missing = #expect(throws: GitError.self) {
+            try repository.fetch(remote: "http://127.0.0.1:\(server.port)/team/app.git", branch: "main")
+        }
+        #expect(missing?.kind == .authentication)
+        #expect(missing?.description.contains(RemoteCredentials.Variable.token) == true)
+    }
+
+    @Test func credentialsDescriptionHidesSecrets() {
+        let credentials = RemoteCredentials.fromEnvironment([
+            RemoteCredentials.Variable.token: "tok-abc", RemoteCredentials.Variable.sshPassphrase: "pass-xyz",
+            RemoteCredentials.Variable.sshKey: "/keys/id_ed25519",
+        ])
+        let text = "\(credentials) \(String(reflecting: credentials.description))"
+        #expect(!text.contains("tok-abc") && !text.contains("pass-xyz"))
+        #expect(credentials.redact("token tok-abc and pass-xyz") == "token ******** and ********")
+    }
+}
+
+/// An HTTP server on 127.0.0.1 that answers every request with 401 and a Basic challenge, as a
+/// git host does for a wrong token. Runs as a python3 child process that exits when its standard
+/// input closes (or after a minute), so no signal has to find it through interpreter shims.
+final class UnauthorizedServer {
+    let port: Int
+    private let process: Process
+    private let log: URL
+    private let input: Pipe
+
+    init() throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-401-\(UUID().uuidString).log")
+        let script = """
+        import http.server, os, sys, threading
+        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+        threading.Timer(60, lambda: os._exit(0)).start()
+        log = open(sys.argv[1], "a", buffering=1)
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                log.write(self.path + "\\n")
+                self.send_response(401)
+                self.send_header("WWW-Authenticate", 'Basic realm="git"')
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            do_POST = do_GET
+            def log_message(self, *args): pass
+        server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, log.path]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            try? input.fileHandleForWriting.close()
+            throw FixtureError(message: "the test HTTP server did not start")
+        }
+        self.port = port
+        self.process = process
+        self.input = input
+    }
+
+    func requestCount() -> Int {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: log)
+    }
+}
