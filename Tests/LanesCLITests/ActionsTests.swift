@@ -9,7 +9,11 @@ import Testing
         let directory = LanesProcess.temporaryDirectory("actions")
         let list = try lanes.run(["actions"], in: directory)
         #expect(list.status == 0, "\(list.output)")
-        #expect(list.standardOutput.contains("sh  Run a command"))
+        let lines = list.standardOutput.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("sh ") && $0.hasSuffix("Run a command (argv, no shell) and stream its output") })
+        for id in ["import_certificate", "install_provisioning_profile", "update_project_provisioning", "number_of_commits"] {
+            #expect(lines.contains { $0.hasPrefix(id + " ") }, "\(id) is listed")
+        }
         let page = try lanes.run(["actions", "sh"], in: directory)
         #expect(page.standardOutput.contains("command ([String], required)"))
         #expect(page.standardOutput.contains("lanes run sh command:swift,--version"))
