@@ -25,6 +25,10 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
+# The main job: the developerRelease lane of the root Lanefile.swift on the bundled example.
+demo: build
+	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes developerRelease --env demo
+
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test

@@ -151,6 +151,32 @@ import Testing
         #expect(Date() < deadline, "the child started in time")
     }
 
+    @Test func temporaryKeychainIsGoneAfterSigintAndAfterAFailure() async throws {
+        let project = try LanesProcess.project("keychain")
+        let lanes = LanesProcess()
+        let password = ["CERTIFICATE_PASSWORD": "brewer-3des-pass"]
+        let keychains = project.appendingPathComponent(".lanes/keychains")
+
+        let failed = try lanes.run(["signThenFail"], in: project, extraEnvironment: password)
+        #expect(failed.status == 1, "\(failed.output)")
+        #expect(failed.standardOutput.contains("imported 'iPhone Distribution: Example Corp (ABCDE12345)'"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: keychains.path).isEmpty)
+
+        let running = try lanes.start(["sign"], in: project, extraEnvironment: password)
+        let deadline = Date().addingTimeInterval(30)
+        var sawKeychain = false
+        while Date() < deadline, !hasChild(running.process.processIdentifier) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        sawKeychain = !(try FileManager.default.contentsOfDirectory(atPath: keychains.path)).isEmpty
+        kill(running.process.processIdentifier, SIGINT)
+        let interrupted = running.finish()
+        #expect(sawKeychain, "the keychain existed while the lane ran")
+        #expect(interrupted.status == 130, "\(interrupted.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: keychains.path).isEmpty)
+        #expect(!interrupted.output.contains("brewer-3des-pass"))
+    }
+
     /// Whether any thread of `pid` has started a child process.
     private func hasChild(_ pid: Int32) -> Bool {
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []

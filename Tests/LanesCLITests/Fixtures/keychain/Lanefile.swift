@@ -1,0 +1,14 @@
+import Lanes
+
+let lanes = Lanefile {
+    Lane("sign", "Imports the certificate, then waits to be interrupted", secrets: ["CERTIFICATE_PASSWORD"]) {
+        try await importCertificate(keychainName: "interrupted", certificatePath: "ios_distribution.p12",
+                                    certificatePassword: secret("CERTIFICATE_PASSWORD"))
+        try await sh("sh", "-c", "echo keychain ready; sleep 30")
+    }
+    Lane("signThenFail", "Imports the certificate, then fails", secrets: ["CERTIFICATE_PASSWORD"]) {
+        try await importCertificate(keychainName: "failing", certificatePath: "ios_distribution.p12",
+                                    certificatePassword: secret("CERTIFICATE_PASSWORD"))
+        try await sh("false")
+    }
+}
