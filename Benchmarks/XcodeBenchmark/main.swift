@@ -1,5 +1,6 @@
 import Foundation
 import LanesXcode
+import LanesPlatform
 
 // Read + edit + write of the largest corpus project (pocket-casts, ~1 MB) with LanesXcode, and the
 // Python `pbxproj` package's load + save of the same file, timed in the same run.

@@ -1,3 +1,4 @@
+internal import LanesPlatform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,28 +25,12 @@ enum LocalFile {
         }
     }
 
-    /// Writes `bytes` atomically with permission `mode`: a temporary file in the same directory,
-    /// fsync, then rename; on failure the original is untouched and the temporary file removed.
+    /// Writes `bytes` atomically with permission `mode` (see `AtomicFile`).
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SigningError) {
-        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw .fileUnwritable(path: path, reason: errnoText()) }
-        var written = 0
-        var failure: String?
-        while written < bytes.count, failure == nil {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno != EINTR { failure = errnoText() }
-            } else {
-                written += count
-            }
-        }
-        if failure == nil, fchmod(descriptor, mode) != 0 || fsync(descriptor) != 0 { failure = errnoText() }
-        close(descriptor)
-        if failure == nil, rename(temporary, path) != 0 { failure = errnoText() }
-        if let failure {
-            unlink(temporary)
-            throw .fileUnwritable(path: path, reason: failure)
+        do {
+            try AtomicFile.write(bytes, to: path, permissions: UInt32(mode))
+        } catch {
+            throw .fileUnwritable(path: path, reason: error.description)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LanesXcode
+import LanesPlatform
 
 @Suite struct InfoPlistEditorTests {
     private let xml = """

@@ -1,4 +1,5 @@
 import Synchronization
+internal import LanesPlatform
 
 /// `--junit PATH`: a JUnit XML report with one test case per step, written atomically when the
 /// lane ends so CI servers (Jenkins, GitLab) can show each step.

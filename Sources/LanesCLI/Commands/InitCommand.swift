@@ -48,7 +48,7 @@ struct InitCommand: AsyncParsableCommand {
         let output = TextOutput.standardOutput(Redactor())
         for (path, text) in rendered {
             try FilePath.makeDirectories(FilePath.directory(of: path))
-            try AtomicFile.write(text, to: path, permissions: path.hasSuffix(".sh") ? 0o755 : 0o644)
+            try AtomicFile.write(text, to: path, permissions: path.hasSuffix(".sh") ? 0o755 : nil)
             output.writeLine("created \(path.dropFirst(directory.count + 1))")
         }
         output.writeLine("Next: cp .env.example .env, fill it in, then `lanes list` and `lanes developerRelease`.")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lanes
 import LanesXcode
+import LanesPlatform
 
 /// `lanes xcode`: read and edit Xcode project build settings without Xcode.
 struct XcodeCommand: ParsableCommand {

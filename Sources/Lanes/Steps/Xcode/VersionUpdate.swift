@@ -1,5 +1,6 @@
 import LanesXcode
 internal import Foundation
+internal import LanesPlatform
 
 /// Writes a version number where the project keeps it: the build setting (in each configuration
 /// that sets it, else at project level where that sets it) and the Info.plist key when the plist

@@ -1,5 +1,6 @@
 import LanesXcode
 internal import Foundation
+internal import LanesPlatform
 
 /// A `project.pbxproj` a step edits: found from the `.xcodeproj` path (or the pbxproj itself),
 /// read and parsed with errors that name the file, and written back atomically only when changed.

@@ -1,12 +1,12 @@
 #if canImport(Glibc)
-internal import Glibc
+import Glibc
 #elseif canImport(Darwin)
-internal import Darwin
+import Darwin
 #endif
 
 /// A write to a user file that is all or nothing: the bytes go to a temporary file in the same
-/// directory, are flushed to disk, take the original's permissions and replace it by `rename`, so a
-/// crash or a full disk leaves the original as it was.
+/// directory, are flushed to disk, take their permissions and replace the file by `rename`, so a
+/// crash or a full disk leaves the original as it was. The one atomic writer every module uses.
 public enum AtomicFile {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let path: String
@@ -17,9 +17,15 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes `text` as UTF-8; see `write(_:to:permissions:)`.
+    public static func write(_ text: String, to path: String, permissions: UInt32? = nil) throws(Failure) {
+        try write(Array(text.utf8), to: path, permissions: permissions)
+    }
+
     /// Writes `bytes` to `path`. A symbolic link is followed, so the file it points to is replaced
-    /// and the link stays a link.
-    public static func write(_ bytes: [UInt8], to requestedPath: String) throws(Failure) {
+    /// and the link stays a link. `permissions` are applied when given (a private key: 0600);
+    /// otherwise an existing file keeps its own and a new one gets 0644.
+    public static func write(_ bytes: [UInt8], to requestedPath: String, permissions: UInt32? = nil) throws(Failure) {
         let path = resolvingSymbolicLink(requestedPath)
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
@@ -30,9 +36,8 @@ public enum AtomicFile {
         var isOpen = true
         do throws(Failure) {
             var info = stat()
-            if stat(path, &info) == 0 {
-                guard fchmod(descriptor, info.st_mode & 0o7777) == 0 else { throw Failure(path: path, operation: "chmod", code: errno) }
-            }
+            let mode = permissions.map { mode_t($0) } ?? (stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644)
+            guard fchmod(descriptor, mode) == 0 else { throw Failure(path: path, operation: "chmod", code: errno) }
             var written = 0
             while written < bytes.count {
                 let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, bytes.count - written) }
