@@ -1,4 +1,5 @@
 import ArgumentParser
+import LanesPlatform
 
 /// `lanes`: the root command. Each subcommand lives in its own file under `Commands/`.
 struct LanesCommand: AsyncParsableCommand {
@@ -6,6 +7,7 @@ struct LanesCommand: AsyncParsableCommand {
         commandName: "lanes",
         abstract: "Continuous delivery for app teams, in typed Swift.",
         discussion: "Run a lane of the Lanefile.swift in this directory or above: lanes LANE [key:value ...]",
+        version: LanesVersion.current,
         subcommands: [
             ActionsCommand.self,
             RunCommand.self,

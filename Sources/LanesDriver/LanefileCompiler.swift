@@ -9,7 +9,6 @@ import Darwin
 /// executable under a key of everything that affects it: the Lanefile's content, the lanes version,
 /// the compiler, lanes' own module files and the flags. Never mtimes of the Lanefile (CI clones are fresh).
 struct LanefileCompiler {
-    static let lanesVersion = "0.1.0"
     static let entryFileName = "LanesRunnerEntry.swift"
     static let entrySource = """
         import Lanes
@@ -38,7 +37,7 @@ struct LanefileCompiler {
         let swiftc = try resolvedCompiler()
         var hash = SHA256()
         hash.updatePart("lanes-runner-1")
-        hash.updatePart(Self.lanesVersion)
+        hash.updatePart(LanesVersion.current)
         hash.updatePart(FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc))
         hash.updatePart(FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"))
         hash.updatePart(FilePath.fingerprint(installation.libraryDirectory + "/libLanes.so"))

@@ -100,6 +100,18 @@ import Testing
         #expect(result.standardOutput.contains("FROM_DEFAULT=real FROM_ENV=dotenv FROM_STAGING=staging"))
     }
 
+    @Test func debugDiagnosticsNameDotenvKeysButNeverValues() throws {
+        let project = try LanesProcess.project("basic")
+        try "FROM_ENV=value-that-stays-private\n".write(to: project.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
+        let quiet = try lanes.run(["greet"], in: project)
+        #expect(!quiet.standardError.contains("[lanes debug]"))
+        let verbose = try lanes.run(["greet"], in: project, extraEnvironment: ["LANES_LOG_LEVEL": "debug"])
+        #expect(verbose.status == 0)
+        #expect(verbose.standardError.contains("[lanes debug] read \(project.path)/.env: FROM_ENV"))
+        #expect(verbose.standardError.contains("[lanes debug] starting sh"))
+        #expect(!verbose.output.contains("value-that-stays-private"))
+    }
+
     @Test func malformedDotenvNamesFileAndLine() throws {
         let project = try LanesProcess.project("basic")
         try "GOOD=1\nthis is not an assignment\n".write(to: project.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
@@ -117,5 +129,31 @@ import Testing
         #expect(try lanes.run(["greet"], in: elsewhere).status == 78, "no Lanefile above")
         let explicit = try lanes.run(["--lanefile", project.appendingPathComponent("Lanefile.swift").path, "greet"], in: elsewhere)
         #expect(explicit.status == 0, "\(explicit.output)")
+    }
+}
+
+/// Schedules are Jenkins cron specs, parsed when the lanes are listed.
+@Suite struct ScheduleListingTests {
+    @Test func badScheduleFailsListNamingTheLaneAndJenkinsMessage() throws {
+        let project = try LanesProcess.project("schedules")
+        let result = try LanesProcess().run(["list"], in: project)
+        #expect(result.status == 78)
+        #expect(result.standardError.contains("lane broken: schedule \"60 * * * *\""), "\(result.standardError)")
+        #expect(result.standardError.contains("60 is an invalid value. Must be within 0 and 59"))
+    }
+
+    @Test func listShowsTheNextRunOfAGoodSchedule() throws {
+        let project = try LanesProcess.project("schedules")
+        let lanefile = project.appendingPathComponent("Lanefile.swift")
+        let text = try String(contentsOf: lanefile, encoding: .utf8).replacingOccurrences(of: "\"60 * * * *\"", with: "\"@hourly\"")
+        try text.write(to: lanefile, atomically: true, encoding: .utf8)
+        let result = try LanesProcess().run(["list", "--json"], in: project, extraEnvironment: ["TZ": "UTC"])
+        #expect(result.status == 0, "\(result.output)")
+        let lanes = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let schedules = try #require(lanes.first?["schedules"] as? [[String: String]])
+        #expect(schedules.first?["spec"] == "H 0 * * 0-4")
+        // H is hashed from the lane name ("nightly"), so the minute is the same on every machine.
+        let next = try #require(schedules.first?["next"])
+        #expect(next.hasSuffix(":00Z") && next.contains("T00:"), "\(next)")
     }
 }

@@ -7,9 +7,15 @@ internal import SystemPackage
 public struct SubprocessRunner: ProcessRunning {
     /// The complete environment children get: the lane's variables (process environment over dotenv).
     let baseEnvironment: [String: String]
+    let diagnostics: Diagnostics
 
     public init(baseEnvironment: [String: String]) {
+        self.init(baseEnvironment: baseEnvironment, diagnostics: .silent)
+    }
+
+    init(baseEnvironment: [String: String], diagnostics: Diagnostics) {
         self.baseEnvironment = baseEnvironment
+        self.diagnostics = diagnostics
     }
 
     public func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome {
@@ -17,6 +23,7 @@ public struct SubprocessRunner: ProcessRunning {
             throw LanesError(.usage, "no command given to run")
         }
         let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
+        diagnostics.debug("starting \(program) with \(request.arguments.count - 1) arguments in \(request.workingDirectory ?? ".")")
         var variables: [Subprocess.Environment.Key: String] = [:]
         for (name, value) in baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 }) {
             if let key = Subprocess.Environment.Key(rawValue: name) { variables[key] = value }

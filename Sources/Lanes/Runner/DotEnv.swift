@@ -8,6 +8,7 @@ import Darwin
 /// each overriding the one before; the real environment overrides them all.
 struct DotEnv {
     let directory: String
+    var diagnostics = Diagnostics.silent
 
     func load(environmentName: String?, over process: [String: String]) throws -> [String: String] {
         var files = [".env.default", ".env"]
@@ -26,7 +27,9 @@ struct DotEnv {
                 }
                 continue
             }
-            variables.merge(try Self.parse(text, file: path)) { $1 }
+            let parsed = try Self.parse(text, file: path)
+            diagnostics.debug("read \(path): \(parsed.keys.sorted().joined(separator: ", "))")
+            variables.merge(parsed) { $1 }
         }
         return variables.merging(process) { $1 }
     }

@@ -4,11 +4,17 @@ public struct LaneExecutor: Sendable {
     let lanefile: Lanefile
     let context: StepContext
     let reporter: any Reporter
+    let diagnostics: Diagnostics
 
     public init(lanefile: Lanefile, context: StepContext, reporter: any Reporter) {
+        self.init(lanefile: lanefile, context: context, reporter: reporter, diagnostics: .silent)
+    }
+
+    init(lanefile: Lanefile, context: StepContext, reporter: any Reporter, diagnostics: Diagnostics) {
         self.lanefile = lanefile
         self.context = context
         self.reporter = reporter
+        self.diagnostics = diagnostics
     }
 
     /// Checks everything that can be checked before a side effect: the lane exists, its options
@@ -52,6 +58,7 @@ public struct LaneExecutor: Sendable {
         // Cleanups run in a task of their own: after Ctrl-C the lane's task is cancelled, and a
         // cleanup that starts a process (`security delete-keychain`) must not be cancelled with it.
         let cleanups = context.cleanups
+        diagnostics.debug("lane \(lane.name) ended\(Task.isCancelled ? " by a signal" : ""); running cleanups")
         for problem in await Task(operation: { await cleanups.runAll() }).value {
             run.message("cleanup failed: \(problem)")
         }

@@ -1,6 +1,21 @@
+import FoundationEssentials
+import LanesCron
+
 /// `lanes list`: the lanes as values, from the compiled Lanefile, never by scanning its text.
+/// Schedules are parsed here too, so a bad cron spec shows up before any daemon runs it.
 struct LaneListing {
     let lanefile: Lanefile
+    let schedules: [String: [LaneSchedule]]
+    let nextRuns: [String: [String]]
+
+    init(lanefile: Lanefile, now: Date = Date()) throws {
+        let timeZones = SystemTimeZoneResolver()
+        self.lanefile = lanefile
+        self.schedules = try LaneSchedule.all(in: lanefile, timeZones: timeZones)
+        self.nextRuns = schedules.mapValues { entries in
+            entries.map { $0.nextRun(after: now, timeZones: timeZones)?.description ?? "never" }
+        }
+    }
 
     func render(json: Bool) -> String {
         json ? JSONValue.array(lanefile.lanes.map(describe)).serialized + "\n" : table
@@ -13,7 +28,9 @@ struct LaneListing {
             ("options", .array(lane.options.map(describe))),
             ("environment", .array(lane.requiredEnvironment.map { .string($0) })),
             ("secrets", .array(lane.requiredSecrets.map { .string($0) })),
-            ("schedules", .array(lane.schedules.map { .string($0) })),
+            ("schedules", .array(zip(lane.schedules, nextRuns[lane.name] ?? []).map { spec, next in
+                .object([("spec", .string(spec)), ("next", .string(next))])
+            })),
         ])
     }
 
@@ -33,7 +50,8 @@ struct LaneListing {
         guard !lanefile.lanes.isEmpty else { return "The Lanefile defines no lanes.\n" }
         let rows = lanefile.lanes.map { lane in
             let options = lane.options.map { "\($0.name):\($0.typeName)" }.joined(separator: " ")
-            return [lane.name, lane.summary, options, lane.schedules.joined(separator: "; ")]
+            let schedules = zip(lane.schedules, nextRuns[lane.name] ?? []).map { "\($0) (next \($1))" }
+            return [lane.name, lane.summary, options, schedules.joined(separator: "; ")]
         }
         return TextTable(header: ["Lane", "Description", "Options", "Schedule"], rows: rows).rendered + "\n"
     }

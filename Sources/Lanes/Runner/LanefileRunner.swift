@@ -32,10 +32,11 @@ public enum LanefileRunner {
         let output = TextOutput.standardOutput(redactor)
         switch arguments.command {
         case .list(let json):
-            output.write(LaneListing(lanefile: lanefile).render(json: json))
+            output.write(try LaneListing(lanefile: lanefile).render(json: json))
             return 0
         case .lane(let name, let options):
-            let variables = try DotEnv(directory: arguments.projectDirectory)
+            let diagnostics = Diagnostics(environment: process, output: .standardError(redactor))
+            let variables = try DotEnv(directory: arguments.projectDirectory, diagnostics: diagnostics)
                 .load(environmentName: arguments.environmentName, over: process)
             let environment = Environment(variables: variables, redactor: redactor)
             var reporters: [any Reporter] = [
@@ -48,8 +49,9 @@ public enum LanefileRunner {
             let context = StepContext(
                 environment: environment, projectDirectory: arguments.projectDirectory,
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
-                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables))
-            let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters))
+                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics))
+            let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
+                                        diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
             let kind = await InterruptibleTask.run(cleanups: context.cleanups) {
                 await executor.execute(lane, values: values)
