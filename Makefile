@@ -33,9 +33,11 @@ test: deps
 	$(SWIFT) build
 	$(SWIFT) test
 
-# Installs `lanes` and what a Lanefile compiles against; CONFIG=debug reuses the test build.
-install: build
-	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c $(CONFIG) --show-bin-path)"
+# Installs `lanes` and what a Lanefile compiles against (a release build; INSTALL_CONFIG=debug reuses the test build).
+INSTALL_CONFIG ?= release
+install: deps
+	$(SWIFT) build -c $(INSTALL_CONFIG)
+	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c $(INSTALL_CONFIG) --show-bin-path)"
 
 # Copies an existing build (BIN) into PREFIX, without building (the tests call it during `swift test`).
 BIN ?= .build/$(CONFIG)

@@ -21,16 +21,44 @@ import Testing
         var lanes = LanesProcess()
         lanes.environment["PATH"] = "/usr/bin:/bin:" + URL(fileURLWithPath: try #require(swiftcPath())).deletingLastPathComponent().path
         let project = LanesProcess.temporaryDirectory("installed-project")
-        let initialized = try lanes.run(["init", "--name", "Brewer"], in: project, executable: installed)
+        let initialized = try lanes.run(["init", "--name", "Brewer", "--app-id", "works.sth.brewer"], in: project, executable: installed)
         #expect(initialized.status == 0, "\(initialized.output)")
         let listed = try lanes.run(["list", "--json"], in: project, executable: installed)
         #expect(listed.status == 0, "\(listed.output)")
         #expect(listed.standardOutput.contains(#""name":"developerRelease""#))
+
+        // Give the generated Lanefile what it expects: the Brewer project, its signing files, a git history.
+        let example = LanesProcess.repositoryRoot.appendingPathComponent("Example")
+        let files = FileManager.default
+        try files.copyItem(at: example.appendingPathComponent("Brewer.xcodeproj"), to: project.appendingPathComponent("Brewer.xcodeproj"))
+        try files.createDirectory(at: project.appendingPathComponent("codesigning"), withIntermediateDirectories: true)
+        for name in ["ios_distribution.p12", "Brewer_Staging.mobileprovision"] {
+            try files.copyItem(at: example.appendingPathComponent("codesigning/\(name)"),
+                               to: project.appendingPathComponent("codesigning/\(name)"))
+        }
+        try git(["init", "-q"], in: project)
+        try git(["add", "."], in: project)
+        try git(["-c", "user.name=CI", "-c", "user.email=ci@example.com", "commit", "-q", "-m", "Initial"], in: project)
+
         let ran = try lanes.run(["developerRelease"], in: project, extraEnvironment: [
-            "KEYCHAIN_NAME": "ci", "KEYCHAIN_PASSWORD": "kc-password", "CERTIFICATE_PASSWORD": "cert-password",
+            "KEYCHAIN_NAME": "ci", "KEYCHAIN_PASSWORD": "kc-password", "CERTIFICATE_PASSWORD": "brewer-3des-pass",
         ], executable: installed)
         #expect(ran.status == 0, "\(ran.output)")
-        #expect(ran.standardOutput.contains("Brewer_Staging.mobileprovision"))
+        #expect(ran.standardOutput.contains("changed Brewer [Staging] PROVISIONING_PROFILE_SPECIFIER: (unset) -> 'Brewer_Staging'"))
+        #expect(ran.standardOutput.contains("CURRENT_PROJECT_VERSION: (unset) -> '1'"))
+        #expect(!ran.output.contains("brewer-3des-pass"))
+        let keychains = project.appendingPathComponent(".lanes/keychains").path
+        #expect(try files.contentsOfDirectory(atPath: keychains).isEmpty, "the lane's keychain is gone")
+    }
+
+    private func git(_ arguments: [String], in directory: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
     }
 
     private func swiftcPath() -> String? {
