@@ -74,6 +74,23 @@ struct LanefileCompiler {
             throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
                               exitStatus: DriverError.configuration)
         }
+        pruneRunners(in: runnersDirectory, keeping: finalDirectory)
+    }
+
+    /// How long a compiled runner is kept. Each edit of a Lanefile leaves its previous runner behind;
+    /// pruning happens only when something compiles, so warm runs pay nothing for it, and a runner
+    /// pruned while still in use is simply compiled again.
+    static let runnerLifetimeSeconds = 30 * 24 * 60 * 60
+
+    private func pruneRunners(in directory: String, keeping current: String) {
+        let oldest = time(nil) - Self.runnerLifetimeSeconds
+        for entry in FilePath.entries(of: directory) where !entry.hasPrefix(".") {
+            let path = directory + "/" + entry
+            var info = stat()
+            guard path != current, stat(path + "/runner", &info) == 0 || stat(path, &info) == 0,
+                  info.st_mtim.tv_sec < oldest else { continue }
+            FilePath.removeTree(path)
+        }
     }
 
     /// The compiler's path as found, not resolved: `swiftc` is a link whose name selects the driver mode.

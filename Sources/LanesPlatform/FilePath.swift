@@ -124,6 +124,18 @@ public enum FilePath {
         }
     }
 
+    /// The names in a folder, without `.` and `..`; empty when it cannot be read.
+    public static func entries(of path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Deletes a folder and everything in it (symbolic links are removed, not followed).
     public static func removeTree(_ path: String) {
         var info = stat()
@@ -132,13 +144,7 @@ public enum FilePath {
             unlink(path)
             return
         }
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != ".", name != ".." { removeTree(path + "/" + name) }
-            }
-            closedir(directory)
-        }
+        for name in entries(of: path) { removeTree(path + "/" + name) }
         rmdir(path)
     }
 }

@@ -45,6 +45,27 @@ import Testing
         #expect(!fourth.standardError.contains("Compiling"))
     }
 
+    @Test func compilingPrunesRunnersOlderThanThirtyDays() throws {
+        let lanes = LanesProcess()
+        let runners = lanes.cacheDirectory.appendingPathComponent("runners")
+        let stale = runners.appendingPathComponent("stale-runner")
+        let recent = runners.appendingPathComponent("recent-runner")
+        for directory in [stale, recent] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try "old".write(to: directory.appendingPathComponent("runner"), atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-40 * 86_400)],
+                                              ofItemAtPath: stale.appendingPathComponent("runner").path)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-10 * 86_400)],
+                                              ofItemAtPath: recent.appendingPathComponent("runner").path)
+        let result = try lanes.run(["greet"], in: try LanesProcess.project("basic"))
+        #expect(result.status == 0, "\(result.output)")
+        let left = try self.runners(in: lanes.cacheDirectory)
+        #expect(!left.contains("stale-runner"))
+        #expect(left.contains("recent-runner"))
+        #expect(left.count == 2, "the recent runner and the one just compiled")
+    }
+
     private func runners(in cache: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("runners").path)
             .filter { !$0.hasPrefix(".") }
