@@ -112,6 +112,7 @@ import Testing
         #expect(text.standardOutput.contains("child stdout ********"))
         #expect(text.standardOutput.contains("child stderr ********"))
         #expect(text.standardOutput.contains("echo says ********"))
+        #expect(text.standardOutput.contains("print says ********"), "a plain print is redacted too")
         #expect(text.standardError.contains("failing with ********"))
     }
 

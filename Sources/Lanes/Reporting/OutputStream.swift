@@ -21,6 +21,9 @@ public struct TextOutput: Sendable {
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
     public func write(_ text: String) {
+        // A Lanefile's `print` goes through C stdio, which buffers when output is not a terminal:
+        // flush it first, so its lines and lanes' own stay in the order they were written.
+        fflush(nil)
         var bytes = Array(redactor.redact(text).utf8)
         var offset = 0
         while offset < bytes.count {

@@ -53,9 +53,11 @@ public enum LanefileRunner {
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
+            let streams = try RedactedStandardStreams(redactor: redactor)
             let kind = await InterruptibleTask.run(cleanups: context.cleanups) {
                 await executor.execute(lane, values: values)
             }
+            streams.restore()
             if let failure = junit?.failure { throw LanesError(.environment, failure) }
             return kind?.exitStatus ?? 0
         }

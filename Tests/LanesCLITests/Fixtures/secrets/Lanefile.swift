@@ -8,6 +8,7 @@ let lanes = Lanefile {
     Lane("leak", "A child prints the canary secret every way it can") {
         let canary = try secret("CANARY")
         try echo("echo says \(canary.value)")
+        print("print says \(canary.value)")
         try await sh("sh", "-c", "echo child stdout $CANARY; echo child stderr $CANARY >&2")
         try await sh("sh", "-c", "echo failing with $CANARY; exit 2")
     }
