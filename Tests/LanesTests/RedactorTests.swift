@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import Lanes
 
@@ -18,6 +19,19 @@ import Testing
         #expect(redactor.redact("token-123") == "token-123")
         redactor.register("token-123")
         #expect(redactor.redact("token-123") == Redactor.mask)
+    }
+
+    @Test func firstSecretCallbackRunsOnceBeforeTheValueCanBeWritten() {
+        let calls = Mutex<[Bool]>([])
+        let redactor = Redactor(onFirstSecret: { redactor in
+            calls.withLock { $0.append(redactor.isSecret("first-secret")) }
+        })
+        redactor.register("")
+        #expect(calls.withLock { $0 }.isEmpty, "an empty value is no secret")
+        redactor.register("first-secret")
+        redactor.register("second-secret")
+        redactor.register("first-secret")
+        #expect(calls.withLock { $0 } == [true])
     }
 
     @Test func secretValueNeverPrints() {

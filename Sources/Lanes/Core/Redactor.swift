@@ -7,20 +7,26 @@ import Synchronization
 public final class Redactor: Sendable {
     public static let mask = "********"
     private let secrets = Mutex<[String]>([])
+    private let onFirstSecret: (@Sendable (Redactor) -> Void)?
 
-    public init(secrets: [String] = []) {
+    /// - Parameter onFirstSecret: called once, when the first secret registers (before it can be
+    ///   written anywhere), for work that only matters once there is something to redact.
+    public init(secrets: [String] = [], onFirstSecret: (@Sendable (Redactor) -> Void)? = nil) {
+        self.onFirstSecret = onFirstSecret
         for secret in secrets { register(secret) }
     }
 
     /// Adds a value to redact. Empty values are ignored: they would match everywhere.
     public func register(_ value: String) {
         guard !value.isEmpty else { return }
-        secrets.withLock { known in
-            guard !known.contains(value) else { return }
+        let isFirst = secrets.withLock { known in
+            guard !known.contains(value) else { return false }
             known.append(value)
             // Longest first, so that a secret containing another is masked whole.
             known.sort { $0.count > $1.count }
+            return known.count == 1
         }
+        if isFirst { onFirstSecret?(self) }
     }
 
     public func isSecret(_ value: String) -> Bool {

@@ -15,18 +15,22 @@ public enum LanefileRunner {
     }
 
     static func main(_ lanefile: Lanefile, arguments: [String]) async -> Never {
-        let redactor = Redactor()
+        let streams = RedactedStandardStreams()
+        let redactor = Redactor(onFirstSecret: { streams.install(redactor: $0) })
         let errors = TextOutput.standardError(redactor)
         do {
-            let status = try await run(lanefile, arguments: arguments, redactor: redactor)
+            let status = try await run(lanefile, arguments: arguments, redactor: redactor, streams: streams)
+            streams.restore()
             exit(status)
         } catch {
+            streams.restore()
             errors.writeLine("error: \(error)")
             exit(error.lanesKind.exitStatus)
         }
     }
 
-    static func run(_ lanefile: Lanefile, arguments: [String], redactor: Redactor) async throws -> Int32 {
+    static func run(_ lanefile: Lanefile, arguments: [String], redactor: Redactor,
+                    streams: RedactedStandardStreams) async throws -> Int32 {
         let process = ProcessEnvironment.current()
         let arguments = try RunnerArguments(arguments, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         let output = TextOutput.standardOutput(redactor)
@@ -53,11 +57,9 @@ public enum LanefileRunner {
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
-            let streams = try RedactedStandardStreams(redactor: redactor)
-            let kind = await InterruptibleTask.run(cleanups: context.cleanups) {
+            let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: streams.restore) {
                 await executor.execute(lane, values: values)
             }
-            streams.restore()
             if let failure = junit?.failure { throw LanesError(.environment, failure) }
             return kind?.exitStatus ?? 0
         }
@@ -69,7 +71,8 @@ public enum LanefileRunner {
 enum InterruptibleTask {
     static let interruptedStatus: Int32 = 130
 
-    static func run(cleanups: CleanupStack, _ body: @escaping @Sendable () async -> ErrorKind?) async -> ErrorKind? {
+    static func run(cleanups: CleanupStack, beforeForcedExit: @escaping @Sendable () -> Void,
+                    _ body: @escaping @Sendable () async -> ErrorKind?) async -> ErrorKind? {
         let task = Task { await body() }
         let signals = SignalCount()
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
@@ -81,6 +84,7 @@ enum InterruptibleTask {
                 } else {
                     Task {
                         await cleanups.runAll()
+                        beforeForcedExit()
                         exit(interruptedStatus)
                     }
                 }
