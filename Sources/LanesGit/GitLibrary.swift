@@ -7,7 +7,7 @@ internal import CGit2
 /// a reference, and the library shuts down when the last holder goes away. No global flag.
 public final class GitLibrary: Sendable {
     public init() {
-        git_libgit2_init()
+        lanes_git_init()
     }
 
     deinit {

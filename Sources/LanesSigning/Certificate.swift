@@ -31,6 +31,7 @@ public struct Certificate: Sendable, Hashable {
 
     /// Reads a DER-encoded certificate. `source` names it in errors.
     public init(der: [UInt8], source: String = "certificate") throws(SigningError) {
+        OpenSSLRuntime.start()
         OpenSSLErrors.clear()
         let handle: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress

@@ -11,6 +11,7 @@ final class OpenSSLContext {
     private let providers: [OpaquePointer]
 
     init() throws(SigningError) {
+        OpenSSLRuntime.start()
         guard let context = OSSL_LIB_CTX_new() else {
             throw SigningError.openSSL(operation: "create a library context", detail: OpenSSLErrors.drain().summary)
         }
@@ -32,6 +33,16 @@ final class OpenSSLContext {
         providers.reversed().forEach { OSSL_PROVIDER_unload($0) }
         OSSL_LIB_CTX_free(handle)
     }
+}
+
+/// OpenSSL's process-wide start. By default OpenSSL frees its global state in an `atexit` handler,
+/// and a thread still inside OpenSSL while the process exits (a test runner's worker, a daemon's
+/// task) then takes a freed lock and crashes. Starting OpenSSL without that handler avoids it; the
+/// operating system reclaims everything at exit anyway. Every entry into OpenSSL calls `start()` first.
+enum OpenSSLRuntime {
+    private static let started: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
+
+    static func start() { _ = started }
 }
 
 /// One entry of OpenSSL's per-thread error queue.
