@@ -1,3 +1,4 @@
+import LanesPlatform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,14 +34,7 @@ enum ChildProcess {
             close(pipeEnds[0])
             throw spawnError(arguments[0], spawned)
         }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(pipeEnds[0], $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            output.append(contentsOf: buffer[0..<count])
-        }
+        let output = FileDescriptorIO.readAll(from: pipeEnds[0]) ?? []
         close(pipeEnds[0])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

@@ -58,7 +58,7 @@ struct LanefileCompiler {
         try FilePath.makeDirectories(workDirectory)
         defer { FilePath.removeTree(workDirectory) }
         let entry = workDirectory + "/" + Self.entryFileName
-        try FilePath.write(Self.entrySource, to: entry)
+        try AtomicFile.write(Self.entrySource, to: entry)
 
         let outcome = try ChildProcess.run([swiftc] + flags + [lanefile, entry, "-o", workDirectory + "/runner"])
         guard outcome.status == 0 else {
@@ -106,13 +106,5 @@ struct LanefileCompiler {
 func writeStandardError(_ text: String) {
     var bytes = Array(text.utf8)
     if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return
-        }
-        offset += written
-    }
+    FileDescriptorIO.writeAll(bytes, to: 2)
 }

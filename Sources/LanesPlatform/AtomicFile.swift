@@ -38,15 +38,7 @@ public enum AtomicFile {
             var info = stat()
             let mode = permissions.map { mode_t($0) } ?? (stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644)
             guard fchmod(descriptor, mode) == 0 else { throw Failure(path: path, operation: "chmod", code: errno) }
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, bytes.count - written) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(path: path, operation: "write", code: errno)
-                }
-                written += count
-            }
+            guard FileDescriptorIO.writeAll(bytes, to: descriptor) else { throw Failure(path: path, operation: "write", code: errno) }
             guard fsync(descriptor) == 0 else { throw Failure(path: path, operation: "fsync", code: errno) }
             isOpen = false
             guard close(descriptor) == 0 else { throw Failure(path: path, operation: "close", code: errno) }
@@ -71,9 +63,4 @@ private func resolvingSymbolicLink(_ path: String) -> String {
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return path }
     defer { free(resolved) }
     return String(cString: resolved)
-}
-
-@inline(__always)
-private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

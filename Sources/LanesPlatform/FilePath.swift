@@ -67,17 +67,10 @@ public enum FilePath {
             throw InstallationError("cannot read \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InstallationError("cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: buffer[0..<count])
+        guard let bytes = FileDescriptorIO.readAll(from: descriptor) else {
+            throw InstallationError("cannot read \(path): \(String(cString: strerror(errno)))")
         }
+        return bytes
     }
 
     public static func read(_ path: String) throws -> String {
@@ -110,18 +103,6 @@ public enum FilePath {
             if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
-    }
-
-    /// Writes a small file (the generated entry file); not atomic, the caller writes into a fresh folder.
-    public static func write(_ text: String, to path: String) throws {
-        guard let file = fopen(path, "w") else {
-            throw InstallationError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        let bytes = Array(text.utf8)
-        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
-            throw InstallationError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
     }
 
     /// The names in a folder, without `.` and `..`; empty when it cannot be read.

@@ -12,17 +12,10 @@ enum LocalFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .fileUnreadable(path: path, reason: errnoText()) }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .fileUnreadable(path: path, reason: errnoText())
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+        guard let bytes = FileDescriptorIO.readAll(from: descriptor) else {
+            throw .fileUnreadable(path: path, reason: errnoText())
         }
+        return bytes
     }
 
     /// Writes `bytes` atomically with permission `mode` (see `AtomicFile`).

@@ -1,3 +1,4 @@
+internal import LanesPlatform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,22 +25,7 @@ public struct TextOutput: Sendable {
         // A Lanefile's `print` goes through C stdio, which buffers when output is not a terminal:
         // flush it first, so its lines and lanes' own stay in the order they were written.
         fflush(nil)
-        var bytes = Array(redactor.redact(text).utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        FileDescriptorIO.writeAll(Array(redactor.redact(text).utf8), to: descriptor)
     }
 
     public func writeLine(_ text: String) { write(text + "\n") }

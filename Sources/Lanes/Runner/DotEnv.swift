@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// fastlane's dotenv behaviour: `.env.default`, then `.env`, then `.env.NAME` for `--env NAME`,
 /// each overriding the one before; the real environment overrides them all.
@@ -61,19 +57,12 @@ struct DotEnv {
     }
 
     private func readIfPresent(_ path: String) throws -> String? {
-        guard let file = fopen(path, "r") else {
-            if errno == ENOENT { return nil }
-            throw LanesError(.configuration, "cannot read \(path): \(String(cString: strerror(errno)))")
+        guard FilePath.exists(path) else { return nil }
+        do {
+            return try FilePath.read(path)
+        } catch {
+            throw LanesError(.configuration, "\(error)")
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

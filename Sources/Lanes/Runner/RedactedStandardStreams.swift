@@ -1,4 +1,5 @@
 internal import Foundation
+internal import LanesPlatform
 import Synchronization
 
 /// Routes the process's own standard output and error through the redactor while a lane runs, so
@@ -85,16 +86,7 @@ final class RedactedStandardStreams: Sendable {
     }
 
     private static func write(_ text: String, to descriptor: Int32) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        FileDescriptorIO.writeAll(Array(text.utf8), to: descriptor)
     }
 }
 
