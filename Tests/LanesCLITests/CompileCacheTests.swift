@@ -148,7 +148,7 @@ import Testing
     @Test func missingRequiredOptionIsNamed() throws {
         let project = try LanesProcess.project("options")
         let result = try lanes.run(["deploy"], in: project)
-        #expect(result.status != 0)
+        #expect(result.status == 78)
         #expect(result.standardError.contains("missing required option 'version'"))
     }
 }

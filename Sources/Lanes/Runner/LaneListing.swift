@@ -5,14 +5,13 @@ import LanesCron
 /// Schedules are parsed here too, so a bad cron spec shows up before any daemon runs it.
 struct LaneListing {
     let lanefile: Lanefile
-    let schedules: [String: [LaneSchedule]]
+    /// Per lane, the next run of each schedule (ISO 8601, or "never").
     let nextRuns: [String: [String]]
 
     init(lanefile: Lanefile, now: Date = Date()) throws {
         let timeZones = SystemTimeZoneResolver()
         self.lanefile = lanefile
-        self.schedules = try LaneSchedule.all(in: lanefile, timeZones: timeZones)
-        self.nextRuns = schedules.mapValues { entries in
+        self.nextRuns = try LaneSchedule.all(in: lanefile, timeZones: timeZones).mapValues { entries in
             entries.map { $0.nextRun(after: now, timeZones: timeZones)?.description ?? "never" }
         }
     }
