@@ -30,13 +30,13 @@ func package(_ config: any Configuration) async throws {
     try await sh("mkdir", "-p", workspace)
     try await sh("cp", "-R", "Example/Brewer.xcodeproj", "Example/Configs", workspace)
 
-    let certificate = try await importCertificate(
+    try await importCertificate(
         keychainName: env("KEYCHAIN_NAME"), keychainPassword: secret("KEYCHAIN_PASSWORD"),
         certificatePath: "\(codeSigningPath)/\(config.certificate).p12",
         certificatePassword: secret("CERTIFICATE_PASSWORD"))
     try await installProvisioningProfile(
         path: "\(codeSigningPath)/\(config.provisioningProfile).mobileprovision",
-        trust: "\(codeSigningPath)/test-root.crt", appIdentifier: config.appIdentifier, certificate: certificate)
+        trust: "\(codeSigningPath)/test-root.crt", appIdentifier: config.appIdentifier)
     try await updateProjectProvisioning(
         xcodeproj: "\(workspace)/Brewer.xcodeproj",
         profile: "\(codeSigningPath)/\(config.provisioningProfile).mobileprovision",

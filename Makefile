@@ -10,6 +10,11 @@ PIP_PACKAGES := croniter pbxproj
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
+# Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
+.PHONY: generate
+generate:
+	$(SWIFT) run StepCodegen
+
 .PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git clean
 
 all: build

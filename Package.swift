@@ -38,13 +38,18 @@ let package = Package(
             ],
             swiftSettings: resilient
         ),
+        // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
+        .target(name: "LanesCodegen", dependencies: ["Lanes"]),
+        .executableTarget(name: "StepCodegen", dependencies: ["Lanes", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
+        // Process running, temporary folders and seeded randomness shared by the test targets.
+        .target(name: "LanesTestSupport", path: "Tests/LanesTestSupport"),
         // `lanes`: the hot path (find, compile, cache, exec a Lanefile) with no dependency but the C library.
         .executableTarget(name: "LanesDriver", dependencies: ["LanesPlatform"]),
         // `lanes-tool`: every subcommand, exec'd by `lanes`.
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -57,11 +62,11 @@ let package = Package(
         .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
 
-        .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesGitTests", dependencies: ["LanesGit", "Lanes"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
     ]
 )

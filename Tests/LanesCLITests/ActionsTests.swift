@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Testing
 
@@ -9,8 +10,9 @@ import Testing
         let directory = LanesProcess.temporaryDirectory("actions")
         let list = try lanes.run(["actions"], in: directory)
         #expect(list.status == 0, "\(list.output)")
-        let lines = list.standardOutput.split(separator: "\n")
+        let lines = list.standardOutput.split(separator: "\n").map { $0.trimmingPrefix("  ") }
         #expect(lines.contains { $0.hasPrefix("sh ") && $0.hasSuffix("Run a command (argv, no shell) and stream its output") })
+        #expect(lines.contains("signing:") && lines.contains("git:"), "grouped by category")
         for id in ["import_certificate", "install_provisioning_profile", "update_project_provisioning", "number_of_commits"] {
             #expect(lines.contains { $0.hasPrefix(id + " ") }, "\(id) is listed")
         }
@@ -19,6 +21,35 @@ import Testing
         #expect(page.standardOutput.contains("lanes run sh command:swift,--version"))
         let unknown = try lanes.run(["actions", "no_such_step"], in: directory)
         #expect(unknown.status == 64)
+    }
+
+    @Test func actionsJSONDescribesEveryStep() throws {
+        let result = try lanes.run(["actions", "--json"], in: LanesProcess.temporaryDirectory("actions-json"))
+        #expect(result.status == 0, "\(result.output)")
+        let steps = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(steps.count >= 16)
+        let importCertificate = try #require(steps.first { $0["id"] as? String == "import_certificate" })
+        #expect(importCertificate["category"] as? String == "signing")
+        #expect(importCertificate["result"] as? String == "ImportedCertificate")
+        let options = try #require(importCertificate["options"] as? [[String: Any]])
+        let password = try #require(options.first { $0["name"] as? String == "certificate_password" })
+        #expect(password["env"] as? String == "CERTIFICATE_PASSWORD" && password["secret"] as? Bool == true)
+        let keep = try #require(options.first { $0["name"] as? String == "keep_keychain" })
+        #expect(keep["default"] as? String == "false" && keep["required"] as? Bool == false)
+        let examples = try #require(importCertificate["examples"] as? [[String: Any]])
+        #expect(examples.allSatisfy { $0["swift"] is String && $0["command_line"] is String })
+    }
+
+    /// A step's result is shown for a person, or as JSON, never as a Swift debug dump.
+    @Test func runShowsTheResultReadably() throws {
+        let directory = LanesProcess.temporaryDirectory("run-result")
+        _ = try runTool(["git", "init", "-q", "-b", "main", directory.path])
+        let text = try lanes.run(["run", "git_branch"], in: directory)
+        #expect(text.status == 0, "\(text.output)")
+        #expect(text.standardOutput.contains("Result:\n  main\n"))
+        #expect(!text.standardOutput.contains("Optional("))
+        let json = try lanes.run(["run", "git_branch", "--json"], in: directory)
+        #expect(json.standardOutput.contains(#"{"event":"result","value":"main"}"#), "\(json.output)")
     }
 
     @Test func runExecutesAStepFromTheShell() throws {

@@ -1,8 +1,10 @@
+import LanesTestSupport
 import Foundation
 import Testing
 
 /// Whole CLI outputs that must not drift, compared with files in `Golden/`. After an intended change,
-/// regenerate them with `LANES_UPDATE_GOLDEN=1 swift test --filter GoldenOutputTests` and review the diff.
+/// rewrite them with `LANES_UPDATE_GOLDEN=1 swift test --filter GoldenOutputTests`: that run fails on
+/// purpose, so an update can never pass as a green run; review the diff and run the tests again.
 @Suite struct GoldenOutputTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     let lanes = LanesProcess()
@@ -23,6 +25,8 @@ import Testing
         let golden = Self.directory.appendingPathComponent(file)
         if ProcessInfo.processInfo.environment["LANES_UPDATE_GOLDEN"] == "1" {
             try actual.write(to: golden, atomically: true, encoding: .utf8)
+            Issue.record("rewrote Golden/\(file); review the diff, then run the tests without LANES_UPDATE_GOLDEN")
+            return
         }
         let expected = try String(contentsOf: golden, encoding: .utf8)
         #expect(actual == expected, "lanes \(arguments.joined(separator: " ")) differs from Golden/\(file)")

@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 @testable import LanesCron
 import Testing

@@ -1,4 +1,5 @@
 @testable import LanesCron
+import LanesTestSupport
 import Testing
 
 /// Random specs, zones and windows: lanes' fire times must equal what a brute-force walk over every

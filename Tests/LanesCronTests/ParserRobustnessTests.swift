@@ -1,3 +1,4 @@
+import LanesTestSupport
 import LanesCron
 import Testing
 

@@ -27,25 +27,13 @@ import Testing
 
         var lines: [String] { captured.lines.withLock { $0 } }
 
+        func step<S: Step>(_ type: S.Type, _ words: [String]) throws -> S {
+            try S.resolve(StepArguments(text: try OptionValues.parse(words)), environment: context.environment)
+        }
+
         func options(_ words: [String]) throws -> OptionValues {
             OptionValues(given: try OptionValues.parse(words), environment: context.environment)
         }
-    }
-
-    @Test func everyExampleValidatesAgainstItsStep() throws {
-        let environment = Environment(variables: [:])
-        for step in GitSteps.all {
-            #expect(!step.info.examples.isEmpty, "\(step.info.id) has no example")
-            for example in step.info.examples {
-                let values = OptionValues(given: try OptionValues.parse(example.commandLine), environment: environment)
-                try values.validate(against: step.info.options, for: step.info.id)
-                _ = try step.init(options: values)
-            }
-        }
-        #expect(GitSteps.all.map { $0.info.id } == [
-            "number_of_commits", "changelog_from_git_commits", "ensure_git_status_clean", "reset_git_repo",
-            "add_git_tag", "last_git_tag", "git_branch", "push_git_tags",
-        ])
     }
 
     @Test func numberOfCommitsCountsFromASubdirectoryAndRefusesShallowClones() async throws {
@@ -53,12 +41,12 @@ import Testing
         let repo = try fixture.makeRepository()
         for index in 1...5 { try fixture.commit("commit \(index)", file: "App/file\(index).txt", in: repo) }
 
-        let count = try await NumberOfCommits().run(in: Harness(directory: repo + "/App").context)
+        let count = try await NumberOfCommits.resolve([:]).run(in: Harness(directory: repo + "/App").context)
         #expect(count == 5)
 
         try fixture.git(["clone", "-q", "--depth", "1", "file://\(repo)", fixture.path("shallow")], in: fixture.root.path)
         let error = await #expect(throws: LanesError.self) {
-            try await NumberOfCommits().run(in: Harness(directory: fixture.path("shallow")).context)
+            try await NumberOfCommits.resolve([:]).run(in: Harness(directory: fixture.path("shallow")).context)
         }
         #expect(error?.kind == .environment)
         #expect(error?.hint?.contains("fetch-depth: 0") == true)
@@ -72,13 +60,13 @@ import Testing
         try fixture.write("notes.txt", in: repo)
         let harness = Harness(directory: repo)
 
-        let error = await #expect(throws: LanesError.self) { try await EnsureGitStatusClean().run(in: harness.context) }
+        let error = await #expect(throws: LanesError.self) { try await EnsureGitStatusClean.resolve([:]).run(in: harness.context) }
         #expect(error?.kind == .laneFailure)
         #expect(error?.message.contains(" M App/Info.plist") == true)
         #expect(error?.message.contains("?? notes.txt") == true)
         #expect(error?.message.contains("2 changed paths") == true)
 
-        let lenient = try EnsureGitStatusClean(options: harness.options(["ignore_files:App/Info.plist,notes.txt"]))
+        let lenient = try harness.step(EnsureGitStatusClean.self, ["ignore_files:App/Info.plist,notes.txt"])
         try await lenient.run(in: harness.context)
         #expect(harness.lines.last == "git status is clean")
     }
@@ -93,7 +81,7 @@ import Testing
         try fixture.write("ios/Pods/Manifest.lock", in: repo)
         let harness = Harness(directory: repo + "/ios")
 
-        let step = try ResetGitRepo(options: harness.options(["files:Brewer.xcodeproj/project.pbxproj"]))
+        let step = try harness.step(ResetGitRepo.self, ["files:Brewer.xcodeproj/project.pbxproj"])
         let result = try await step.run(in: harness.context)
 
         #expect(result.restored == ["ios/Brewer.xcodeproj/project.pbxproj"])
@@ -113,18 +101,18 @@ import Testing
         try fixture.git(["config", "user.email", "ci@example.com"], in: work)
         let harness = Harness(directory: work, variables: [RemoteCredentials.Variable.token: "tok-never-shown"])
 
-        let tag = try await AddGitTag(options: harness.options(["tag:v3.1.0", "message:Release 3.1.0"])).run(in: harness.context)
+        let tag = try await harness.step(AddGitTag.self, ["tag:v3.1.0", "message:Release 3.1.0"]).run(in: harness.context)
         #expect(tag.isAnnotated)
-        #expect(try await LastGitTag().run(in: harness.context) == "v3.1.0")
-        #expect(try await LastGitTag(pattern: "build-*").run(in: harness.context) == nil)
+        #expect(try await LastGitTag.resolve([:]).run(in: harness.context) == "v3.1.0")
+        #expect(try await LastGitTag.resolve(["pattern": "build-*"]).run(in: harness.context) == nil)
 
-        let pushed = try await PushGitTags(options: harness.options([])).run(in: harness.context)
+        let pushed = try await harness.step(PushGitTags.self, []).run(in: harness.context)
         #expect(pushed == ["v3.1.0"])
         #expect(try fixture.git(["tag", "-l"], in: fixture.path("server.git")) == "v3.1.0")
         #expect(harness.redactor.isSecret("tok-never-shown"))
 
         let duplicate = await #expect(throws: LanesError.self) {
-            try await AddGitTag("v3.1.0").run(in: harness.context)
+            try await AddGitTag.resolve(["tag": "v3.1.0"]).run(in: harness.context)
         }
         #expect(duplicate?.kind == .configuration)
     }
@@ -133,12 +121,12 @@ import Testing
         let fixture = try GitFixture()
         let repo = try fixture.makeRepository()
         try fixture.commit("one", in: repo)
-        #expect(try await GitBranch().run(in: Harness(directory: repo).context) == "main")
+        #expect(try await GitBranch.resolve([:]).run(in: Harness(directory: repo).context) == "main")
 
         try fixture.git(["checkout", "-q", "--detach"], in: repo)
-        #expect(try await GitBranch().run(in: Harness(directory: repo).context) == nil)
+        #expect(try await GitBranch.resolve([:]).run(in: Harness(directory: repo).context) == nil)
         let ci = Harness(directory: repo, variables: ["GIT_BRANCH": "origin/release/2.0"])
-        #expect(try await GitBranch().run(in: ci.context) == "release/2.0")
+        #expect(try await GitBranch.resolve([:]).run(in: ci.context) == "release/2.0")
     }
 
     @Test func changelogStepRendersSubjectsAndChecksItsRange() async throws {
@@ -150,12 +138,14 @@ import Testing
         try fixture.commit("Fix crash", in: repo, date: "2024-05-03T09:00:00+02:00")
         let harness = Harness(directory: repo)
 
-        let changelog = try await ChangelogFromGitCommits().run(in: harness.context)
+        let changelog = try await ChangelogFromGitCommits.resolve([:]).run(in: harness.context)
         #expect(changelog.from == "v1")
         #expect(changelog.text == "- Fix crash (Fixture Author, 2024-05-03)\n- Add login (Fixture Author, 2024-05-02)")
 
-        let ranged = try await ChangelogFromGitCommits(options: harness.options(["between:HEAD~1,HEAD"])).run(in: harness.context)
+        let ranged = try await harness.step(ChangelogFromGitCommits.self, ["between:HEAD~1,HEAD"]).run(in: harness.context)
         #expect(ranged.commits.map(\.subject) == ["Fix crash"])
-        #expect(throws: LanesError.self) { try ChangelogFromGitCommits(options: harness.options(["between:v1"])) }
+        await #expect(throws: LanesError.self) {
+            try await harness.step(ChangelogFromGitCommits.self, ["between:v1"]).run(in: harness.context)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 
 /// The `lanes` executable of this worktree's debug build, run as a child process.

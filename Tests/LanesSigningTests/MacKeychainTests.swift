@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Testing
 @testable import LanesSigning

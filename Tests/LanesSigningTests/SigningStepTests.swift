@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Lanes
 import LanesSigning
@@ -43,9 +44,11 @@ struct SigningStepTests {
     @Test func importsIntoAFileKeychainThatTheCleanupRemoves() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = ImportCertificate(keychainName: "lane", keychainPassword: Secret(name: "KEYCHAIN_PASSWORD", value: "kc-pass"),
-                                     certificatePath: "p12/dist-legacy-rc2-3des.p12",
-                                     certificatePassword: Secret(name: "CERTIFICATE_PASSWORD", value: "brewer-legacy-pass"))
+        let step = try ImportCertificate.resolve([
+            "keychain_name": "lane", "keychain_password": Secret(name: "KEYCHAIN_PASSWORD", value: "kc-pass"),
+            "certificate_path": "p12/dist-legacy-rc2-3des.p12",
+            "certificate_password": Secret(name: "CERTIFICATE_PASSWORD", value: "brewer-legacy-pass"),
+        ])
         let result = try await step.run(in: harness.context)
         #expect(result.signingIdentity == Fixture.distCommonName)
         #expect(result.sha1 == Fixture.distSHA1)
@@ -90,8 +93,8 @@ struct SigningStepTests {
     @Test func keptKeychainHasNoCleanup() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = ImportCertificate(keychainName: "kept", keychainPassword: nil, certificatePath: "p12/dist-nopass-unencrypted.p12",
-                                     certificatePassword: nil, keepKeychain: true)
+        let step = try ImportCertificate.resolve(["keychain_name": "kept", "certificate_path": "p12/dist-nopass-unencrypted.p12",
+                                                  "keep_keychain": true])
         let result = try await step.run(in: harness.context)
         #expect(!result.deletedAtLaneEnd)
         #expect(harness.context.cleanups.isEmpty)
@@ -101,8 +104,8 @@ struct SigningStepTests {
     @Test func wrongPasswordIsAConfigurationErrorNamingTheVariable() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = ImportCertificate(keychainName: "k", keychainPassword: nil, certificatePath: "p12/dist-3des-sha1.p12",
-                                     certificatePassword: Secret(name: "CERTIFICATE_PASSWORD", value: "hunter2-wrong"))
+        let step = try ImportCertificate.resolve(["keychain_name": "k", "certificate_path": "p12/dist-3des-sha1.p12",
+                                                  "certificate_password": Secret(name: "CERTIFICATE_PASSWORD", value: "hunter2-wrong")])
         let error = await #expect(throws: LanesError.self) { try await step.run(in: harness.context) }
         #expect(error?.kind == .configuration)
         #expect(error?.description.contains("wrong password, or the file is damaged") == true)
@@ -114,8 +117,8 @@ struct SigningStepTests {
     @Test func expiredCertificateIsRefusedBeforeAnyKeychainExists() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = ImportCertificate(keychainName: "k", certificatePath: "p12/dist-expired.p12",
-                                     certificatePassword: Secret(name: "P", value: "brewer-expired-pass"))
+        let step = try ImportCertificate.resolve(["keychain_name": "k", "certificate_path": "p12/dist-expired.p12",
+                                                  "certificate_password": Secret(name: "P", value: "brewer-expired-pass")])
         let error = await #expect(throws: LanesError.self) { try await step.run(in: harness.context) }
         #expect(error?.description.contains("expired on 2021-01-01T00:00:00Z") == true)
         #expect(!FileManager.default.fileExists(atPath: harness.keychainsDirectory))
@@ -127,21 +130,20 @@ struct SigningStepTests {
             "CERTIFICATE_PASSWORD": Fixture.unicodePassword, "KEYCHAIN_PASSWORD": Fixture.shellPassword,
         ])
         defer { harness.temp.remove() }
-        let options = OptionValues(given: [:], environment: harness.context.environment)
-        try options.validate(against: ImportCertificate.info.options, for: ImportCertificate.info.id)
-        let result = try await ImportCertificate(options: options).run(in: harness.context)
+        let result = try await ImportCertificate.resolve([:], environment: harness.context.environment).run(in: harness.context)
         #expect(result.keychainName == "from-env")
         #expect(harness.context.environment.redactor.isSecret(Fixture.unicodePassword))
         // Secrets may not be given as arguments.
-        let given = OptionValues(given: ["certificate_password": "x"], environment: harness.context.environment)
-        #expect(throws: ValidationErrors.self) { try given.validate(against: ImportCertificate.info.options, for: "import_certificate") }
+        #expect(throws: ValidationErrors.self) {
+            try ImportCertificate.resolve(StepArguments(text: ["certificate_password": "x"]), environment: harness.context.environment)
+        }
         _ = await harness.context.cleanups.runAll()
     }
 
     @Test func randomKeychainPasswordNeverShowsInTheLog() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = ImportCertificate(keychainName: "random", certificatePath: "p12/dist-emptypass-aes.p12")
+        let step = try ImportCertificate.resolve(["keychain_name": "random", "certificate_path": "p12/dist-emptypass-aes.p12"])
         _ = try await step.run(in: harness.context)
         let text = harness.logged.joined(separator: "\n")
         #expect(!text.isEmpty)
@@ -150,22 +152,11 @@ struct SigningStepTests {
         _ = await harness.context.cleanups.runAll()
     }
 
-    @Test func examplesValidateAgainstTheirSteps() throws {
-        for step in SigningSteps.all {
-            for example in step.info.examples {
-                let environment = Environment(variables: Dictionary(uniqueKeysWithValues: example.environment.map { ($0, "x") }))
-                let options = OptionValues(given: try OptionValues.parse(example.commandLine), environment: environment)
-                try options.validate(against: step.info.options, for: step.info.id)
-            }
-        }
-        #expect(SigningSteps.all.map { $0.info.id } == ["import_certificate", "install_provisioning_profile"])
-    }
-
     @Test func installsTheProfileUnderItsUUID() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = InstallProvisioningProfile(profilePath: "profiles/Brewer_Staging.mobileprovision", trust: "certs/test-root.crt",
-                                              appIdentifier: "works.sth.brewer.staging")
+        let step = try InstallProvisioningProfile.resolve(["path": "profiles/Brewer_Staging.mobileprovision", "trust": "certs/test-root.crt",
+                                                           "app_identifier": "works.sth.brewer.staging"])
         let installed = try await step.run(in: harness.context)
         #expect(installed.installedPath == harness.temp.path + "/state/profiles/7a1d0e4c-2b7e-4e8f-9c11-5d3a2b1c0f42.mobileprovision")
         #expect(installed.type == .adHoc)
@@ -184,7 +175,7 @@ struct SigningStepTests {
     func refusesBadProfiles(name: String, appIdentifier: String?, expected: String) async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = InstallProvisioningProfile(profilePath: "profiles/\(name).mobileprovision", appIdentifier: appIdentifier)
+        let step = try InstallProvisioningProfile.resolve(["path": "profiles/\(name).mobileprovision", "app_identifier": appIdentifier])
         let error = await #expect(throws: (any Error).self) { try await step.run(in: harness.context) }
         #expect(String(describing: error!).contains(expected))
         #expect(String(describing: error!).contains("\(name).mobileprovision"))
@@ -194,7 +185,7 @@ struct SigningStepTests {
     @Test func untrustedSignerIsRefusedWhenATrustStoreIsGiven() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let step = InstallProvisioningProfile(profilePath: "profiles/Brewer_Staging.mobileprovision", trust: "certs/test-wwdr.crt")
+        let step = try InstallProvisioningProfile.resolve(["path": "profiles/Brewer_Staging.mobileprovision", "trust": "certs/test-wwdr.crt"])
         let error = await #expect(throws: ValidationErrors.self) { try await step.run(in: harness.context) }
         #expect(error?.description.contains("signature: not verified") == true)
     }
@@ -203,16 +194,16 @@ struct SigningStepTests {
     @Test func checksTheProfileAgainstTheImportedCertificate() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
-        let chained = try await ImportCertificate(keychainName: "k", certificatePath: "p12/dist-with-chain.p12",
-                                                  certificatePassword: Secret(name: "P", value: "brewer-chain-pass"))
+        _ = try await ImportCertificate.resolve(["keychain_name": "k", "certificate_path": "p12/dist-with-chain.p12",
+                                                 "certificate_password": Secret(name: "P", value: "brewer-chain-pass")])
             .run(in: harness.context)
-        let staging = InstallProvisioningProfile(profilePath: "profiles/Brewer_Staging.mobileprovision",
-                                                 appIdentifier: "works.sth.brewer.staging", certificate: chained)
+        let staging = try InstallProvisioningProfile.resolve(["path": "profiles/Brewer_Staging.mobileprovision",
+                                                              "app_identifier": "works.sth.brewer.staging"])
         let error = await #expect(throws: ValidationErrors.self) { try await staging.run(in: harness.context) }
         #expect(error?.problems.count == 1)
         #expect(error?.description.contains("DeveloperCertificates: does not contain certificate") == true)
-        let enterprise = InstallProvisioningProfile(profilePath: "profiles/Brewer_Enterprise.mobileprovision", trust: "certs/test-root.crt",
-                                                    appIdentifier: "works.sth.brewer.enterprise", certificate: chained)
+        let enterprise = try InstallProvisioningProfile.resolve(["path": "profiles/Brewer_Enterprise.mobileprovision", "trust": "certs/test-root.crt",
+                                                                 "app_identifier": "works.sth.brewer.enterprise"])
         let installed = try await enterprise.run(in: harness.context)
         #expect(installed.type == .enterprise)
         _ = await harness.context.cleanups.runAll()

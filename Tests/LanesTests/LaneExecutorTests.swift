@@ -12,6 +12,7 @@ import Testing
             case .stepStarted(let start): "start \(start.id) \(start.banner)"
             case .output(_, let line): "out \(line)"
             case .message(let text): "msg \(text)"
+            case .result(let result): "result \(result.lines.joined(separator: " "))"
             case .stepFinished(let record): "finish \(record.id) \(record.succeeded)"
             case .laneFinished(let summary): "done \(summary.failure ?? "ok")"
             }
@@ -26,7 +27,7 @@ import Testing
         let cleanups = CleanupStack()
         let context = StepContext(environment: Environment(variables: variables, redactor: redactor), projectDirectory: "/tmp",
                                   stateDirectory: "/tmp/.lanes", log: StepLog(redactor: redactor) { _ in }, cleanups: cleanups,
-                                  processes: SubprocessRunner(baseEnvironment: ["PATH": "/usr/bin:/bin"]))
+                                  processes: SubprocessRunner(baseEnvironment: variables.merging(["PATH": "/usr/bin:/bin"]) { $1 }))
         return (LaneExecutor(lanefile: lanefile, context: context, reporter: recorder), recorder, cleanups)
     }
 
@@ -59,14 +60,43 @@ import Testing
         let (executor, recorder, _) = executor(lanefile, variables: ["TOKEN": "tok-42-secret"])
         let (lane, values) = try executor.prepare(lane: "leak", options: [:])
         _ = await executor.execute(lane, values: values)
+        // The child sees the secret in its environment and prints it; the reporter sees only the mask.
+        #expect(recorder.lines.contains("out token=********"), "\(recorder.lines)")
         #expect(!recorder.lines.joined().contains("tok-42-secret"))
     }
 
-    @Test func stepsOutsideALaneFailClearly() async {
+    @Test func stepsOutsideALaneAreALanefileMistake() async {
         await #expect {
             try await sh("true")
         } throws: { error in
-            String(describing: error).contains("outside a running lane")
+            String(describing: error).contains("outside a running lane") && error.lanesKind == .configuration
+        }
+        #expect(throws: LanesError.self) { try echo("x") }
+    }
+
+    @Test func hooksReceiveTheLaneAndPrintingItShowsOnlyItsName() async throws {
+        let lanefile = Lanefile {
+            Lane("ship", "Ships") {}
+            BeforeEach { lane in try echo("before \(lane) (\(lane.summary))") }
+        }
+        let (executor, recorder, _) = executor(lanefile, variables: ["AWS_SECRET_ACCESS_KEY": "aws-very-secret"])
+        let (lane, values) = try executor.prepare(lane: "ship", options: [:])
+        _ = await executor.execute(lane, values: values)
+        #expect(recorder.lines.contains("msg before ship (Ships)"))
+    }
+
+    @Test func duplicateLanesAndLanesNamedLikeSubcommandsAreRefusedWhenTheLanefileLoads() {
+        let lanefile = Lanefile {
+            Lane("build", "First") {}
+            Lane("build", "Second") {}
+            Lane("list", "Shadowed by lanes list") {}
+        }
+        #expect {
+            try lanefile.validate()
+        } throws: { error in
+            let text = "\(error)"
+            return error.lanesKind == .configuration && text.contains("lane 'build' is defined 2 times: \"First\" and \"Second\"")
+                && text.contains("lane 'list' has the name of the subcommand `lanes list`")
         }
     }
 }

@@ -49,10 +49,10 @@ import Testing
 }
 
 @Suite struct OptionValuesTests {
-    static let name = StepOption<String>("name", "A name", env: "NAME")
-    static let count = StepOption<Int>("count", "A count", default: 2)
-    static let token = StepOption<Secret>("token", "A token", env: "TOKEN", secret: true)
-    static let tags = StepOption<[String]>.optional("tags", "Tags")
+    static let name = LaneOption<String>("name", "A name", env: "NAME")
+    static let count = LaneOption<Int>("count", "A count", default: 2)
+    static let token = LaneOption<Secret>("token", "A token", env: "TOKEN", secret: true)
+    static let tags = LaneOption<[String]?>("tags", "Tags")
     static let all = [name.info, count.info, token.info, tags.info]
 
     @Test func parsesKeyValueWords() throws {
@@ -66,7 +66,7 @@ import Testing
         try values.validate(against: Self.all, for: "step test")
         #expect(try values[Self.name] == "from-env")
         #expect(try values[Self.count] == 2)
-        #expect(try values.optional(Self.tags) == ["a", "b"])
+        #expect(try values[Self.tags] == ["a", "b"])
         let token = try values[Self.token]
         #expect(token.value == "t0ken-value")
         #expect(token.name == "TOKEN")

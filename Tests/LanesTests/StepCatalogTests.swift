@@ -1,40 +1,100 @@
+import Foundation
+import LanesCodegen
+import LanesTestSupport
 import Testing
 @testable import Lanes
 
-/// Every built-in step's examples are valid calls of that step, so the documentation cannot drift.
+/// The catalog is complete and every description derived from it is current, so the Lanefile API,
+/// `lanes run`, `lanes actions` and docs/steps.md cannot drift from the step declarations.
 @Suite struct StepCatalogTests {
+    static let root = LanesProcess.repositoryRoot
+
     @Test func idsAreUniqueAndSnakeCase() {
-        let ids = StepCatalog.builtIn.map { $0.info.id }
+        let ids = StepCatalog.builtIn.map { $0.definition.id }
         #expect(Set(ids).count == ids.count)
         for id in ids {
             #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "_" }, "\(id)")
         }
     }
 
+    /// Every `struct X: Step` under Sources/Lanes/Steps is in the catalog (a step left out would
+    /// have no Lanefile function, no `lanes run` and no documentation).
+    @Test func everyStepTypeIsInTheCatalog() throws {
+        let steps = Self.root.appendingPathComponent("Sources/Lanes/Steps")
+        var declared: Set<String> = []
+        let files = FileManager.default.enumerator(atPath: steps.path)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: steps.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: /struct (\w+): Step\b/) { declared.insert(String(match.1)) }
+        }
+        #expect(declared.count >= 16)
+        #expect(declared == Set(StepCatalog.builtIn.map { String(describing: $0) }))
+    }
+
     @Test(arguments: StepCatalog.builtIn.map { StepID(type: $0) })
-    func examplesValidateAgainstTheStep(step: StepID) throws {
+    func commandLineExamplesResolve(step: StepID) throws {
         let info = step.type.info
         #expect(!info.examples.isEmpty, "\(info.id) documents at least one example")
         for example in info.examples {
             let variables = Dictionary(uniqueKeysWithValues: example.environment.map { ($0, "example-value") })
-            let values = OptionValues(given: try OptionValues.parse(example.commandLine),
-                                      environment: Environment(variables: variables))
-            try values.validate(against: info.options, for: info.id)
-            _ = try step.type.init(options: values)
+            let environment = Environment(variables: variables)
+            let given = try OptionValues.parse(example.commandLine)
+            try OptionValues(given: given, environment: environment).validate(against: info.options, for: info.id)
+            _ = try step.type.resolve(StepArguments(text: given), environment: environment)
         }
     }
 
-    @Test func secretOptionsHaveAnEnvironmentVariable() {
-        for step in StepCatalog.builtIn {
-            for option in step.info.options where option.isSecret {
-                #expect(option.environmentVariable != nil, "\(step.info.id).\(option.name)")
-            }
+    @Test(arguments: StepCatalog.builtIn.map { StepID(type: $0) })
+    func everyOptionIsDescribed(step: StepID) {
+        for option in step.type.info.options {
+            #expect(!option.swiftName.isEmpty && !option.summary.isEmpty, "\(step.type.definition.id).\(option.name)")
+            if option.isSecret { #expect(option.environmentVariable != nil, "\(step.type.definition.id).\(option.name)") }
         }
+    }
+
+    @Test func theGeneratedLanefileFunctionsAreCurrent() throws {
+        let committed = try String(contentsOf: Self.root.appendingPathComponent(LanefileFunctions.path), encoding: .utf8)
+        #expect(committed == LanefileFunctions.source(for: StepCatalog.builtIn), "run `make generate` and commit the result")
+    }
+
+    @Test func theStepReferenceIsCurrent() throws {
+        let committed = try String(contentsOf: Self.root.appendingPathComponent(StepReference.markdownPath), encoding: .utf8)
+        #expect(committed == StepReference.markdown(StepCatalog.builtIn), "run `make generate` and commit the result")
+    }
+
+    @Test func aMissingRequiredOptionNamesItsVariable() {
+        #expect {
+            try ImportCertificate.resolve(["certificate_path": "dist.p12"])
+        } throws: { error in
+            let text = "\(error)"
+            return (error as? ValidationErrors)?.kind == .environment
+                && text.contains("missing required option 'keychain_name' (or environment variable KEYCHAIN_NAME)")
+        }
+    }
+
+    @Test func anExplicitArgumentWinsOverTheEnvironmentWhichWinsOverTheDefault() throws {
+        let environment = Environment(variables: ["LANES_KEEP_KEYCHAIN": "true", "KEYCHAIN_NAME": "from-env"])
+        let fromEnvironment = try ImportCertificate.resolve(["certificate_path": "x.p12"], environment: environment)
+        #expect(fromEnvironment.keychainName == "from-env" && fromEnvironment.keepKeychain && fromEnvironment.expiryWarningDays == 30)
+        let explicit = try ImportCertificate.resolve(["certificate_path": "x.p12", "keychain_name": "given", "keep_keychain": false],
+                                                     environment: environment)
+        #expect(explicit.keychainName == "given" && !explicit.keepKeychain)
+    }
+
+    @Test func exportMethodsPrintTheirPlistSpelling() {
+        #expect("\(ExportMethod.adHoc)" == "ad-hoc")
+        #expect("\(ExportMethod.appStore)" == "app-store")
+    }
+
+    @Test func resultsRenderForPeopleNotAsDebugDumps() {
+        #expect(StepResultRendering.render(Optional("main")).lines == ["main"])
+        #expect(StepResultRendering.render(Optional<String>.none).lines == ["(none)"])
+        #expect(StepResultRendering.render(42).json.serialized == "42")
     }
 }
 
 /// A step type as a test argument, named by its id in the test output.
 struct StepID: Sendable, CustomTestStringConvertible {
     let type: any Step.Type
-    var testDescription: String { type.info.id }
+    var testDescription: String { type.definition.id }
 }

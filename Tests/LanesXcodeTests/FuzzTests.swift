@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Testing
 @testable import LanesXcode
@@ -43,18 +44,5 @@ import Testing
         for length in stride(from: 0, to: original.count - 2, by: 97) {
             #expect(throws: PBXParseError.self) { _ = try PBXDocument(bytes: Array(original[..<length])) }
         }
-    }
-}
-
-/// A small deterministic generator, so fuzz cases reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

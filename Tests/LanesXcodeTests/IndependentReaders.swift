@@ -9,12 +9,7 @@ enum IndependentReaders {
 
     /// Whether python3 with the `pbxproj` package (PyPI) is installed; `make test` installs it.
     static let pythonPBXProjAvailable: Bool = {
-        let result = try? runPython(["-c", "import pbxproj"])
-        if result?.status != 0 {
-            print("SKIPPED: python3 with the pbxproj package is not installed (python3 -m pip install pbxproj); "
-                  + "the Python cross-check is skipped")
-        }
-        return result?.status == 0
+        (try? runPython(["-c", "import pbxproj"]))?.status == 0
     }()
 
     /// A build setting of one XCBuildConfiguration object, as the Python `pbxproj` package reads it

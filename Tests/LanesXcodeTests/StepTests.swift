@@ -37,8 +37,8 @@ import Testing
         try FileManager.default.copyItem(at: TestData.fixtures.appendingPathComponent("Brewer_Staging.mobileprovision"),
                                          to: directory.appendingPathComponent("Brewer_Staging.mobileprovision"))
         let lines = Lines()
-        let step = UpdateProjectProvisioning(xcodeproj: "Brewer.xcodeproj", profile: "Brewer_Staging.mobileprovision",
-                                             targetFilter: "^Brewer$", buildConfiguration: "Staging")
+        let step = try UpdateProjectProvisioning.resolve(["xcodeproj": "Brewer.xcodeproj", "profile": "Brewer_Staging.mobileprovision",
+                                                          "target_filter": "^Brewer$", "build_configuration": "Staging"])
         let result = try await step.run(in: context(directory, lines: lines))
         #expect(result.matchedTargets == ["Brewer"])
         #expect(result.changes.count == 10)
@@ -57,10 +57,10 @@ import Testing
         let directory = try TestData.brewerCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
         let lines = Lines()
-        let result = try await UpdateProjectProvisioning(
-            xcodeproj: "Brewer.xcodeproj/", profile: TestData.fixtures.appendingPathComponent("Brewer_Staging_Expired.mobileprovision").path,
-            targetFilter: "^BrewerWidget$", buildConfiguration: "Release", codeSignIdentity: "iPhone Distribution: Example Corp (ABCDE12345)"
-        ).run(in: context(directory, lines: lines))
+        let result = try await UpdateProjectProvisioning.resolve([
+            "xcodeproj": "Brewer.xcodeproj/", "profile": TestData.fixtures.appendingPathComponent("Brewer_Staging_Expired.mobileprovision").path,
+            "target_filter": "^BrewerWidget$", "build_configuration": "Release", "code_sign_identity": "iPhone Distribution: Example Corp (ABCDE12345)",
+        ]).run(in: context(directory, lines: lines))
         #expect(lines.all.contains { $0.hasPrefix("warning: profile 'Brewer_Staging_Expired' expired on 2021-01-01") })
         #expect(lines.all.contains("warning: BrewerWidget [Release] builds works.sth.brewer.widget, which profile 'Brewer_Staging_Expired' "
                                    + "(ABCDE12345.works.sth.brewer.staging) does not cover; code signing will fail"))
@@ -71,24 +71,12 @@ import Testing
                                                            before: .string(""), after: .string("Brewer_Staging_Expired"))))
     }
 
-    @Test func theStepIsBuiltFromItsOwnExampleOptions() throws {
-        for type in XcodeSteps.all {
-            for example in type.info.examples {
-                let options = OptionValues(given: try OptionValues.parse(example.commandLine), environment: Environment(variables: [:]))
-                try options.validate(against: type.info.options, for: type.info.id)
-                _ = try type.init(options: options)
-            }
-        }
-        #expect(Set(XcodeSteps.all.map { $0.info.id }) == ["update_project_provisioning", "update_code_signing_settings",
-                                                             "set_build_settings", "increment_build_number", "set_version_number"])
-    }
-
     @Test func aTargetFilterThatMatchesNothingFailsAndListsTargets() async throws {
         let directory = try TestData.brewerCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
         let before = try pbxproj(directory)
-        let step = SetBuildSettings(xcodeproj: "Brewer.xcodeproj", target: "^Brewr$", buildConfiguration: "Release",
-                                    settings: [("SWIFT_VERSION", .string("6.0"))])
+        let step = try SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "target": "^Brewr$", "build_configuration": "Release",
+                                                 "settings": ["SWIFT_VERSION": "6.0"] as BuildSettingAssignments])
         await #expect {
             _ = try await step.run(in: context(directory, lines: Lines()))
         } throws: { error in
@@ -103,8 +91,8 @@ import Testing
         let file = directory.appendingPathComponent("Brewer.xcodeproj/project.pbxproj")
         let broken = try pbxproj(directory).replacing("SDKROOT = macosx;", with: "SDKROOT = macosx", maxReplacements: 1)
         try broken.write(to: file, atomically: true, encoding: .utf8)
-        let step = SetBuildSettings(xcodeproj: "Brewer.xcodeproj", target: ".*", buildConfiguration: nil,
-                                    settings: [("SWIFT_VERSION", .string("6.0"))])
+        let step = try SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "target": ".*",
+                                                 "settings": ["SWIFT_VERSION": "6.0"] as BuildSettingAssignments])
         await #expect {
             _ = try await step.run(in: context(directory, lines: Lines()))
         } throws: { error in
@@ -116,8 +104,8 @@ import Testing
     @Test func setBuildSettingsWithoutATargetEditsTheProjectLevel() async throws {
         let directory = try TestData.brewerCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await SetBuildSettings(xcodeproj: "Brewer.xcodeproj", target: nil, buildConfiguration: "Release",
-                                                settings: [("SWIFT_VERSION", .string("6.0"))])
+        let result = try await SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "build_configuration": "Release",
+                                                         "settings": ["SWIFT_VERSION": "6.0"] as BuildSettingAssignments])
             .run(in: context(directory, lines: Lines()))
         #expect(result.changes == [XcodeSettingChange(scope: "project", configuration: "Release", key: "SWIFT_VERSION",
                                                       before: nil, after: .string("6.0"))])
@@ -135,7 +123,7 @@ import Testing
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
             try plist(version).write(to: directory.appendingPathComponent("\(folder)/Info.plist"), atomically: true, encoding: .utf8)
         }
-        let result = try await IncrementBuildNumber(xcodeproj: "Brewer.xcodeproj", target: "^Brewer(Widget)?$")
+        let result = try await IncrementBuildNumber.resolve(["xcodeproj": "Brewer.xcodeproj", "target": "^Brewer(Widget)?$"])
             .run(in: context(directory, lines: Lines()))
         #expect(try String(contentsOf: directory.appendingPathComponent("Brewer/Info.plist"), encoding: .utf8) == plist("42"))
         #expect(result.infoPlistChanges.map(\.after) == ["42"])
@@ -143,7 +131,7 @@ import Testing
         #expect(result.changes.count == 4 && result.changes.allSatisfy { $0.scope == "BrewerWidget" && $0.key == "CURRENT_PROJECT_VERSION" })
         #expect(try pbxproj(directory).components(separatedBy: "CURRENT_PROJECT_VERSION = 42;").count == 5)
 
-        let marketing = try await SetVersionNumber(xcodeproj: "Brewer.xcodeproj", versionNumber: "2.0", target: "^BrewerWidget$")
+        let marketing = try await SetVersionNumber.resolve(["xcodeproj": "Brewer.xcodeproj", "version_number": "2.0", "target": "^BrewerWidget$"])
             .run(in: context(directory, lines: Lines()))
         #expect(marketing.changes.map(\.key) == Array(repeating: "MARKETING_VERSION", count: 4))
     }
@@ -151,8 +139,8 @@ import Testing
     @Test func updateCodeSigningSettingsSwitchesToAutomatic() async throws {
         let directory = try TestData.brewerCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await UpdateCodeSigningSettings(xcodeproj: "Brewer.xcodeproj", useAutomaticSigning: true, targets: "^Brewer$",
-                                                         buildConfiguration: "Staging", teamID: "ABCDE12345")
+        let result = try await UpdateCodeSigningSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "use_automatic_signing": true,
+                                                                  "targets": "^Brewer$", "build_configuration": "Staging", "team_id": "ABCDE12345"])
             .run(in: context(directory, lines: Lines()))
         let keys = Set(result.changes.map(\.key))
         #expect(keys == ["DEVELOPMENT_TEAM", "DEVELOPMENT_TEAM[sdk=iphoneos*]", "PROVISIONING_PROFILE_SPECIFIER[sdk=iphoneos*]", "DevelopmentTeam"])

@@ -1,17 +1,22 @@
 /// `lanes run STEP key:value ...`: one built-in step run like a lane of its own, with the same
-/// validation, reporting, redaction and cleanups.
+/// validation, reporting, redaction and cleanups, and its result printed for a person or as JSON.
 public enum SingleStepRun {
     public static func main(_ type: any Step.Type, arguments: [String]) async -> Never {
-        let lane = Lane(type.info.id, type.info.summary, options: type.info.options) { invocation in
-            try await perform(type, values: invocation.values)
+        let info = type.info
+        let lane = Lane(info.id, info.summary, options: info.options.map { PassThroughOption(info: $0) }) { invocation in
+            try await perform(type, given: invocation.values.given)
         }
-        await LanefileRunner.main(Lanefile { lane }, arguments: [type.info.id] + arguments)
+        await LanefileRunner.main(Lanefile { lane }, arguments: [info.id] + arguments)
     }
 
-    private static func perform<S: Step>(_ type: S.Type, values: OptionValues) async throws {
-        let output = try await runStep(try S(options: values))
-        if S.Output.self != Void.self {
-            try echo("Result: \(output)")
-        }
+    private static func perform<S: Step>(_ type: S.Type, given: [String: String]) async throws {
+        let output = try await runStep(S.self, StepArguments(text: given))
+        guard S.Output.self != Void.self, let run = LaneRun.current else { return }
+        run.reportResult(StepResultRendering.render(output))
     }
+}
+
+/// A step option offered as an option of the one-step lane, so the lane validates it first.
+private struct PassThroughOption: LaneOptionDeclaration {
+    let info: OptionInfo
 }

@@ -1,8 +1,26 @@
-/// Every built-in step, for `lanes actions`, `lanes run` and the documentation tests.
+/// Every built-in step: the source of `lanes actions`, `lanes run`, the generated Lanefile functions
+/// and the step reference. A test checks that every `Step` type under Sources/Lanes/Steps is here.
 public enum StepCatalog {
-    public static let builtIn: [any Step.Type] = [ShellCommand.self] + SigningSteps.all + XcodeSteps.all + GitSteps.all
+    public static let builtIn: [any Step.Type] = [
+        ShellCommand.self,
+        ImportCertificate.self,
+        InstallProvisioningProfile.self,
+        UpdateProjectProvisioning.self,
+        UpdateCodeSigningSettings.self,
+        SetBuildSettings.self,
+        IncrementBuildNumber.self,
+        SetVersionNumber.self,
+        NumberOfCommits.self,
+        ChangelogFromGitCommits.self,
+        EnsureGitStatusClean.self,
+        ResetGitRepo.self,
+        AddGitTag.self,
+        LastGitTag.self,
+        GitBranch.self,
+        PushGitTags.self,
+    ]
 
     public static func step(id: String) -> (any Step.Type)? {
-        builtIn.first { $0.info.id == id }
+        builtIn.first { $0.definition.id == id }
     }
 }

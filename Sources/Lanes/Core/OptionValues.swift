@@ -1,4 +1,5 @@
-/// Raw `key:value` options with the environment behind them, read through typed `StepOption`s.
+/// A lane's `key:value` options with the environment behind them, read through typed `LaneOption`s
+/// by the same `OptionResolver` that builds steps.
 public struct OptionValues: Sendable {
     /// What the command line or the caller gave, by option name.
     public let given: [String: String]
@@ -26,73 +27,48 @@ public struct OptionValues: Sendable {
     /// Checks every given and declared option at once and reports all problems together:
     /// unknown names, secrets given as arguments, unparsable values, required options missing.
     public func validate(against options: [OptionInfo], for owner: String) throws {
-        var problems: [String] = []
+        var problems: [OptionProblem] = []
         let known = Set(options.map(\.name))
         for name in given.keys.sorted() where !known.contains(name) {
             let names = options.map(\.name).joined(separator: ", ")
-            problems.append("\(owner): unknown option '\(name)' (options: \(names.isEmpty ? "none" : names))")
+            problems.append(OptionProblem("unknown option '\(name)' (options: \(names.isEmpty ? "none" : names))"))
         }
+        let resolver = OptionResolver(environment: environment)
         for option in options {
-            let source = rawText(for: option)
-            if option.isSecret, given[option.name] != nil {
-                let variable = option.environmentVariable.map { "set \($0) instead" } ?? "pass it through the environment"
-                problems.append("\(owner): option '\(option.name)' is secret and cannot be given as an argument; \(variable)")
-                continue
-            }
-            guard let (text, origin) = source else {
-                if option.isRequired { problems.append("\(owner): missing required option \(describe(option))") }
-                continue
-            }
-            if !option.accepts(text) {
-                let shown = option.isSecret ? Redactor.mask : "'\(text)'"
-                problems.append("\(owner): option '\(option.name)' from \(origin) has value \(shown), which is not a \(option.typeName)")
+            do {
+                let found = try resolver.resolve(option, given: given[option.name].map(GivenOption.text), as: TextOption.self)
+                if found.map({ option.accepts($0.value.text) }) == false {
+                    let shown = option.isSecret ? Redactor.mask : "'\(found!.value.text)'"
+                    let origin = found!.source == .argument ? "the command line" : found!.source.description
+                    problems.append(OptionProblem("option '\(option.name)' from \(origin) has value \(shown), which is not a \(option.typeName)"))
+                }
+                if found == nil && option.isRequired { problems.append(OptionResolver.missing(option)) }
+            } catch {
+                problems.append(error)
             }
         }
-        if !problems.isEmpty {
-            let kind: ErrorKind = problems.allSatisfy { $0.contains("missing required") } ? .environment : .usage
-            throw ValidationErrors(kind: kind, problems: problems)
-        }
+        if !problems.isEmpty { throw ValidationErrors(owner: owner, problems: problems) }
     }
 
-    /// The value of a required option (or its default).
-    public subscript<Value>(option: StepOption<Value>) -> Value {
+    /// The typed value of a lane option (or its default).
+    public subscript<Value: OptionValue>(option: LaneOption<Value>) -> Value {
         get throws {
-            if let value = try read(option) { return value }
-            if let value = option.defaultValue { return value }
-            throw LanesError(.environment, "missing required option \(describe(option.info))")
-        }
-    }
-
-    /// The value of an optional option, nil when neither given nor in the environment.
-    public func optional<Value>(_ option: StepOption<Value>) throws -> Value? {
-        try read(option) ?? option.defaultValue
-    }
-
-    private func read<Value>(_ option: StepOption<Value>) throws -> Value? {
-        guard let (text, origin) = rawText(for: option.info) else { return nil }
-        if option.isSecret {
-            environment.redactor.register(text)
-            if Value.self == Secret.self {
-                return Secret(name: option.environmentVariable ?? option.name, value: text) as? Value
+            let resolver = OptionResolver(environment: environment)
+            let given = given[option.info.name].map(GivenOption.text)
+            switch Result(catching: { () throws(OptionProblem) in try resolver.resolve(option.info, given: given, as: Value.self) }) {
+            case .success(let found?): return found.value
+            case .success(nil): break
+            case .failure(let problem): throw LanesError(.usage, problem.message)
             }
+            guard let value = option.defaultValue else { throw LanesError(.environment, OptionResolver.missing(option.info).message) }
+            return value
         }
-        guard let value = Value(optionText: text) else {
-            let shown = option.isSecret ? Redactor.mask : "'\(text)'"
-            throw LanesError(.usage, "option '\(option.name)' from \(origin) has value \(shown), which is not a \(Value.typeName)")
-        }
-        return value
     }
+}
 
-    private func rawText(for option: OptionInfo) -> (String, String)? {
-        if let text = given[option.name] { return (text, "the command line") }
-        if let variable = option.environmentVariable, let text = environment[variable], !text.isEmpty {
-            return (text, "$\(variable)")
-        }
-        return nil
-    }
-
-    private func describe(_ option: OptionInfo) -> String {
-        guard let variable = option.environmentVariable else { return "'\(option.name)'" }
-        return "'\(option.name)' (or environment variable \(variable))"
-    }
+/// Option text before it is typed, for validation passes that check every option whatever its type.
+private struct TextOption: OptionValue {
+    let text: String
+    static var typeName: String { "text" }
+    init?(optionText: String) { text = optionText }
 }

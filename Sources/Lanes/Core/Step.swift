@@ -1,14 +1,15 @@
-/// A built-in action a lane runs: it describes itself, so that `lanes actions`, `lanes run`,
-/// the documentation and the tests all come from one place.
+/// A built-in action a lane runs. A step is declared once: its `definition` (id, summary, category,
+/// examples) and one `@StepOption` property per option. From that come the generated Lanefile function
+/// (`make generate`), `lanes run`'s `key:value` parsing, `lanes actions` and the step reference.
 public protocol Step: Sendable {
     associatedtype Output: Sendable = Void
 
-    /// The step's identity, summary, options and examples.
-    static var info: StepInfo { get }
+    /// The step's id, summary, category and examples.
+    static var definition: StepDefinition { get }
 
-    /// Builds the step from `key:value` options and the environment, as `lanes run` does.
-    /// The options were already validated against `info.options`.
-    init(options: OptionValues) throws
+    /// A step whose `@StepOption`s resolve against the resolution in progress (see `Step.resolve`);
+    /// outside one, an instance only describes the options.
+    init()
 
     /// Does the work. Output goes through `context.log`, which redacts secrets.
     func run(in context: StepContext) async throws -> Output
@@ -18,27 +19,73 @@ public protocol Step: Sendable {
 }
 
 extension Step {
-    public var banner: String { Self.info.summary }
-}
+    public var banner: String { Self.definition.summary }
 
-/// What a step says about itself.
-public struct StepInfo: Sendable {
-    /// Snake-case id, as fastlane names actions: `import_certificate`.
-    public let id: String
-    public let summary: String
-    public let options: [OptionInfo]
-    public let examples: [StepExample]
+    /// Everything the step says about itself, its options read from its `@StepOption` properties.
+    public static var info: StepInfo {
+        let options = Mirror(reflecting: Self()).children.compactMap { child -> OptionInfo? in
+            guard var info = (child.value as? any OptionDeclaration)?.info else { return nil }
+            // The wrapper's storage is named `_property`.
+            info.swiftName = String((child.label ?? "").drop { $0 == "_" })
+            return info
+        }
+        return StepInfo(definition: definition, options: options, resultType: StepInfo.resultName(of: Output.self))
+    }
 
-    public init(id: String, summary: String, options: [OptionInfo], examples: [StepExample]) {
-        self.id = id
-        self.summary = summary
-        self.options = options
-        self.examples = examples
+    /// Builds the step from arguments and the environment: explicit argument, then environment
+    /// variable, then default, for every option; all problems are reported together.
+    public static func resolve(_ arguments: StepArguments, environment: Environment = Environment(variables: [:])) throws -> Self {
+        try StepResolution.build(Self.self, arguments: arguments, environment: environment).step
     }
 }
 
-/// A documented use of a step, in both spellings. Tests check that every example's options
-/// validate against the step, so the documentation cannot drift from the code.
+/// What kind of work a step does; groups `lanes actions` and the step reference.
+public enum StepCategory: String, Sendable, CaseIterable {
+    case shell, signing, xcode, build, test, upload, git
+}
+
+/// The hand-written part of a step's description.
+public struct StepDefinition: Sendable {
+    /// Snake-case id, as fastlane names actions: `import_certificate`.
+    public let id: String
+    public let summary: String
+    public let category: StepCategory
+    public let examples: [StepExample]
+
+    public init(id: String, summary: String, category: StepCategory, examples: [StepExample]) {
+        self.id = id
+        self.summary = summary
+        self.category = category
+        self.examples = examples
+    }
+
+    /// The Lanefile function's name: the id in lower camel case (`import_certificate` -> `importCertificate`).
+    public var functionName: String {
+        let words = id.split(separator: "_")
+        return words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }
+            .joined()
+    }
+}
+
+/// What a step says about itself, complete.
+public struct StepInfo: Sendable {
+    public let definition: StepDefinition
+    public let options: [OptionInfo]
+    /// The Swift type of the step's result, as the Lanefile function returns it.
+    public let resultType: String
+
+    public var id: String { definition.id }
+    public var summary: String { definition.summary }
+    public var category: StepCategory { definition.category }
+    public var examples: [StepExample] { definition.examples }
+
+    static func resultName(of type: Any.Type) -> String {
+        type == Void.self ? "Void" : String(describing: type)
+    }
+}
+
+/// A documented use of a step, in both spellings. The test suite compiles every `swift` example in
+/// one Lanefile and validates every command line, so the documentation cannot drift.
 public struct StepExample: Sendable {
     /// How a Lanefile calls the step.
     public let swift: String

@@ -1,117 +1,136 @@
-/// A type a step option can take, parsed from `key:value` text or an environment variable.
-public protocol OptionValue: Sendable {
-    /// The name shown in documentation, such as `String` or `Bool`.
-    static var typeName: String { get }
-    /// Parses option text; returns nil when the text is not a value of this type.
-    init?(optionText: String)
-}
+import Synchronization
 
-extension String: OptionValue {
-    public static var typeName: String { "String" }
-    public init?(optionText: String) { self = optionText }
-}
-
-extension Int: OptionValue {
-    public static var typeName: String { "Int" }
-    public init?(optionText: String) { self.init(optionText) }
-}
-
-extension Double: OptionValue {
-    public static var typeName: String { "Double" }
-    public init?(optionText: String) { self.init(optionText) }
-}
-
-extension Bool: OptionValue {
-    public static var typeName: String { "Bool" }
-    public init?(optionText: String) {
-        switch optionText.lowercased() {
-        case "true", "yes", "1": self = true
-        case "false", "no", "0": self = false
-        default: return nil
-        }
-    }
-}
-
-extension Array: OptionValue where Element: OptionValue {
-    public static var typeName: String { "[\(Element.typeName)]" }
-    /// A comma-separated list, as fastlane accepts on the command line.
-    public init?(optionText: String) {
-        var elements: [Element] = []
-        for part in optionText.split(separator: ",", omittingEmptySubsequences: true) {
-            guard let element = Element(optionText: String(part)) else { return nil }
-            elements.append(element)
-        }
-        self = elements
-    }
-}
-
-extension OptionValue where Self: RawRepresentable & CaseIterable, RawValue == String {
-    public static var typeName: String { allCases.map(\.rawValue).joined(separator: "|") }
-    public init?(optionText: String) { self.init(rawValue: optionText) }
-}
-
-/// The description of one option, independent of its type: what documentation and validation use.
-public struct OptionInfo: Sendable, Hashable {
-    public let name: String
-    public let summary: String
-    public let typeName: String
-    /// The environment variable read when the option is not given.
-    public let environmentVariable: String?
-    /// Secret values are redacted everywhere and may only come from the environment.
-    public let isSecret: Bool
-    /// The default, rendered as option text; nil for a required option without default.
-    public let defaultText: String?
-    public let isOptional: Bool
-    /// Validates raw text for this option; returns false if it does not parse.
-    let accepts: @Sendable (String) -> Bool
-
-    public var isRequired: Bool { !isOptional && defaultText == nil }
-
-    public static func == (lhs: OptionInfo, rhs: OptionInfo) -> Bool { lhs.name == rhs.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-}
-
-/// A typed option of a step or a lane: `keychain_name`, read as `String`, falling back to `KEYCHAIN_NAME`.
+/// Declares a step option as a property of the step, once: its command-line name, documentation,
+/// environment variable, default and secrecy. The property's name is the Swift parameter name of the
+/// generated Lanefile function, and its type is the option's type.
+///
+///     @StepOption("keychain_name", "Name of the keychain created for the lane", env: "KEYCHAIN_NAME")
+///     var keychainName: String
+///
+/// A step is built by resolving every option of a fresh instance (see `StepResolution`); an
+/// instance made outside a resolution only describes the options, as `lanes actions` reads them.
+@propertyWrapper
 public struct StepOption<Value: OptionValue>: Sendable {
-    public let name: String
-    public let summary: String
-    public let environmentVariable: String?
-    public let isSecret: Bool
-    public let defaultValue: Value?
-    let defaultText: String?
-    let isOptional: Bool
+    public let info: OptionInfo
+    private let resolved: Value?
 
-    /// A required option, or one with a default.
+    public var wrappedValue: Value {
+        guard let resolved else {
+            preconditionFailure("option '\(info.name)' was read on a step description; build steps with Step.resolve")
+        }
+        return resolved
+    }
+
+    /// An option with a default (when `default` is given), an optional one (when `Value` is
+    /// optional), or a required one.
     public init(_ name: String, _ summary: String, env: String? = nil, secret: Bool = false,
-                default defaultValue: Value? = nil) {
-        self.name = name
-        self.summary = summary
-        self.environmentVariable = env
-        self.isSecret = secret
-        self.defaultValue = defaultValue
-        self.defaultText = defaultValue.map { String(describing: $0) }
-        self.isOptional = false
+                default defaultValue: Value? = nil, swift spelling: OptionInfo.SwiftSpelling = .labeled) {
+        let fallback = defaultValue ?? (Value.self as? any AbsentOptionValue.Type)?.absent as? Value
+        let defaultText = defaultValue.map(optionText(of:))
+        let info = OptionInfo(
+            name: name, summary: summary, typeName: Value.typeName, environmentVariable: env, isSecret: secret,
+            defaultText: defaultText, mayBeAbsent: fallback != nil, swiftName: "", swiftType: Value.swiftType,
+            spelling: spelling, accepts: { Value(optionText: $0) != nil })
+        self.info = info
+        self.resolved = StepResolution.current.flatMap { $0.resolve(info, as: Value.self, fallback: fallback) }
+    }
+}
+
+/// What `Step.info` reads from an `@StepOption` property without knowing its value type.
+protocol OptionDeclaration {
+    var info: OptionInfo { get }
+}
+
+extension StepOption: OptionDeclaration {}
+
+/// The values a caller gives a step, by option name: typed values from a Lanefile function, or
+/// `key:value` text from `lanes run`.
+public struct StepArguments: Sendable, ExpressibleByDictionaryLiteral {
+    var given: [String: GivenOption]
+
+    public init(dictionaryLiteral elements: (String, (any OptionValue)?)...) {
+        given = [:]
+        for (name, value) in elements {
+            if let value { given[name] = .value(value) }
+        }
     }
 
-    private init(optional name: String, _ summary: String, env: String?, secret: Bool) {
-        self.name = name
-        self.summary = summary
-        self.environmentVariable = env
-        self.isSecret = secret
-        self.defaultValue = nil
-        self.defaultText = nil
-        self.isOptional = true
+    /// `key:value` text, as the command line gives it.
+    public init(text: [String: String]) {
+        given = text.mapValues { .text($0) }
+    }
+}
+
+/// The building of one step from its arguments and the environment. Each `@StepOption` of the new
+/// instance resolves itself against the resolution in progress, found through a task-local value
+/// (a property wrapper's initializer cannot take parameters from the enclosing initializer).
+final class StepResolution: Sendable {
+    @TaskLocal static var current: StepResolution?
+
+    private let arguments: StepArguments
+    private let resolver: OptionResolver
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var problems: [OptionProblem] = []
+        var consumed: Set<String> = []
+        var resolved: [ResolvedOption] = []
     }
 
-    /// An option that may be left out: reading it gives nil.
-    public static func optional(_ name: String, _ summary: String, env: String? = nil,
-                                secret: Bool = false) -> StepOption {
-        StepOption(optional: name, summary, env: env, secret: secret)
+    init(arguments: StepArguments, environment: Environment) {
+        self.arguments = arguments
+        self.resolver = OptionResolver(environment: environment)
     }
 
-    public var info: OptionInfo {
-        OptionInfo(name: name, summary: summary, typeName: Value.typeName, environmentVariable: environmentVariable,
-                   isSecret: isSecret, defaultText: defaultText, isOptional: isOptional,
-                   accepts: { Value(optionText: $0) != nil })
+    func resolve<Value: OptionValue>(_ option: OptionInfo, as type: Value.Type, fallback: Value?) -> Value? {
+        let given = arguments.given[option.name]
+        do {
+            let found = try resolver.resolve(option, given: given, as: Value.self)
+            let value = found?.value ?? fallback
+            state.withLock { state in
+                state.consumed.insert(option.name)
+                if let value, let source = found?.source ?? (option.defaultText == nil ? nil : .defaultValue) {
+                    let shown = option.isSecret ? Redactor.mask : optionText(of: value)
+                    state.resolved.append(ResolvedOption(name: option.name, source: source, shownValue: shown))
+                }
+                if value == nil { state.problems.append(OptionResolver.missing(option)) }
+            }
+            return value
+        } catch {
+            state.withLock {
+                $0.consumed.insert(option.name)
+                $0.problems.append(error)
+            }
+            return nil
+        }
     }
+
+    /// Builds a step: every option resolves, and every problem (unknown names included) is
+    /// reported at once, before the step can have any effect.
+    static func build<S: Step>(_ type: S.Type, arguments: StepArguments,
+                               environment: Environment) throws -> (step: S, options: [ResolvedOption]) {
+        let resolution = StepResolution(arguments: arguments, environment: environment)
+        let step = StepResolution.$current.withValue(resolution) { S() }
+        let (problems, options) = resolution.state.withLock { state in
+            let known = S.info.options.map(\.name)
+            let unknown = arguments.given.keys.filter { !state.consumed.contains($0) }.sorted().map { name in
+                OptionProblem("unknown option '\(name)' (options: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+            }
+            return (unknown + state.problems, state.resolved)
+        }
+        guard problems.isEmpty else { throw ValidationErrors(owner: S.info.id, problems: problems) }
+        return (step, options)
+    }
+}
+
+/// An option value as text, without `Optional(...)` around it.
+func optionText(of value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .optional else {
+        // Enumerations show the spelling the command line takes (`exclude_merges`, `ad-hoc`).
+        if let raw = (value as? any RawRepresentable)?.rawValue as? String { return raw }
+        if let list = value as? [any OptionValue] { return list.map(optionText(of:)).joined(separator: ",") }
+        return String(describing: value)
+    }
+    return mirror.children.first.map { optionText(of: $0.value) } ?? "nil"
 }

@@ -13,7 +13,7 @@ public protocol Configuration: Sendable {
 }
 
 /// How an archive is exported (`method` in ExportOptions.plist).
-public enum ExportMethod: String, Sendable, CaseIterable, OptionValue {
+public enum ExportMethod: String, Sendable, CaseIterable, OptionValue, CustomStringConvertible {
     case appStore = "app-store"
     case adHoc = "ad-hoc"
     case enterprise
@@ -30,6 +30,9 @@ public enum ExportMethod: String, Sendable, CaseIterable, OptionValue {
         case .enterprise, .developerID, .macApplication: rawValue
         }
     }
+
+    /// The classic spelling, as ExportOptions.plist's `method` takes it: `"\(ExportMethod.adHoc)"` is `ad-hoc`.
+    public var description: String { rawValue }
 
     /// Accepts classic and modern spellings.
     public init?(optionText: String) {

@@ -22,7 +22,7 @@ public func echo(_ message: String) throws {
 private func currentRun(reading name: String?) throws -> LaneRun {
     guard let run = LaneRun.current else {
         let what = name.map { "variable \($0) was read" } ?? "echo was called"
-        throw LanesError(.internal, "\(what) outside a running lane", hint: "read the environment inside a lane body")
+        throw LanesError(.configuration, "\(what) outside a running lane", hint: "read the environment inside a lane body")
     }
     return run
 }

@@ -1,5 +1,5 @@
 /// A lane: a named, described, typed unit of work a team runs as `lanes NAME`.
-public struct Lane: Sendable {
+public struct Lane: Sendable, CustomStringConvertible {
     public let name: String
     public let summary: String
     /// Typed `key:value` options the lane accepts.
@@ -12,7 +12,7 @@ public struct Lane: Sendable {
     public let schedules: [String]
     let body: @Sendable (LaneInvocation) async throws -> Void
 
-    public init(_ name: String, _ summary: String, options: [OptionInfo] = [], environment: [String] = [],
+    public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
                 secrets: [String] = [], schedule: [String] = [],
                 _ body: @escaping @Sendable () async throws -> Void) {
         self.init(name, summary, options: options, environment: environment, secrets: secrets, schedule: schedule) { _ in
@@ -21,29 +21,32 @@ public struct Lane: Sendable {
     }
 
     /// A lane whose body reads its typed options: `lane[version]`.
-    public init(_ name: String, _ summary: String, options: [OptionInfo] = [], environment: [String] = [],
+    public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
                 secrets: [String] = [], schedule: [String] = [],
                 _ body: @escaping @Sendable (LaneInvocation) async throws -> Void) {
         self.name = name
         self.summary = summary
-        self.options = options
+        self.options = options.map(\.info)
         self.requiredEnvironment = environment
         self.requiredSecrets = secrets
         self.schedules = schedule
         self.body = body
     }
 
+    /// The lane's name, which is what a hook usually prints; never the environment or options.
+    public var description: String { name }
+
     /// Calls this lane from another lane, with `key:value` options as on the command line.
     public func callAsFunction(_ options: [String: String] = [:]) async throws {
         guard let run = LaneRun.current else {
-            throw LanesError(.internal, "lane \(name) was called outside a running lane")
+            throw LanesError(.configuration, "lane \(name) was called outside a running lane", hint: "call lanes from a lane body")
         }
         try await run.call(self, options: options)
     }
 }
 
 /// What a lane body receives: its validated options.
-public struct LaneInvocation: Sendable {
+public struct LaneInvocation: Sendable, CustomStringConvertible {
     public let laneName: String
     let values: OptionValues
 
@@ -52,23 +55,19 @@ public struct LaneInvocation: Sendable {
         self.values = values
     }
 
-    /// The typed value of one of the lane's options.
-    public subscript<Value>(option: StepOption<Value>) -> Value {
+    /// The typed value of one of the lane's options (nil for an optional one left out).
+    public subscript<Value: OptionValue>(option: LaneOption<Value>) -> Value {
         get throws { try values[option] }
     }
 
-    public func optional<Value>(_ option: StepOption<Value>) throws -> Value? {
-        try values.optional(option)
-    }
+    /// The lane's name; never its options' values or the environment behind them.
+    public var description: String { laneName }
 }
-
-/// Options of a lane are declared like options of a step.
-public typealias LaneOption = StepOption
 
 /// Calls another lane of the running Lanefile by name: `try await callLane("build", ["version": "1.2"])`.
 public func callLane(_ name: String, _ options: [String: String] = [:]) async throws {
     guard let run = LaneRun.current else {
-        throw LanesError(.internal, "lane \(name) was called outside a running lane")
+        throw LanesError(.configuration, "lane \(name) was called outside a running lane", hint: "call lanes from a lane body")
     }
     guard let lane = run.lanefile.lane(named: name) else {
         throw LanesError(.configuration, "callLane: no lane named '\(name)' in the Lanefile")

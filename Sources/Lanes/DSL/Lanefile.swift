@@ -1,17 +1,19 @@
+internal import LanesPlatform
+
 /// The lanes of a project and the hooks around them: what `Lanefile.swift` defines as `let lanes`.
 public struct Lanefile: Sendable {
     public let lanes: [Lane]
-    let beforeEach: [@Sendable (String) async throws -> Void]
-    let afterSuccess: [@Sendable (String) async throws -> Void]
-    let onError: [@Sendable (String, any Error) async throws -> Void]
-    let finally: [@Sendable (String) async throws -> Void]
+    let beforeEach: [@Sendable (Lane) async throws -> Void]
+    let afterSuccess: [@Sendable (Lane) async throws -> Void]
+    let onError: [@Sendable (Lane, any Error) async throws -> Void]
+    let finally: [@Sendable (Lane) async throws -> Void]
 
     public init(@LanefileBuilder _ content: () -> [LanefileItem]) {
         var lanes: [Lane] = []
-        var beforeEach: [@Sendable (String) async throws -> Void] = []
-        var afterSuccess: [@Sendable (String) async throws -> Void] = []
-        var onError: [@Sendable (String, any Error) async throws -> Void] = []
-        var finally: [@Sendable (String) async throws -> Void] = []
+        var beforeEach: [@Sendable (Lane) async throws -> Void] = []
+        var afterSuccess: [@Sendable (Lane) async throws -> Void] = []
+        var onError: [@Sendable (Lane, any Error) async throws -> Void] = []
+        var finally: [@Sendable (Lane) async throws -> Void] = []
         for item in content() {
             switch item.kind {
             case .lane(let lane): lanes.append(lane)
@@ -31,16 +33,35 @@ public struct Lanefile: Sendable {
     public func lane(named name: String) -> Lane? {
         lanes.first { $0.name == name }
     }
+
+    /// Mistakes only visible once the lanes exist as values: two lanes with one name, or a lane
+    /// named like a subcommand (which always wins, so the lane could never run).
+    func validate() throws {
+        var problems: [String] = []
+        for name in Set(lanes.map(\.name)).sorted() {
+            let same = lanes.filter { $0.name == name }
+            if same.count > 1 {
+                let summaries = same.map { "\"\($0.summary)\"" }.joined(separator: " and ")
+                problems.append("lane '\(name)' is defined \(same.count) times: \(summaries)")
+            }
+            if Subcommands.names.contains(name) {
+                problems.append("lane '\(name)' has the name of the subcommand `lanes \(name)`, which would always run instead")
+            }
+        }
+        guard problems.isEmpty else {
+            throw ValidationErrors(kind: .configuration, problems: problems.map { "Lanefile.swift: \($0)" })
+        }
+    }
 }
 
 /// One entry of a Lanefile: a lane or a hook.
 public struct LanefileItem: Sendable {
     enum Kind: Sendable {
         case lane(Lane)
-        case beforeEach(@Sendable (String) async throws -> Void)
-        case afterSuccess(@Sendable (String) async throws -> Void)
-        case onError(@Sendable (String, any Error) async throws -> Void)
-        case finally(@Sendable (String) async throws -> Void)
+        case beforeEach(@Sendable (Lane) async throws -> Void)
+        case afterSuccess(@Sendable (Lane) async throws -> Void)
+        case onError(@Sendable (Lane, any Error) async throws -> Void)
+        case finally(@Sendable (Lane) async throws -> Void)
     }
     let kind: Kind
 }
@@ -56,22 +77,22 @@ public enum LanefileBuilder {
     public static func buildArray(_ parts: [[LanefileItem]]) -> [LanefileItem] { parts.flatMap { $0 } }
 }
 
-/// Runs before every lane started from the command line (not before lanes it calls), with the lane's name.
-public func BeforeEach(_ hook: @escaping @Sendable (String) async throws -> Void) -> LanefileItem {
+/// Runs before every lane started from the command line (not before lanes it calls), with the lane.
+public func BeforeEach(_ hook: @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .beforeEach(hook))
 }
 
 /// Runs after a lane succeeded.
-public func AfterSuccess(_ hook: @escaping @Sendable (String) async throws -> Void) -> LanefileItem {
+public func AfterSuccess(_ hook: @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .afterSuccess(hook))
 }
 
 /// Runs after a lane failed, with the error.
-public func OnError(_ hook: @escaping @Sendable (String, any Error) async throws -> Void) -> LanefileItem {
+public func OnError(_ hook: @escaping @Sendable (Lane, any Error) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .onError(hook))
 }
 
 /// Runs after every lane, whatever happened, after the success or error hooks.
-public func Finally(_ hook: @escaping @Sendable (String) async throws -> Void) -> LanefileItem {
+public func Finally(_ hook: @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .finally(hook))
 }

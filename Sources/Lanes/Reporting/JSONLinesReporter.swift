@@ -14,11 +14,16 @@ public struct JSONLinesReporter: Reporter {
             return [("event", "lane_started"), ("lane", .string(lane)), ("time", .string(at.iso8601))]
         case .stepStarted(let start):
             return [("event", "step_started"), ("step", .number(Double(start.index))), ("id", .string(start.id)),
-                    ("banner", .string(start.banner)), ("time", .string(start.at.iso8601))]
+                    ("banner", .string(start.banner)), ("time", .string(start.at.iso8601)),
+                    ("options", .object(start.options.map { option in
+                        (option.name, .object([("value", .string(option.shownValue)), ("source", .string(option.source.description))]))
+                    }))]
         case .output(let step, let line):
             return [("event", "output"), ("step", .number(Double(step))), ("line", .string(line))]
         case .message(let text):
             return [("event", "message"), ("text", .string(text))]
+        case .result(let result):
+            return [("event", "result"), ("value", result.json)]
         case .stepFinished(let record):
             var fields: [(String, JSONValue)] = [
                 ("event", "step_finished"), ("step", .number(Double(record.index))), ("id", .string(record.id)),

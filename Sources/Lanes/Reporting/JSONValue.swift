@@ -22,6 +22,17 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral {
         }
     }
 
+    /// The same value with every string (keys included) passed through `transform`: secrets are
+    /// redacted before encoding, so a redaction can never damage the JSON's structure.
+    func mappingStrings(_ transform: (String) -> String) -> JSONValue {
+        switch self {
+        case .string(let text): .string(transform(text))
+        case .number, .bool, .null: self
+        case .array(let values): .array(values.map { $0.mappingStrings(transform) })
+        case .object(let fields): .object(fields.map { (transform($0.0), $0.1.mappingStrings(transform)) })
+        }
+    }
+
     static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {

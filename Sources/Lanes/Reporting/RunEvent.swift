@@ -5,6 +5,8 @@ public enum RunEvent: Sendable {
     case output(step: Int, line: String)
     case message(String)
     case stepFinished(StepRecord)
+    /// The result of the step `lanes run` ran.
+    case result(StepResultReport)
     case laneFinished(LaneSummary)
 }
 
@@ -12,6 +14,8 @@ public struct StepStart: Sendable {
     public let index: Int
     public let id: String
     public let banner: String
+    /// Where each option's value came from (secrets masked).
+    public let options: [ResolvedOption]
     public let at: Timestamp
 }
 

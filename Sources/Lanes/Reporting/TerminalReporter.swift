@@ -21,6 +21,8 @@ public struct TerminalReporter: Reporter {
             output.writeLine(line)
         case .message(let text):
             output.writeLine(text)
+        case .result(let result):
+            output.writeLine("Result:\n" + result.lines.map { "  \($0)" }.joined(separator: "\n"))
         case .stepFinished(let record):
             if !record.succeeded { output.writeLine(paint("    \(record.id) failed after \(record.duration.formattedSeconds)", .red)) }
         case .laneFinished(let summary):

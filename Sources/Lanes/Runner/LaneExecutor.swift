@@ -39,17 +39,17 @@ public struct LaneExecutor: Sendable {
         var failure: (any Error)?
         await run.perform {
             do {
-                for hook in lanefile.beforeEach { try await hook(lane.name) }
+                for hook in lanefile.beforeEach { try await hook(lane) }
                 try await lane.body(LaneInvocation(laneName: lane.name, values: values))
-                for hook in lanefile.afterSuccess { try await hook(lane.name) }
+                for hook in lanefile.afterSuccess { try await hook(lane) }
             } catch {
                 failure = error
                 for hook in lanefile.onError {
-                    do { try await hook(lane.name, error) } catch { run.message("error hook failed: \(error)") }
+                    do { try await hook(lane, error) } catch { run.message("error hook failed: \(error)") }
                 }
             }
             for hook in lanefile.finally {
-                do { try await hook(lane.name) } catch {
+                do { try await hook(lane) } catch {
                     failure = failure ?? error
                     run.message("finally hook failed: \(error)")
                 }

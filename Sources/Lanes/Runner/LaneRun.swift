@@ -25,28 +25,31 @@ public final class LaneRun: Sendable {
     /// Steps run so far, in order.
     public var records: [StepRecord] { state.withLock { $0.records } }
 
-    /// Runs one step in this lane: banner, redacted output, duration, outcome.
-    public func run<S: Step>(_ step: S) async throws -> S.Output {
+    /// Builds one step from its arguments and runs it in this lane: banner, redacted output,
+    /// duration, outcome. Options resolve before the banner, so a bad one fails with no side effect.
+    public func run<S: Step>(_ type: S.Type, _ arguments: StepArguments) async throws -> S.Output {
+        let (step, options) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
         let redactor = context.environment.redactor
+        let id = S.definition.id
         let index = state.withLock { state in
             state.stepCount += 1
             return state.stepCount
         }
         let banner = redactor.redact(step.banner)
-        reporter.report(.stepStarted(StepStart(index: index, id: S.info.id, banner: banner, at: .now())))
+        reporter.report(.stepStarted(StepStart(index: index, id: id, banner: banner, options: options, at: .now())))
         let log = StepLog(redactor: redactor) { [reporter] line in reporter.report(.output(step: index, line: line)) }
         let clock = ContinuousClock()
         let start = clock.now
         do {
             let output = try await step.run(in: context.with(log: log))
-            finish(StepRecord(index: index, id: S.info.id, banner: banner, duration: clock.now - start, outcome: .succeeded))
+            finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start, outcome: .succeeded))
             return output
         } catch {
             let message = redactor.redact(String(describing: error))
             let tail = error is ShellFailure ? [] : log.lastLines  // a shell failure already carries its tail
-            finish(StepRecord(index: index, id: S.info.id, banner: banner, duration: clock.now - start,
+            finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start,
                               outcome: .failed(message: message, outputTail: tail)))
-            throw StepFailure(stepID: S.info.id, index: index, underlying: error)
+            throw StepFailure(stepID: id, index: index, underlying: error)
         }
     }
 
@@ -57,6 +60,13 @@ public final class LaneRun: Sendable {
         try LaneRequirements(lane: lane).check(in: context.environment)
         reporter.report(.message("--- lane \(lane.name)"))
         try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+    }
+
+    /// The result of the step `lanes run` ran, for a person or as JSON.
+    func reportResult(_ result: StepResultReport) {
+        let redactor = context.environment.redactor
+        reporter.report(.result(StepResultReport(lines: result.lines.map(redactor.redact),
+                                                 json: result.json.mappingStrings(redactor.redact))))
     }
 
     func message(_ text: String) {
@@ -90,13 +100,13 @@ extension StepContext {
     }
 }
 
-/// Runs a built-in step in the current lane. The DSL's step functions (`sh`, `importCertificate`)
-/// are thin wrappers over this.
+/// Runs a built-in step in the current lane. The generated Lanefile functions (`sh`,
+/// `importCertificate`, ...) are thin wrappers over this.
 @discardableResult
-public func runStep<S: Step>(_ step: S) async throws -> S.Output {
+public func runStep<S: Step>(_ type: S.Type, _ arguments: StepArguments) async throws -> S.Output {
     guard let run = LaneRun.current else {
-        throw LanesError(.internal, "step \(S.info.id) was called outside a running lane",
-                         hint: "call steps from a lane body, or use `lanes run \(S.info.id)`")
+        throw LanesError(.configuration, "step \(S.definition.id) was called outside a running lane",
+                         hint: "call steps from a lane body, or use `lanes run \(S.definition.id)`")
     }
-    return try await run.run(step)
+    return try await run.run(type, arguments)
 }

@@ -31,6 +31,7 @@ public enum LanefileRunner {
 
     static func run(_ lanefile: Lanefile, arguments: [String], redactor: Redactor,
                     streams: RedactedStandardStreams) async throws -> Int32 {
+        try lanefile.validate()
         let process = ProcessEnvironment.current()
         let arguments = try RunnerArguments(arguments, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         let output = TextOutput.standardOutput(redactor)

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Lanes
+import LanesCodegen
 
-/// `lanes actions [STEP]`: the built-in steps' own documentation.
+/// `lanes actions [STEP] [--json | --markdown]`: the built-in steps' own documentation.
 struct ActionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actions", abstract: "List the built-in steps, or document one.")
@@ -9,16 +10,34 @@ struct ActionsCommand: ParsableCommand {
     @Argument(help: "A step id, such as sh or import_certificate.")
     var step: String?
 
+    @Flag(help: "Every step (or the one named) as JSON: id, summary, category, options, result, examples.")
+    var json = false
+
+    @Flag(help: "The step reference in Markdown (docs/steps.md).")
+    var markdown = false
+
+    func validate() throws {
+        if json && markdown { throw ValidationError("--json and --markdown exclude each other") }
+    }
+
     func run() throws {
         let output = TextOutput.standardOutput(Redactor())
-        guard let id = step else {
-            output.write(StepDocumentation.overview(StepCatalog.builtIn))
-            return
+        var steps = StepCatalog.builtIn
+        if let id = step {
+            guard let type = StepCatalog.step(id: id) else {
+                throw ValidationError("no step named '\(id)'; `lanes actions` lists them")
+            }
+            steps = [type]
         }
-        guard let type = StepCatalog.step(id: id) else {
-            throw ValidationError("no step named '\(id)'; `lanes actions` lists them")
+        if json {
+            output.write(StepReference.json(steps).serialized + "\n")
+        } else if markdown {
+            output.write(StepReference.markdown(steps))
+        } else if let type = steps.first, step != nil {
+            output.write(StepReference.page(for: type.info))
+        } else {
+            output.write(StepReference.overview(steps))
         }
-        output.write(StepDocumentation.page(for: type.info))
     }
 }
 

@@ -118,45 +118,30 @@ struct XcodeSettingsCommand: ParsableCommand {
     }
 }
 
-struct XcodeSetCommand: ParsableCommand {
+/// `lanes xcode set`: the `set_build_settings` step, run like `lanes run set_build_settings`.
+struct XcodeSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Set build settings; only the changed values' bytes are rewritten.")
+        abstract: "Set build settings; only the changed values' bytes are rewritten (the set_build_settings step).")
 
     @Argument(help: "The .xcodeproj folder (or its project.pbxproj).") var project: String
     @Option(help: "Regular expression searched in target names, as written.") var target: String
     @Option(help: "Build configuration name, matched exactly.") var configuration: String
     @Argument(help: "KEY=VALUE assignments.") var assignments: [String]
 
-    func run() throws {
-        var pairs: [(String, String)] = []
-        for assignment in assignments {
-            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-                throw XcodeExit.fail("'\(assignment)' is not KEY=VALUE", status: 64)
-            }
-            pairs.append((String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...])))
-        }
-        let argument = ProjectArgument(project)
-        let xcodeProject = try argument.load()
-        do {
-            let selection = try xcodeProject.targets(matching: target)
-            var session = ProjectEditSession(project: xcodeProject)
-            for configuration in try xcodeProject.configurations(of: selection.matched, .named(configuration)) {
-                for (key, value) in pairs { try session.setBuildSetting(key, to: .string(value), in: configuration) }
-            }
-            try write(session, original: xcodeProject, to: argument.pbxproj, selection: selection)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw XcodeExit.fail("\(error)", status: 78)
-        }
+    func run() async throws {
+        await SingleStepRun.main(SetBuildSettings.self, arguments: [
+            "xcodeproj:\(project)", "target:\(target)", "build_configuration:\(configuration)",
+            "settings:\(assignments.joined(separator: ";"))",
+        ])
     }
 }
 
-struct XcodeProvisionCommand: ParsableCommand {
+/// `lanes xcode provision`: the `update_project_provisioning` step.
+struct XcodeProvisionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "provision",
-        abstract: "Point targets at a provisioning profile: specifier, UUID, team, manual style, identity.")
+        abstract: "Point targets at a provisioning profile: specifier, UUID, team, manual style, identity (the update_project_provisioning step).")
 
     @Argument(help: "The .xcodeproj folder (or its project.pbxproj).") var project: String
     @Option(help: "The .mobileprovision file.") var profile: String
@@ -164,34 +149,11 @@ struct XcodeProvisionCommand: ParsableCommand {
     @Option(help: "Build configuration name, matched exactly.") var configuration: String
     @Option(help: "CODE_SIGN_IDENTITY to write; by default the identity the profile implies.") var identity: String?
 
-    func run() throws {
-        let argument = ProjectArgument(project)
-        let xcodeProject = try argument.load()
-        do {
-            let facts = try ProvisioningFacts.read(profileAt: profile)
-            let settings = SigningSettings(profile: facts, identity: identity)
-            print("profile '\(facts.name)' (\(facts.uuid)), team \(facts.teamIdentifier), identity '\(settings.identity ?? "")'")
-            let selection = try xcodeProject.targets(matching: target)
-            var session = ProjectEditSession(project: xcodeProject)
-            try session.applySigning(settings, to: try xcodeProject.configurations(of: selection.matched, .named(configuration)))
-            try write(session, original: xcodeProject, to: argument.pbxproj, selection: selection)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw XcodeExit.fail("\(error)", status: 78)
-        }
+    func run() async throws {
+        await SingleStepRun.main(UpdateProjectProvisioning.self, arguments: [
+            "xcodeproj:\(project)", "profile:\(profile)", "target_filter:\(target)", "build_configuration:\(configuration)",
+        ] + (identity.map { ["code_sign_identity:\($0)"] } ?? []))
     }
-}
-
-/// Writes an edit session's result atomically and prints what changed.
-private func write(_ session: ProjectEditSession, original: XcodeProject, to path: String, selection: TargetSelection) throws {
-    print(matchLine(selection))
-    let edited = try session.finishedBytes()
-    if edited != original.document.bytes {
-        try AtomicFile.write(edited, to: path)
-    }
-    if session.changes.isEmpty { print("already up to date, nothing changed") }
-    for change in session.changes { print("changed \(change)") }
 }
 
 /// Which targets a pattern selected, and which it left out.

@@ -24,61 +24,38 @@ public struct Changelog: Sendable, Hashable {
 public struct ChangelogFromGitCommits: Step {
     public typealias Output = Changelog
 
-    public static let between = StepOption<[String]>.optional(
-        "between", "Two revisions FROM,TO (default: the last tag reachable from HEAD, and HEAD)")
-    public static let mergeCommitFiltering = StepOption<MergeFilter>(
-        "merge_commit_filtering", "Which merge commits to list", default: .include)
-    public static let commitsCount = StepOption<Int>.optional("commits_count", "List at most this many commits")
-    public static let tagMatchPattern = StepOption<String>.optional(
-        "tag_match_pattern", "When starting from the last tag, only tags matching this glob count")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "changelog_from_git_commits",
         summary: "Collect commit subjects, authors and dates since the last tag (or between two revisions)",
-        options: [between.info, mergeCommitFiltering.info, commitsCount.info, tagMatchPattern.info],
+        category: .git,
         examples: [
             StepExample(swift: "let notes = try await changelogFromGitCommits().text", commandLine: []),
-            StepExample(swift: "let log = try await changelogFromGitCommits(between: (\"v1.2.0\", \"HEAD\"), mergeCommitFiltering: .exclude)",
+            StepExample(swift: "let log = try await changelogFromGitCommits(between: [\"v1.2.0\", \"HEAD\"], mergeCommitFiltering: .exclude)",
                         commandLine: ["between:v1.2.0,HEAD", "merge_commit_filtering:exclude_merges"]),
-            StepExample(swift: "let log = try await changelogFromGitCommits(tagMatchPattern: \"v*\", commitsCount: 20)",
+            StepExample(swift: "let log = try await changelogFromGitCommits(commitsCount: 20, tagMatchPattern: \"v*\")",
                         commandLine: ["tag_match_pattern:v*", "commits_count:20"]),
         ]
     )
 
-    public let between: (from: String, to: String)?
-    public let mergeCommitFiltering: MergeFilter
-    public let commitsCount: Int?
-    public let tagMatchPattern: String?
+    @StepOption("between", "Two revisions FROM,TO (default: the last tag reachable from HEAD, and HEAD)")
+    var between: [String]?
+    @StepOption("merge_commit_filtering", "Which merge commits to list", default: .include)
+    var mergeCommitFiltering: MergeFilter
+    @StepOption("commits_count", "List at most this many commits")
+    var commitsCount: Int?
+    @StepOption("tag_match_pattern", "When starting from the last tag, only tags matching this glob count")
+    var tagMatchPattern: String?
 
-    public init(between: (from: String, to: String)? = nil, mergeCommitFiltering: MergeFilter = .include,
-                commitsCount: Int? = nil, tagMatchPattern: String? = nil) {
-        self.between = between
-        self.mergeCommitFiltering = mergeCommitFiltering
-        self.commitsCount = commitsCount
-        self.tagMatchPattern = tagMatchPattern
-    }
-
-    public init(options: OptionValues) throws {
-        var range: (String, String)?
-        if let refs = try options.optional(Self.between) {
-            guard refs.count == 2 else {
-                throw LanesError(.usage, "option 'between' needs two revisions FROM,TO, got \(refs.count)",
-                                 hint: "between:v1.2.0,HEAD")
-            }
-            range = (refs[0], refs[1])
-        }
-        self.init(between: range, mergeCommitFiltering: try options[Self.mergeCommitFiltering],
-                  commitsCount: try options.optional(Self.commitsCount),
-                  tagMatchPattern: try options.optional(Self.tagMatchPattern))
-    }
+    public init() {}
 
     public func run(in context: StepContext) async throws -> Changelog {
         let repository = try context.openRepository()
+        let range = try revisionRange()
         let changelog = try gitStep {
-            if let between {
-                let commits = try repository.changelog(from: between.from, to: between.to,
+            if let range {
+                let commits = try repository.changelog(from: range.from, to: range.to,
                                                        merges: mergeCommitFiltering, limit: commitsCount)
-                return Changelog(from: between.from, to: between.to, commits: commits)
+                return Changelog(from: range.from, to: range.to, commits: commits)
             }
             let (tag, commits) = try repository.changelogSinceLastTag(pattern: tagMatchPattern,
                                                                       merges: mergeCommitFiltering, limit: commitsCount)
@@ -93,15 +70,14 @@ public struct ChangelogFromGitCommits: Step {
 extension ChangelogFromGitCommits {
     /// Names the range this run covers.
     public var banner: String {
-        between.map { "changelog \($0.from)..\($0.to)" } ?? "changelog since the last tag"
+        between.map { "changelog \($0.joined(separator: ".."))" } ?? "changelog since the last tag"
     }
-}
 
-/// The commits since the last tag reachable from HEAD (or between two revisions), newest first.
-@discardableResult
-public func changelogFromGitCommits(between: (from: String, to: String)? = nil,
-                                    mergeCommitFiltering: MergeFilter = .include, commitsCount: Int? = nil,
-                                    tagMatchPattern: String? = nil) async throws -> Changelog {
-    try await runStep(ChangelogFromGitCommits(between: between, mergeCommitFiltering: mergeCommitFiltering,
-                                              commitsCount: commitsCount, tagMatchPattern: tagMatchPattern))
+    private func revisionRange() throws -> (from: String, to: String)? {
+        guard let between else { return nil }
+        guard between.count == 2 else {
+            throw LanesError(.usage, "option 'between' needs two revisions FROM,TO, got \(between.count)", hint: "between:v1.2.0,HEAD")
+        }
+        return (between[0], between[1])
+    }
 }

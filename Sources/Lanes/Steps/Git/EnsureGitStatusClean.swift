@@ -2,13 +2,10 @@ import LanesGit
 
 /// `ensure_git_status_clean`: refuse to go on from a working tree with changes.
 public struct EnsureGitStatusClean: Step {
-    public static let ignoreFiles = StepOption<[String]>.optional(
-        "ignore_files", "Paths whose changes do not count (a file or a directory ending in /)")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "ensure_git_status_clean",
         summary: "Fail unless there are no staged, unstaged or untracked changes (ignored files do not count)",
-        options: [ignoreFiles.info],
+        category: .git,
         examples: [
             StepExample(swift: "try await ensureGitStatusClean()", commandLine: []),
             StepExample(swift: "try await ensureGitStatusClean(ignoreFiles: [\"fastlane/README.md\"])",
@@ -16,15 +13,10 @@ public struct EnsureGitStatusClean: Step {
         ]
     )
 
-    public let ignoreFiles: [String]
+    @StepOption("ignore_files", "Paths whose changes do not count (a file or a directory ending in /)", default: [])
+    var ignoreFiles: [String]
 
-    public init(ignoreFiles: [String] = []) {
-        self.ignoreFiles = ignoreFiles
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(ignoreFiles: try options.optional(Self.ignoreFiles) ?? [])
-    }
+    public init() {}
 
     public func run(in context: StepContext) async throws {
         let repository = try context.openRepository()
@@ -61,9 +53,4 @@ public struct EnsureGitStatusClean: Step {
         case .conflicted: "U"
         }
     }
-}
-
-/// Fails the lane, listing the changed paths, unless the working tree is clean.
-public func ensureGitStatusClean(ignoreFiles: [String] = []) async throws {
-    try await runStep(EnsureGitStatusClean(ignoreFiles: ignoreFiles))
 }

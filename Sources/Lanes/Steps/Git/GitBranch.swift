@@ -10,18 +10,14 @@ public struct GitBranch: Step {
         "CIRCLE_BRANCH", "TRAVIS_BRANCH", "BRANCH_NAME", "GIT_BRANCH",
     ]
 
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "git_branch",
         summary: "Name the branch checked out; when HEAD is detached, the branch the CI system reports",
-        options: [],
+        category: .git,
         examples: [StepExample(swift: "let branch = try await gitBranch()", commandLine: [])]
     )
 
     public init() {}
-
-    public init(options: OptionValues) throws {
-        self.init()
-    }
 
     public func run(in context: StepContext) async throws -> String? {
         let repository = try context.openRepository()
@@ -39,10 +35,4 @@ public struct GitBranch: Step {
         context.log.line("HEAD is detached at \(head.commit?.short ?? "?") and no CI branch variable is set")
         return nil
     }
-}
-
-/// The branch checked out, or the CI system's branch when HEAD is detached; nil when unknown.
-@discardableResult
-public func gitBranch() async throws -> String? {
-    try await runStep(GitBranch())
 }

@@ -4,13 +4,10 @@ import LanesGit
 public struct NumberOfCommits: Step {
     public typealias Output = Int
 
-    public static let revision = StepOption<String>("revision", "Count the commits reachable from this revision",
-                                                    default: "HEAD")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "number_of_commits",
         summary: "Count the commits reachable from HEAD (a build number); fails in a shallow clone",
-        options: [revision.info],
+        category: .git,
         examples: [
             StepExample(swift: "let build = try await numberOfCommits()", commandLine: []),
             StepExample(swift: "let build = try await numberOfCommits(revision: \"origin/main\")",
@@ -18,15 +15,10 @@ public struct NumberOfCommits: Step {
         ]
     )
 
-    public let revision: String
+    @StepOption("revision", "Count the commits reachable from this revision", default: "HEAD")
+    var revision: String
 
-    public init(revision: String = "HEAD") {
-        self.revision = revision
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(revision: try options[Self.revision])
-    }
+    public init() {}
 
     public func run(in context: StepContext) async throws -> Int {
         let repository = try context.openRepository()
@@ -34,10 +26,4 @@ public struct NumberOfCommits: Step {
         context.log.line("\(count) commits reachable from \(revision)")
         return count
     }
-}
-
-/// The number of commits reachable from `revision`: the build number most teams use.
-@discardableResult
-public func numberOfCommits(revision: String = "HEAD") async throws -> Int {
-    try await runStep(NumberOfCommits(revision: revision))
 }

@@ -4,14 +4,10 @@ import LanesGit
 public struct PushGitTags: Step {
     public typealias Output = [String]
 
-    public static let remote = StepOption<String>("remote", "The remote's name (or URL)", default: "origin")
-    public static let tag = StepOption<String>.optional("tag", "Push only this tag (default: every tag)")
-    public static let force = StepOption<Bool>("force", "Replace tags that exist on the remote", default: false)
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "push_git_tags",
         summary: "Push tags to a remote (https token: LANES_GIT_TOKEN; ssh key: LANES_GIT_SSH_KEY)",
-        options: [remote.info, tag.info, force.info],
+        category: .git,
         examples: [
             StepExample(swift: "try await pushGitTags()", commandLine: [], environment: [RemoteCredentials.Variable.token]),
             StepExample(swift: "try await pushGitTags(tag: \"v1.4.0\", remote: \"upstream\")",
@@ -19,19 +15,14 @@ public struct PushGitTags: Step {
         ]
     )
 
-    public let remote: String
-    public let tag: String?
-    public let force: Bool
+    @StepOption("tag", "Push only this tag (default: every tag)")
+    var tag: String?
+    @StepOption("remote", "The remote's name (or URL)", default: "origin")
+    var remote: String
+    @StepOption("force", "Replace tags that exist on the remote", default: false)
+    var force: Bool
 
-    public init(tag: String? = nil, remote: String = "origin", force: Bool = false) {
-        self.remote = remote
-        self.tag = tag
-        self.force = force
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(tag: try options.optional(Self.tag), remote: try options[Self.remote], force: try options[Self.force])
-    }
+    public init() {}
 
     public func run(in context: StepContext) async throws -> [String] {
         let repository = try context.openRepository()
@@ -42,10 +33,4 @@ public struct PushGitTags: Step {
         context.log.line(pushed.isEmpty ? "no tags to push" : "pushed \(pushed.joined(separator: ", ")) to \(URLRedaction.redact(remote))")
         return pushed
     }
-}
-
-/// Pushes one tag, or every tag, to `remote`; returns the tags pushed.
-@discardableResult
-public func pushGitTags(tag: String? = nil, remote: String = "origin", force: Bool = false) async throws -> [String] {
-    try await runStep(PushGitTags(tag: tag, remote: remote, force: force))
 }

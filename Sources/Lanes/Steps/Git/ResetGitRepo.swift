@@ -4,17 +4,10 @@ import LanesGit
 public struct ResetGitRepo: Step {
     public typealias Output = ResetResult
 
-    public static let files = StepOption<[String]>.optional(
-        "files", "Only these paths (files or directories); default: every tracked file")
-    public static let removeUntracked = StepOption<Bool>(
-        "remove_untracked", "Also delete untracked files (git clean); ignored ones stay", default: false)
-    public static let removeIgnored = StepOption<Bool>(
-        "remove_ignored", "Also delete ignored files such as Pods/ and build output (git clean -X)", default: false)
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "reset_git_repo",
         summary: "Put tracked files back to HEAD; untracked and ignored files stay unless asked",
-        options: [files.info, removeUntracked.info, removeIgnored.info],
+        category: .git,
         examples: [
             StepExample(swift: "try await resetGitRepo(files: [\"Brewer.xcodeproj/project.pbxproj\"])",
                         commandLine: ["files:Brewer.xcodeproj/project.pbxproj"]),
@@ -23,20 +16,14 @@ public struct ResetGitRepo: Step {
         ]
     )
 
-    public let files: [String]?
-    public let removeUntracked: Bool
-    public let removeIgnored: Bool
+    @StepOption("files", "Only these paths (files or directories); default: every tracked file")
+    var files: [String]?
+    @StepOption("remove_untracked", "Also delete untracked files (git clean); ignored ones stay", default: false)
+    var removeUntracked: Bool
+    @StepOption("remove_ignored", "Also delete ignored files such as Pods/ and build output (git clean -X)", default: false)
+    var removeIgnored: Bool
 
-    public init(files: [String]? = nil, removeUntracked: Bool = false, removeIgnored: Bool = false) {
-        self.files = files
-        self.removeUntracked = removeUntracked
-        self.removeIgnored = removeIgnored
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(files: try options.optional(Self.files), removeUntracked: try options[Self.removeUntracked],
-                  removeIgnored: try options[Self.removeIgnored])
-    }
+    public init() {}
 
     public func run(in context: StepContext) async throws -> ResetResult {
         let repository = try context.openRepository()
@@ -65,12 +52,4 @@ public struct ResetGitRepo: Step {
         let normalized = "/" + parts.joined(separator: "/")
         return normalized.hasPrefix(root) ? String(normalized.dropFirst(root.count)) : normalized
     }
-}
-
-/// Puts tracked files (or only `files`) back to HEAD. Untracked and ignored files stay unless
-/// `removeUntracked` / `removeIgnored` ask for them to be deleted.
-@discardableResult
-public func resetGitRepo(files: [String]? = nil, removeUntracked: Bool = false,
-                         removeIgnored: Bool = false) async throws -> ResetResult {
-    try await runStep(ResetGitRepo(files: files, removeUntracked: removeUntracked, removeIgnored: removeIgnored))
 }

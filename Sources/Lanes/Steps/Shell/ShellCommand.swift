@@ -1,30 +1,23 @@
 /// `sh`: runs a command as an argv array (no shell unless you ask for one with `sh -c`), streams its
 /// output line by line, and fails with the command, its exit status and its last lines of output.
 public struct ShellCommand: Step {
-    public static let command = StepOption<[String]>("command", "The program and its arguments (comma-separated on the command line)")
-    public static let directory = StepOption<String>.optional("directory", "Working directory, relative to the Lanefile")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "sh",
         summary: "Run a command (argv, no shell) and stream its output",
-        options: [command.info, directory.info],
+        category: .shell,
         examples: [
             StepExample(swift: #"try await sh("swift", "--version")"#, commandLine: ["command:swift,--version"]),
             StepExample(swift: #"try await sh("sh", "-c", "echo hello | tr a-z A-Z")"#, commandLine: ["command:echo,hello"]),
+            StepExample(swift: #"try await sh("make", "lint", directory: "Example")"#, commandLine: ["command:make,lint", "directory:Example"]),
         ]
     )
 
-    public let arguments: [String]
-    public let directory: String?
+    @StepOption("command", "The program and its arguments (comma-separated on the command line)", swift: .variadic)
+    var arguments: [String]
+    @StepOption("directory", "Working directory, relative to the Lanefile")
+    var directory: String?
 
-    public init(_ arguments: [String], directory: String? = nil) {
-        self.arguments = arguments
-        self.directory = directory
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(try options[Self.command], directory: try options.optional(Self.directory))
-    }
+    public init() {}
 
     public var banner: String { arguments.joined(separator: " ") }
 
@@ -74,16 +67,10 @@ public struct ShellFailure: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// `sh("program", "arg", ...)`: runs a command in the current lane.
-@discardableResult
-public func sh(_ arguments: String..., directory: String? = nil) async throws -> ShellResult {
-    try await runStep(ShellCommand(arguments, directory: directory))
-}
-
-/// `sh(["program", "arg"])`: the same with an array.
+/// `sh(["program", "arg"])`: the same as `sh("program", "arg")` with an array.
 @discardableResult
 public func sh(_ arguments: [String], directory: String? = nil) async throws -> ShellResult {
-    try await runStep(ShellCommand(arguments, directory: directory))
+    try await runStep(ShellCommand.self, ["command": arguments, "directory": directory])
 }
 
 extension ShellResult: CustomStringConvertible {

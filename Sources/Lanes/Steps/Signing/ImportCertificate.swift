@@ -4,22 +4,10 @@ import LanesSigning
 /// `import_certificate`: reads a PKCS#12 identity through OpenSSL, refuses an expired one, and
 /// imports it into a keychain created for the lane (deleted when the lane ends unless kept).
 public struct ImportCertificate: Step {
-    public static let keychainNameOption = StepOption<String>("keychain_name", "Name of the keychain created for the lane", env: "KEYCHAIN_NAME")
-    public static let keychainPasswordOption = StepOption<Secret>.optional(
-        "keychain_password", "Password of that keychain; a random one when unset", env: "KEYCHAIN_PASSWORD", secret: true)
-    public static let certificatePathOption = StepOption<String>("certificate_path", "The .p12 file (certificate with private key)", env: "CERTIFICATE_PATH")
-    public static let certificatePasswordOption = StepOption<Secret>.optional(
-        "certificate_password", "Password of the .p12 file; empty when unset", env: "CERTIFICATE_PASSWORD", secret: true)
-    public static let keepKeychainOption = StepOption<Bool>(
-        "keep_keychain", "Keep the keychain after the lane instead of deleting it", env: "LANES_KEEP_KEYCHAIN", default: false)
-    public static let warningDaysOption = StepOption<Int>(
-        "expiry_warning_days", "Warn when the certificate expires within this many days", env: "LANES_CERTIFICATE_WARNING_DAYS", default: 30)
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "import_certificate",
         summary: "Import a PKCS#12 signing certificate into a keychain created for the lane",
-        options: [keychainNameOption.info, keychainPasswordOption.info, certificatePathOption.info,
-                  certificatePasswordOption.info, keepKeychainOption.info, warningDaysOption.info],
+        category: .signing,
         examples: [StepExample(
             swift: """
                 try await importCertificate(keychainName: "ci", keychainPassword: secret("KEYCHAIN_PASSWORD"),
@@ -30,31 +18,21 @@ public struct ImportCertificate: Step {
             environment: ["KEYCHAIN_PASSWORD", "CERTIFICATE_PASSWORD"])]
     )
 
-    public let keychainName: String
-    public let keychainPassword: Secret?
-    public let certificatePath: String
-    public let certificatePassword: Secret?
-    public let keepKeychain: Bool
-    public let expiryWarningDays: Int
+    @StepOption("keychain_name", "Name of the keychain created for the lane", env: "KEYCHAIN_NAME")
+    var keychainName: String
+    @StepOption("keychain_password", "Password of that keychain; a random one when unset", env: "KEYCHAIN_PASSWORD", secret: true)
+    var keychainPassword: Secret?
+    @StepOption("certificate_path", "The .p12 file (certificate with private key)", env: "CERTIFICATE_PATH")
+    var certificatePath: String
+    @StepOption("certificate_password", "Password of the .p12 file; empty when unset", env: "CERTIFICATE_PASSWORD", secret: true)
+    var certificatePassword: Secret?
+    @StepOption("keep_keychain", "Keep the keychain after the lane instead of deleting it", env: "LANES_KEEP_KEYCHAIN", default: false)
+    var keepKeychain: Bool
+    @StepOption("expiry_warning_days", "Warn when the certificate expires within this many days",
+            env: "LANES_CERTIFICATE_WARNING_DAYS", default: 30)
+    var expiryWarningDays: Int
 
-    public init(keychainName: String, keychainPassword: Secret? = nil, certificatePath: String,
-                certificatePassword: Secret? = nil, keepKeychain: Bool = false, expiryWarningDays: Int = 30) {
-        self.keychainName = keychainName
-        self.keychainPassword = keychainPassword
-        self.certificatePath = certificatePath
-        self.certificatePassword = certificatePassword
-        self.keepKeychain = keepKeychain
-        self.expiryWarningDays = expiryWarningDays
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(keychainName: try options[Self.keychainNameOption],
-                  keychainPassword: try options.optional(Self.keychainPasswordOption),
-                  certificatePath: try options[Self.certificatePathOption],
-                  certificatePassword: try options.optional(Self.certificatePasswordOption),
-                  keepKeychain: try options[Self.keepKeychainOption],
-                  expiryWarningDays: try options[Self.warningDaysOption])
-    }
+    public init() {}
 
     public var banner: String { "Import \(certificatePath) into keychain \(keychainName)" }
 
@@ -91,13 +69,14 @@ public struct ImportCertificate: Step {
         let imported = ImportedCertificate(certificate: certificate, certificatePath: path, keychainName: keychain.name,
                                            keychainPath: keychain.location, deletedAtLaneEnd: !keepKeychain, expiryWarning: warning)
         context.values[ImportedSigningIdentity.self] = imported.signingIdentity
+        context.values[ImportedSigningCertificate.self] = imported
         return imported
     }
 
     private func hint(for error: any Error) -> String? {
         guard case .wrongPasswordOrDamaged? = error as? SigningError else { return nil }
         guard let certificatePassword else {
-            return "no password was given; set \(Self.certificatePasswordOption.environmentVariable ?? "the password variable")"
+            return "no password was given; set CERTIFICATE_PASSWORD or pass certificatePassword"
         }
         return "the password came from \(certificatePassword.name.isEmpty ? "the caller" : "$" + certificatePassword.name)"
     }
@@ -107,4 +86,10 @@ public struct ImportCertificate: Step {
 /// it as `CODE_SIGN_IDENTITY` when no identity is given.
 public enum ImportedSigningIdentity: LaneValueKey {
     public typealias Value = String
+}
+
+/// The certificate the lane imported last; `install_provisioning_profile` checks that the profile
+/// lists it and belongs to its team.
+public enum ImportedSigningCertificate: LaneValueKey {
+    public typealias Value = ImportedCertificate
 }

@@ -5,46 +5,33 @@ import LanesSigning
 /// when given: signer trusted, app identifier covered, imported certificate listed and of the
 /// same team) and installs it under its UUID.
 public struct InstallProvisioningProfile: Step {
-    public static let profilePathOption = StepOption<String>("profile_path", "The .mobileprovision file", env: "PROVISIONING_PROFILE_PATH")
-    public static let trustOption = StepOption<String>.optional(
-        "trust", "PEM file of CA certificates the profile's signer must chain to (Apple's root CA)", env: "LANES_PROFILE_TRUST")
-    public static let appIdentifierOption = StepOption<String>.optional(
-        "app_identifier", "Bundle identifier the profile must cover", env: "APP_IDENTIFIER")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "install_provisioning_profile",
-        summary: "Check a provisioning profile and install it where signing looks for it",
-        options: [profilePathOption.info, trustOption.info, appIdentifierOption.info],
+        summary: "Check a provisioning profile (and the certificate the lane imported) and install it",
+        category: .signing,
         examples: [StepExample(
             swift: """
                 try await installProvisioningProfile(path: "signing/Brewer_Staging.mobileprovision",
                                                      appIdentifier: "works.sth.brewer.staging")
                 """,
-            commandLine: ["profile_path:signing/Brewer_Staging.mobileprovision", "app_identifier:works.sth.brewer.staging"])]
+            commandLine: ["path:signing/Brewer_Staging.mobileprovision", "app_identifier:works.sth.brewer.staging"])]
     )
 
-    public let profilePath: String
-    public let trust: String?
-    public let appIdentifier: String?
-    /// The identity imported earlier in the lane: the profile must list it and belong to its team.
-    public let certificate: ImportedCertificate?
+    @StepOption("path", "The .mobileprovision file", env: "PROVISIONING_PROFILE_PATH")
+    var path: String
+    @StepOption("trust", "PEM file of CA certificates the profile's signer must chain to (Apple's root CA)", env: "LANES_PROFILE_TRUST")
+    var trust: String?
+    @StepOption("app_identifier", "Bundle identifier the profile must cover", env: "APP_IDENTIFIER")
+    var appIdentifier: String?
 
-    public init(profilePath: String, trust: String? = nil, appIdentifier: String? = nil, certificate: ImportedCertificate? = nil) {
-        self.profilePath = profilePath
-        self.trust = trust
-        self.appIdentifier = appIdentifier
-        self.certificate = certificate
-    }
+    public init() {}
 
-    public init(options: OptionValues) throws {
-        self.init(profilePath: try options[Self.profilePathOption], trust: try options.optional(Self.trustOption),
-                  appIdentifier: try options.optional(Self.appIdentifierOption))
-    }
-
-    public var banner: String { "Install provisioning profile \(profilePath)" }
+    public var banner: String { "Install provisioning profile \(path)" }
 
     public func run(in context: StepContext) async throws -> InstalledProfile {
-        let path = context.resolve(profilePath)
+        let path = context.resolve(self.path)
+        // The identity imported earlier in the lane: the profile must list it and belong to its team.
+        let certificate = context.values[ImportedSigningCertificate.self]
         let trustStore = trust.map { TrustStore(pemFiles: [context.resolve($0)]) }
         let profile: ProvisioningProfile
         do {

@@ -5,35 +5,24 @@ import LanesXcode
 public struct IncrementBuildNumber: Step {
     public typealias Output = XcodeEditResult
 
-    public static let xcodeproj = StepOption<String>("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    public static let buildNumber = StepOption<String>.optional("build_number", "The new build number; the current one plus one when absent",
-                                                                env: "LANES_BUILD_NUMBER")
-    public static let target = StepOption<String>.optional("target", "Regular expression searched in target names; all targets when absent")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "increment_build_number",
         summary: "Increment or set CURRENT_PROJECT_VERSION (and literal CFBundleVersion values)",
-        options: [xcodeproj.info, buildNumber.info, target.info],
+        category: .xcode,
         examples: [StepExample(swift: #"try await incrementBuildNumber(xcodeproj: "Brewer.xcodeproj")"#,
                                commandLine: ["xcodeproj:Brewer.xcodeproj"]),
                    StepExample(swift: #"try await incrementBuildNumber(xcodeproj: "Brewer.xcodeproj", buildNumber: "42")"#,
                                commandLine: ["xcodeproj:Brewer.xcodeproj", "build_number:42"])]
     )
 
-    public let xcodeproj: String
-    public let buildNumber: String?
-    public let target: String?
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("build_number", "The new build number; the current one plus one when absent", env: "LANES_BUILD_NUMBER")
+    var buildNumber: String?
+    @StepOption("target", "Regular expression searched in target names; all targets when absent")
+    var target: String?
 
-    public init(xcodeproj: String, buildNumber: String? = nil, target: String? = nil) {
-        self.xcodeproj = xcodeproj
-        self.buildNumber = buildNumber
-        self.target = target
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(xcodeproj: try options[Self.xcodeproj], buildNumber: try options.optional(Self.buildNumber),
-                  target: try options.optional(Self.target))
-    }
+    public init() {}
 
     public func run(in context: StepContext) async throws -> XcodeEditResult {
         try await runVersionStep(.build, explicit: buildNumber, xcodeproj: xcodeproj, target: target, context: context)
@@ -45,32 +34,22 @@ public struct IncrementBuildNumber: Step {
 public struct SetVersionNumber: Step {
     public typealias Output = XcodeEditResult
 
-    public static let xcodeproj = StepOption<String>("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    public static let versionNumber = StepOption<String>("version_number", "The new version, such as 2.1.0", env: "LANES_VERSION_NUMBER")
-    public static let target = StepOption<String>.optional("target", "Regular expression searched in target names; all targets when absent")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "set_version_number",
         summary: "Set MARKETING_VERSION (and literal CFBundleShortVersionString values)",
-        options: [xcodeproj.info, versionNumber.info, target.info],
+        category: .xcode,
         examples: [StepExample(swift: #"try await setVersionNumber(xcodeproj: "Brewer.xcodeproj", versionNumber: "2.1.0")"#,
                                commandLine: ["xcodeproj:Brewer.xcodeproj", "version_number:2.1.0"])]
     )
 
-    public let xcodeproj: String
-    public let versionNumber: String
-    public let target: String?
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("version_number", "The new version, such as 2.1.0", env: "LANES_VERSION_NUMBER")
+    var versionNumber: String
+    @StepOption("target", "Regular expression searched in target names; all targets when absent")
+    var target: String?
 
-    public init(xcodeproj: String, versionNumber: String, target: String? = nil) {
-        self.xcodeproj = xcodeproj
-        self.versionNumber = versionNumber
-        self.target = target
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(xcodeproj: try options[Self.xcodeproj], versionNumber: try options[Self.versionNumber],
-                  target: try options.optional(Self.target))
-    }
+    public init() {}
 
     public func run(in context: StepContext) async throws -> XcodeEditResult {
         try await runVersionStep(.marketing, explicit: versionNumber, xcodeproj: xcodeproj, target: target, context: context)
@@ -99,16 +78,4 @@ private func runVersionStep(_ version: VersionNumber, explicit: String?, xcodepr
         value = next
     }
     return try update.apply(value, plan: plan, project: project, matched: selection.matched.map(\.name), context: context)
-}
-
-/// Increments (or sets) the build number; see `IncrementBuildNumber`.
-@discardableResult
-public func incrementBuildNumber(xcodeproj: String, buildNumber: String? = nil, target: String? = nil) async throws -> XcodeEditResult {
-    try await runStep(IncrementBuildNumber(xcodeproj: xcodeproj, buildNumber: buildNumber, target: target))
-}
-
-/// Sets the marketing version; see `SetVersionNumber`.
-@discardableResult
-public func setVersionNumber(xcodeproj: String, versionNumber: String, target: String? = nil) async throws -> XcodeEditResult {
-    try await runStep(SetVersionNumber(xcodeproj: xcodeproj, versionNumber: versionNumber, target: target))
 }

@@ -1,10 +1,15 @@
 import LanesXcode
 
 /// `KEY=VALUE` pairs as one option: `OTHER_SWIFT_FLAGS=-D STAGING;SWIFT_VERSION=6.0` (separated by `;`).
-public struct BuildSettingAssignments: OptionValue, Hashable {
+public struct BuildSettingAssignments: OptionValue, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     public let pairs: [(key: String, value: String)]
 
     public init(_ pairs: [(key: String, value: String)]) { self.pairs = pairs }
+
+    /// `["SWIFT_VERSION": "6.0"]` in a Lanefile; the pairs keep the literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) { self.pairs = elements.map { (key: $0.0, value: $0.1) } }
+
+    public var description: String { pairs.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
 
     public static var typeName: String { "KEY=VALUE;..." }
 
@@ -32,40 +37,27 @@ public struct BuildSettingAssignments: OptionValue, Hashable {
 public struct SetBuildSettings: Step {
     public typealias Output = XcodeEditResult
 
-    public static let xcodeproj = StepOption<String>("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    public static let target = StepOption<String>.optional(
-        "target", "Regular expression searched in target names, as written; project-level settings when absent")
-    public static let buildConfiguration = StepOption<String>.optional(
-        "build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION")
-    public static let settings = StepOption<BuildSettingAssignments>("settings", "KEY=VALUE pairs separated by ';'")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "set_build_settings",
         summary: "Set build settings of Xcode targets (or the project) for a configuration",
-        options: [xcodeproj.info, target.info, buildConfiguration.info, settings.info],
+        category: .xcode,
         examples: [StepExample(
-            swift: #"try await setBuildSettings(xcodeproj: "Brewer.xcodeproj", target: "^Brewer$", buildConfiguration: "Staging", ["SWIFT_VERSION": "6.0"])"#,
+            swift: #"try await setBuildSettings(xcodeproj: "Brewer.xcodeproj", target: "^Brewer$", buildConfiguration: "Staging", settings: ["SWIFT_VERSION": "6.0"])"#,
             commandLine: ["xcodeproj:Brewer.xcodeproj", "target:^Brewer$", "build_configuration:Staging", "settings:SWIFT_VERSION=6.0"])]
     )
 
-    public let xcodeproj: String
-    public let target: String?
-    public let buildConfiguration: String?
-    public let settings: [(key: String, value: BuildSettingValue)]
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("target", "Regular expression searched in target names, as written; project-level settings when absent")
+    var target: String?
+    @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION")
+    var buildConfiguration: String?
+    @StepOption("settings", "KEY=VALUE pairs separated by ';'")
+    var assignments: BuildSettingAssignments
 
-    public init(xcodeproj: String, target: String?, buildConfiguration: String?, settings: [(key: String, value: BuildSettingValue)]) {
-        self.xcodeproj = xcodeproj
-        self.target = target
-        self.buildConfiguration = buildConfiguration
-        self.settings = settings
-    }
+    public init() {}
 
-    public init(options: OptionValues) throws {
-        let assignments = try options[Self.settings]
-        self.init(xcodeproj: try options[Self.xcodeproj], target: try options.optional(Self.target),
-                  buildConfiguration: try options.optional(Self.buildConfiguration),
-                  settings: assignments.pairs.map { ($0.key, .string($0.value)) })
-    }
+    var settings: [(key: String, value: BuildSettingValue)] { assignments.pairs.map { ($0.key, .string($0.value)) } }
 
     public var banner: String { "Setting \(settings.map(\.key).joined(separator: ", ")) in \(xcodeproj)" }
 
@@ -94,12 +86,4 @@ public struct SetBuildSettings: Step {
         context.logChanges(session.changes, file: file.path)
         return XcodeEditResult(projectFile: file.path, matchedTargets: matched, changes: session.changes)
     }
-}
-
-/// Sets build settings; see `SetBuildSettings`. With `target` nil, the project-level settings change.
-@discardableResult
-public func setBuildSettings(xcodeproj: String, target: String? = nil, buildConfiguration: String? = nil,
-                             _ settings: [String: String]) async throws -> XcodeEditResult {
-    let pairs = settings.sorted { $0.key < $1.key }.map { (key: $0.key, value: BuildSettingValue.string($0.value)) }
-    return try await runStep(SetBuildSettings(xcodeproj: xcodeproj, target: target, buildConfiguration: buildConfiguration, settings: pairs))
 }

@@ -5,50 +5,40 @@ import LanesXcode
 public struct UpdateCodeSigningSettings: Step {
     public typealias Output = XcodeEditResult
 
-    public static let xcodeproj = StepOption<String>("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    public static let useAutomaticSigning = StepOption<Bool>("use_automatic_signing", "Automatic (true) or manual (false) signing", default: false)
-    public static let targets = StepOption<String>.optional(
-        "targets", "Regular expression searched in target names, as written; all targets when absent", env: "LANES_TARGET_FILTER")
-    public static let buildConfiguration = StepOption<String>.optional(
-        "build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION")
-    public static let teamID = StepOption<String>.optional("team_id", "DEVELOPMENT_TEAM to write", env: "LANES_TEAM_ID")
-    public static let codeSignIdentity = StepOption<String>.optional("code_sign_identity", "CODE_SIGN_IDENTITY to write")
-    public static let profileName = StepOption<String>.optional("profile_name", "PROVISIONING_PROFILE_SPECIFIER to write")
-    public static let profileUUID = StepOption<String>.optional("profile_uuid", "PROVISIONING_PROFILE to write")
-    public static let bundleIdentifier = StepOption<String>.optional("bundle_identifier", "PRODUCT_BUNDLE_IDENTIFIER to write")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "update_code_signing_settings",
         summary: "Set signing style, team, identity and profile of Xcode targets, SDK variants included",
-        options: [xcodeproj.info, useAutomaticSigning.info, targets.info, buildConfiguration.info, teamID.info,
-                  codeSignIdentity.info, profileName.info, profileUUID.info, bundleIdentifier.info],
+        category: .xcode,
         examples: [StepExample(
             swift: #"try await updateCodeSigningSettings(xcodeproj: "Brewer.xcodeproj", useAutomaticSigning: false, targets: "^Brewer$", buildConfiguration: "Release", teamID: "ABCDE12345", codeSignIdentity: "Apple Distribution")"#,
             commandLine: ["xcodeproj:Brewer.xcodeproj", "use_automatic_signing:false", "targets:^Brewer$", "build_configuration:Release",
                           "team_id:ABCDE12345", "code_sign_identity:Apple Distribution"])]
     )
 
-    public let xcodeproj: String
-    public let targets: String?
-    public let buildConfiguration: String?
-    public let settings: SigningSettings
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("use_automatic_signing", "Automatic (true) or manual (false) signing", default: false)
+    var useAutomaticSigning: Bool
+    @StepOption("targets", "Regular expression searched in target names, as written; all targets when absent", env: "LANES_TARGET_FILTER")
+    var targets: String?
+    @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION")
+    var buildConfiguration: String?
+    @StepOption("team_id", "DEVELOPMENT_TEAM to write", env: "LANES_TEAM_ID")
+    var teamID: String?
+    @StepOption("code_sign_identity", "CODE_SIGN_IDENTITY to write", env: "LANES_CODE_SIGN_IDENTITY")
+    var codeSignIdentity: String?
+    @StepOption("profile_name", "PROVISIONING_PROFILE_SPECIFIER to write")
+    var profileName: String?
+    @StepOption("profile_uuid", "PROVISIONING_PROFILE to write")
+    var profileUUID: String?
+    @StepOption("bundle_identifier", "PRODUCT_BUNDLE_IDENTIFIER to write", env: "APP_IDENTIFIER")
+    var bundleIdentifier: String?
 
-    public init(xcodeproj: String, useAutomaticSigning: Bool, targets: String? = nil, buildConfiguration: String? = nil,
-                teamID: String? = nil, codeSignIdentity: String? = nil, profileName: String? = nil, profileUUID: String? = nil,
-                bundleIdentifier: String? = nil) {
-        self.xcodeproj = xcodeproj
-        self.targets = targets
-        self.buildConfiguration = buildConfiguration
-        self.settings = SigningSettings(style: useAutomaticSigning ? .automatic : .manual, team: teamID, identity: codeSignIdentity,
-                                        profileName: profileName, profileUUID: profileUUID, bundleIdentifier: bundleIdentifier)
-    }
+    public init() {}
 
-    public init(options: OptionValues) throws {
-        self.init(xcodeproj: try options[Self.xcodeproj], useAutomaticSigning: try options[Self.useAutomaticSigning],
-                  targets: try options.optional(Self.targets), buildConfiguration: try options.optional(Self.buildConfiguration),
-                  teamID: try options.optional(Self.teamID), codeSignIdentity: try options.optional(Self.codeSignIdentity),
-                  profileName: try options.optional(Self.profileName), profileUUID: try options.optional(Self.profileUUID),
-                  bundleIdentifier: try options.optional(Self.bundleIdentifier))
+    var settings: SigningSettings {
+        SigningSettings(style: useAutomaticSigning ? .automatic : .manual, team: teamID, identity: codeSignIdentity,
+                        profileName: profileName, profileUUID: profileUUID, bundleIdentifier: bundleIdentifier)
     }
 
     public var banner: String { "\(settings.style.rawValue) signing in \(xcodeproj)" }
@@ -64,15 +54,4 @@ public struct UpdateCodeSigningSettings: Step {
         context.logChanges(session.changes, file: file.path)
         return XcodeEditResult(projectFile: file.path, matchedTargets: selection.matched.map(\.name), changes: session.changes)
     }
-}
-
-/// Sets code-signing settings of Xcode targets; see `UpdateCodeSigningSettings`.
-@discardableResult
-public func updateCodeSigningSettings(xcodeproj: String, useAutomaticSigning: Bool, targets: String? = nil,
-                                      buildConfiguration: String? = nil, teamID: String? = nil, codeSignIdentity: String? = nil,
-                                      profileName: String? = nil, profileUUID: String? = nil,
-                                      bundleIdentifier: String? = nil) async throws -> XcodeEditResult {
-    try await runStep(UpdateCodeSigningSettings(xcodeproj: xcodeproj, useAutomaticSigning: useAutomaticSigning, targets: targets,
-                                                buildConfiguration: buildConfiguration, teamID: teamID, codeSignIdentity: codeSignIdentity,
-                                                profileName: profileName, profileUUID: profileUUID, bundleIdentifier: bundleIdentifier))
 }

@@ -7,51 +7,33 @@ internal import Foundation
 public struct UpdateProjectProvisioning: Step {
     public typealias Output = XcodeEditResult
 
-    public static let xcodeproj = StepOption<String>("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    public static let profile = StepOption<String>("profile", "Path to the .mobileprovision file", env: "LANES_PROVISIONING_PROFILE")
-    public static let targetFilter = StepOption<String>.optional(
-        "target_filter", "Regular expression searched in target names, as written (anchor with ^...$); all targets when absent",
-        env: "LANES_TARGET_FILTER")
-    public static let buildConfiguration = StepOption<String>.optional(
-        "build_configuration", "Build configuration name, matched exactly; all configurations when absent", env: "LANES_BUILD_CONFIGURATION")
-    public static let configurationIsRegex = StepOption<Bool>(
-        "build_configuration_is_regex", "Treat build_configuration as a regular expression", default: false)
-    public static let codeSignIdentity = StepOption<String>.optional(
-        "code_sign_identity", "CODE_SIGN_IDENTITY to write (the imported certificate's name); else the one the profile implies",
-        env: "LANES_CODE_SIGN_IDENTITY")
-
-    public static let info = StepInfo(
+    public static let definition = StepDefinition(
         id: "update_project_provisioning",
         summary: "Point Xcode targets at a provisioning profile: specifier, UUID, team, manual style, identity",
-        options: [xcodeproj.info, profile.info, targetFilter.info, buildConfiguration.info, configurationIsRegex.info, codeSignIdentity.info],
+        category: .xcode,
         examples: [StepExample(
             swift: #"try await updateProjectProvisioning(xcodeproj: "Brewer.xcodeproj", profile: "signing/Brewer_Staging.mobileprovision", targetFilter: "^Brewer$", buildConfiguration: "Staging")"#,
             commandLine: ["xcodeproj:Brewer.xcodeproj", "profile:signing/Brewer_Staging.mobileprovision", "target_filter:^Brewer$",
                           "build_configuration:Staging"])]
     )
 
-    public let xcodeproj: String
-    public let profile: String
-    public let targetFilter: String?
-    public let buildConfiguration: String?
-    public let configurationIsRegex: Bool
-    public let codeSignIdentity: String?
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("profile", "Path to the .mobileprovision file", env: "LANES_PROVISIONING_PROFILE")
+    var profile: String
+    @StepOption("target_filter", "Regular expression searched in target names, as written (anchor with ^...$); all targets when absent",
+            env: "LANES_TARGET_FILTER")
+    var targetFilter: String?
+    @StepOption("build_configuration", "Build configuration name, matched exactly; all configurations when absent",
+            env: "LANES_BUILD_CONFIGURATION")
+    var buildConfiguration: String?
+    @StepOption("build_configuration_is_regex", "Treat build_configuration as a regular expression", default: false)
+    var configurationIsRegex: Bool
+    @StepOption("code_sign_identity", "CODE_SIGN_IDENTITY to write (the imported certificate's name); else the one the profile implies",
+            env: "LANES_CODE_SIGN_IDENTITY")
+    var codeSignIdentity: String?
 
-    public init(xcodeproj: String, profile: String, targetFilter: String? = nil, buildConfiguration: String? = nil,
-                configurationIsRegex: Bool = false, codeSignIdentity: String? = nil) {
-        self.xcodeproj = xcodeproj
-        self.profile = profile
-        self.targetFilter = targetFilter
-        self.buildConfiguration = buildConfiguration
-        self.configurationIsRegex = configurationIsRegex
-        self.codeSignIdentity = codeSignIdentity
-    }
-
-    public init(options: OptionValues) throws {
-        self.init(xcodeproj: try options[Self.xcodeproj], profile: try options[Self.profile],
-                  targetFilter: try options.optional(Self.targetFilter), buildConfiguration: try options.optional(Self.buildConfiguration),
-                  configurationIsRegex: try options[Self.configurationIsRegex], codeSignIdentity: try options.optional(Self.codeSignIdentity))
-    }
+    public init() {}
 
     public var banner: String { "Provisioning \(xcodeproj) with \((profile as NSString).lastPathComponent)" }
 
@@ -86,14 +68,4 @@ public struct UpdateProjectProvisioning: Step {
         if given != nil { return "" }
         return imported == nil ? " (implied by the profile)" : " (the certificate this lane imported)"
     }
-}
-
-/// Points Xcode targets at a provisioning profile; see `UpdateProjectProvisioning`.
-@discardableResult
-public func updateProjectProvisioning(xcodeproj: String, profile: String, targetFilter: String? = nil,
-                                      buildConfiguration: String? = nil, configurationIsRegex: Bool = false,
-                                      codeSignIdentity: String? = nil) async throws -> XcodeEditResult {
-    try await runStep(UpdateProjectProvisioning(xcodeproj: xcodeproj, profile: profile, targetFilter: targetFilter,
-                                                buildConfiguration: buildConfiguration, configurationIsRegex: configurationIsRegex,
-                                                codeSignIdentity: codeSignIdentity))
 }

@@ -2,20 +2,22 @@ import Foundation
 import Testing
 
 /// Runs the built `lanes` executable the way a user does, capturing its output and exit status.
-struct LanesProcess {
-    struct Result {
-        let status: Int32
-        let standardOutput: String
-        let standardError: String
-        var output: String { standardOutput + standardError }
+public struct LanesProcess {
+    public struct Result {
+        public let status: Int32
+        public let standardOutput: String
+        public let standardError: String
+        public var output: String { standardOutput + standardError }
     }
 
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    /// The checkout this test support was compiled from.
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    /// The CLI tests' fixture projects.
+    public static let fixtures = repositoryRoot.appendingPathComponent("Tests/LanesCLITests/Fixtures")
 
     /// The `lanes` that `swift build` made for this checkout.
-    static var executable: String {
+    public static var executable: String {
         get throws {
             let path = repositoryRoot.appendingPathComponent(".build/debug/lanes").path
             try #require(FileManager.default.isExecutableFile(atPath: path),
@@ -24,11 +26,11 @@ struct LanesProcess {
         }
     }
 
-    let cacheDirectory: URL
-    var environment: [String: String]
+    public let cacheDirectory: URL
+    public var environment: [String: String]
 
     /// A lanes with a cache of its own, so tests do not see each other's compiled runners.
-    init(cacheDirectory: URL = LanesProcess.temporaryDirectory("cache")) {
+    public init(cacheDirectory: URL = LanesProcess.temporaryDirectory("cache")) {
         self.cacheDirectory = cacheDirectory
         var environment = ProcessInfo.processInfo.environment
         environment["LANES_CACHE_DIR"] = cacheDirectory.path
@@ -39,14 +41,14 @@ struct LanesProcess {
         self.environment = environment
     }
 
-    static func temporaryDirectory(_ label: String) -> URL {
+    public static func temporaryDirectory(_ label: String) -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-tests-\(label)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
     /// A copy of a fixture project in a fresh directory, so edits and dotenv files stay local.
-    static func project(_ fixture: String) throws -> URL {
+    public static func project(_ fixture: String) throws -> URL {
         let directory = temporaryDirectory(fixture)
         let source = fixtures.appendingPathComponent(fixture)
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
@@ -55,13 +57,13 @@ struct LanesProcess {
         return directory
     }
 
-    func run(_ arguments: [String], in directory: URL, extraEnvironment: [String: String] = [:],
+    public func run(_ arguments: [String], in directory: URL, extraEnvironment: [String: String] = [:],
              executable: String? = nil) throws -> Result {
         let process = try start(arguments, in: directory, extraEnvironment: extraEnvironment, executable: executable)
         return process.finish()
     }
 
-    func start(_ arguments: [String], in directory: URL, extraEnvironment: [String: String] = [:],
+    public func start(_ arguments: [String], in directory: URL, extraEnvironment: [String: String] = [:],
                executable: String? = nil) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable ?? Self.executable)
@@ -78,8 +80,8 @@ struct LanesProcess {
     }
 
     /// A started `lanes`; reading both pipes on their own threads so neither can fill up and block.
-    final class Running: @unchecked Sendable {
-        let process: Process
+    public final class Running: @unchecked Sendable {
+        public let process: Process
         private var outputData = Data()
         private var errorData = Data()
         private let group = DispatchGroup()
@@ -98,7 +100,7 @@ struct LanesProcess {
             }
         }
 
-        func finish() -> Result {
+        public func finish() -> Result {
             process.waitUntilExit()
             group.wait()
             return Result(status: process.terminationStatus,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs a tool (argv, no shell) and returns its merged output; secrets go in `environment`.
-func runTool(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+public func runTool(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
