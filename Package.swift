@@ -67,6 +67,6 @@ let package = Package(
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
     ]
 )

@@ -28,6 +28,9 @@ public enum StepReference {
         for option in info.options {
             text += "  \(option.name) (\(facts(option).joined(separator: ", ")))\n      \(option.summary)\n"
         }
+        for (name, value) in info.definition.standaloneDefaults.sorted(by: { $0.key < $1.key }) {
+            text += "\nRun alone (lanes run), \(name) defaults to \(value).\n"
+        }
         if !info.examples.isEmpty { text += "\nExamples:\n" }
         for example in info.examples {
             text += "  In a lane:        \(example.swift)\n"
@@ -87,6 +90,9 @@ public enum StepReference {
                                      (option.isSecret ? "secret: " : "") + option.summary]
                         text += "| " + cells.map { $0.replacingPipes }.joined(separator: " | ") + " |\n"
                     }
+                }
+                for (name, value) in info.definition.standaloneDefaults.sorted(by: { $0.key < $1.key }) {
+                    text += "\nRun alone with `lanes run`, `\(name)` defaults to `\(value)`.\n"
                 }
                 for example in info.examples {
                     text += "\n```swift\n\(example.swift)\n```\n```sh\n\(commandLine(example, id: info.id))\n```\n"

@@ -1,8 +1,10 @@
+import LanesPlatform
+
 /// A failure of the driver, with the exit status documented in the README.
 struct DriverError: Error, CustomStringConvertible {
-    static let usage: Int32 = 64
-    static let compilation: Int32 = 65
-    static let configuration: Int32 = 78
+    static let usage = ExitStatus.usage.rawValue
+    static let compilation = ExitStatus.compilation.rawValue
+    static let configuration = ExitStatus.configuration.rawValue
 
     let message: String
     let hint: String?

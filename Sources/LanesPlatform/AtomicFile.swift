@@ -27,6 +27,13 @@ public enum AtomicFile {
     /// otherwise an existing file keeps its own and a new one gets 0644.
     public static func write(_ bytes: [UInt8], to requestedPath: String, permissions: UInt32? = nil) throws(Failure) {
         let path = resolvingSymbolicLink(requestedPath)
+        // A device or a pipe (`--junit /dev/null`, `/dev/stdout`) is written in place: renaming over
+        // it would replace the device node itself, for every program on the machine.
+        var target = stat()
+        if stat(path, &target) == 0, target.st_mode & S_IFMT != S_IFREG {
+            try writeInPlace(bytes, to: path, kind: target.st_mode & S_IFMT)
+            return
+        }
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).lanes-XXXXXX".utf8CString)
@@ -54,6 +61,16 @@ public enum AtomicFile {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
         }
+    }
+}
+
+extension AtomicFile {
+    private static func writeInPlace(_ bytes: [UInt8], to path: String, kind: mode_t) throws(Failure) {
+        guard kind == S_IFCHR || kind == S_IFIFO else { throw Failure(path: path, operation: "writing to a non-file", code: EISDIR) }
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(path: path, operation: "open", code: errno) }
+        defer { close(descriptor) }
+        guard FileDescriptorIO.writeAll(bytes, to: descriptor) else { throw Failure(path: path, operation: "write", code: errno) }
     }
 }
 

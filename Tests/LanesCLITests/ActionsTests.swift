@@ -52,6 +52,20 @@ import Testing
         #expect(json.standardOutput.contains(#"{"event":"result","value":"main"}"#), "\(json.output)")
     }
 
+    /// Run alone, import_certificate keeps its keychain (nothing later in a lane would use it) and
+    /// says where it is; the certificate password stays out of the output.
+    @Test func runImportCertificateKeepsTheKeychainAndSaysWhere() throws {
+        let directory = LanesProcess.temporaryDirectory("run-import")
+        let certificate = LanesProcess.repositoryRoot.appendingPathComponent("Example/codesigning/ios_distribution.p12").path
+        let result = try lanes.run(["run", "import_certificate", "keychain_name:oneoff", "certificate_path:\(certificate)"], in: directory,
+                                   extraEnvironment: ["CERTIFICATE_PASSWORD": "brewer-3des-pass"])
+        #expect(result.status == 0, "\(result.output)")
+        let keychain = directory.appendingPathComponent(".lanes/keychains/oneoff.keychain").path
+        #expect(result.standardOutput.contains("keychain: oneoff at \(keychain) (kept)"), "\(result.standardOutput)")
+        #expect(FileManager.default.fileExists(atPath: keychain))
+        #expect(!result.output.contains("brewer-3des-pass"))
+    }
+
     @Test func runExecutesAStepFromTheShell() throws {
         let directory = LanesProcess.temporaryDirectory("run")
         let result = try lanes.run(["run", "sh", "command:sh,-c,echo from-run"], in: directory)

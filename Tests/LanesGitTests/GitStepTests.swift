@@ -45,10 +45,10 @@ import Testing
         #expect(count == 5)
 
         try fixture.git(["clone", "-q", "--depth", "1", "file://\(repo)", fixture.path("shallow")], in: fixture.root.path)
-        let error = await #expect(throws: LanesError.self) {
+        let error = await #expect(throws: GitError.self) {
             try await NumberOfCommits.resolve([:]).run(in: Harness(directory: fixture.path("shallow")).context)
         }
-        #expect(error?.kind == .environment)
+        #expect(error?.lanesKind == .environment)
         #expect(error?.hint?.contains("fetch-depth: 0") == true)
     }
 
@@ -111,10 +111,10 @@ import Testing
         #expect(try fixture.git(["tag", "-l"], in: fixture.path("server.git")) == "v3.1.0")
         #expect(harness.redactor.isSecret("tok-never-shown"))
 
-        let duplicate = await #expect(throws: LanesError.self) {
+        let duplicate = await #expect(throws: GitError.self) {
             try await AddGitTag.resolve(["tag": "v3.1.0"]).run(in: harness.context)
         }
-        #expect(duplicate?.kind == .configuration)
+        #expect(duplicate?.lanesKind == .configuration)
     }
 
     @Test func gitBranchFallsBackToTheCIVariableWhenDetached() async throws {

@@ -101,15 +101,17 @@ struct SigningStepTests {
         #expect(FileManager.default.fileExists(atPath: result.keychainPath))
     }
 
+    /// The error stays a `SigningError` (an OnError hook can match it), is a configuration error,
+    /// and the log says where the password came from, never what it was.
     @Test func wrongPasswordIsAConfigurationErrorNamingTheVariable() async throws {
         let harness = try StepHarness()
         defer { harness.temp.remove() }
         let step = try ImportCertificate.resolve(["keychain_name": "k", "certificate_path": "p12/dist-3des-sha1.p12",
                                                   "certificate_password": Secret(name: "CERTIFICATE_PASSWORD", value: "hunter2-wrong")])
-        let error = await #expect(throws: LanesError.self) { try await step.run(in: harness.context) }
-        #expect(error?.kind == .configuration)
+        let error = await #expect(throws: SigningError.self) { try await step.run(in: harness.context) }
+        #expect(error?.lanesKind == .configuration)
         #expect(error?.description.contains("wrong password, or the file is damaged") == true)
-        #expect(error?.hint == "the password came from $CERTIFICATE_PASSWORD")
+        #expect(harness.logged.contains("hint: the password came from $CERTIFICATE_PASSWORD"))
         #expect(error?.description.contains("hunter2-wrong") == false)
         #expect(harness.context.cleanups.isEmpty, "nothing was created, so nothing to clean")
     }
@@ -119,7 +121,7 @@ struct SigningStepTests {
         defer { harness.temp.remove() }
         let step = try ImportCertificate.resolve(["keychain_name": "k", "certificate_path": "p12/dist-expired.p12",
                                                   "certificate_password": Secret(name: "P", value: "brewer-expired-pass")])
-        let error = await #expect(throws: LanesError.self) { try await step.run(in: harness.context) }
+        let error = await #expect(throws: SigningError.self) { try await step.run(in: harness.context) }
         #expect(error?.description.contains("expired on 2021-01-01T00:00:00Z") == true)
         #expect(!FileManager.default.fileExists(atPath: harness.keychainsDirectory))
     }

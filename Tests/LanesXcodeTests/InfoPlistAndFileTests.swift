@@ -80,6 +80,27 @@ import LanesPlatform
         #expect(try String(contentsOf: real, encoding: .utf8) == "new")
     }
 
+    /// `--junit /dev/null` must not replace the device node: a pipe or device is written in place.
+    @Test func aPipeIsWrittenInPlaceNotReplaced() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("report.xml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let output = Pipe()
+        reader.standardOutput = output
+        try reader.run()
+        try AtomicFile.write(Array("through the pipe".utf8), to: fifo)
+        reader.waitUntilExit()
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "through the pipe")
+        let type = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
+        #expect(type != .typeRegular, "the pipe is still a pipe")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.xml"], "no temporary file left")
+    }
+
     @Test func failsWithoutTouchingAnythingWhenTheFolderIsMissing() {
         #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write([1, 2, 3], to: "/nonexistent-lanes-folder/project.pbxproj") }
     }

@@ -4,7 +4,13 @@ public enum SingleStepRun {
     public static func main(_ type: any Step.Type, arguments: [String]) async -> Never {
         let info = type.info
         let lane = Lane(info.id, info.summary, options: info.options.map { PassThroughOption(info: $0) }) { invocation in
-            try await perform(type, given: invocation.values.given)
+            var given = invocation.values.given
+            for option in info.options {
+                guard let value = info.definition.standaloneDefaults[option.name], given[option.name] == nil,
+                      (option.environmentVariable.flatMap { invocation.values.environment[$0] } ?? "").isEmpty else { continue }
+                given[option.name] = value
+            }
+            try await perform(type, given: given)
         }
         await LanefileRunner.main(Lanefile { lane }, arguments: [info.id] + arguments)
     }

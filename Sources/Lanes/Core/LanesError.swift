@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// What kind of failure an error is: it decides the exit status and how the error is presented.
 public enum ErrorKind: Sendable, Hashable {
     /// The command line was wrong: unknown lane, unknown or malformed option.
@@ -15,15 +17,17 @@ public enum ErrorKind: Sendable, Hashable {
     /// Ctrl-C or a CI abort (SIGINT, SIGTERM) stopped the lane; cleanups ran.
     case interrupted
 
-    /// The process exit status for this kind, documented in the README.
-    public var exitStatus: Int32 {
+    /// The process exit status for this kind, from the one table (`ExitStatus`).
+    public var exitStatus: Int32 { status.rawValue }
+
+    var status: ExitStatus {
         switch self {
-        case .laneFailure: 1
-        case .usage: 64
-        case .compilation: 65
-        case .internal: 70
-        case .configuration, .environment: 78
-        case .interrupted: 130
+        case .laneFailure: .laneFailed
+        case .usage: .usage
+        case .compilation: .compilation
+        case .internal: .internalError
+        case .configuration, .environment: .configuration
+        case .interrupted: .interrupted
         }
     }
 }
@@ -63,6 +67,12 @@ public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// An error of one of lanes' libraries (`GitError`, `SigningError`, ...), thrown as itself so that
+/// an `OnError` hook can match its type, with the kind that decides the exit status.
+public protocol ClassifiedError: Error {
+    var lanesKind: ErrorKind { get }
+}
+
 extension Error {
     /// The kind of any error: lanes' own errors carry one; anything else thrown while a lane runs
     /// is a lane failure.
@@ -70,6 +80,8 @@ extension Error {
         switch self {
         case let error as LanesError: error.kind
         case let error as ValidationErrors: error.kind
+        case let error as StepFailure: error.underlying.lanesKind
+        case let error as any ClassifiedError: error.lanesKind
         default: .laneFailure
         }
     }

@@ -51,12 +51,17 @@ public struct StepDefinition: Sendable {
     public let summary: String
     public let category: StepCategory
     public let examples: [StepExample]
+    /// Option values `lanes run` uses when neither the command line nor the environment gives
+    /// one: a step run alone has no later step to use what it leaves behind (a keychain, say).
+    public let standaloneDefaults: [String: String]
 
-    public init(id: String, summary: String, category: StepCategory, examples: [StepExample]) {
+    public init(id: String, summary: String, category: StepCategory, examples: [StepExample],
+                standaloneDefaults: [String: String] = [:]) {
         self.id = id
         self.summary = summary
         self.category = category
         self.examples = examples
+        self.standaloneDefaults = standaloneDefaults
     }
 
     /// The Lanefile function's name: the id in lower camel case (`import_certificate` -> `importCertificate`).

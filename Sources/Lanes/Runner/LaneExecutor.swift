@@ -44,8 +44,10 @@ public struct LaneExecutor: Sendable {
                 for hook in lanefile.afterSuccess { try await hook(lane) }
             } catch {
                 failure = error
+                // Hooks see the error the step threw (a `GitError`, a `SigningError`), not the wrapper.
+                let thrown = (error as? StepFailure)?.underlying ?? error
                 for hook in lanefile.onError {
-                    do { try await hook(lane, error) } catch { run.message("error hook failed: \(error)") }
+                    do { try await hook(lane, thrown) } catch { run.message("error hook failed: \(error)") }
                 }
             }
             for hook in lanefile.finally {
@@ -66,7 +68,7 @@ public struct LaneExecutor: Sendable {
             failure = LanesError(.interrupted, "interrupted by a signal; cleanups ran")
         }
         let message = failure.map { context.environment.redactor.redact(String(describing: $0)) }
-        let kind = failure.map { ($0 as? StepFailure)?.underlying.lanesKind ?? $0.lanesKind }
+        let kind = failure?.lanesKind
         reporter.report(.laneFinished(LaneSummary(lane: lane.name, steps: run.records, duration: clock.now - start,
                                                   failure: message, kind: kind)))
         return kind

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Lanes
 import Foundation
 import LanesCron
 
@@ -31,8 +32,7 @@ struct CronCommand: ParsableCommand {
                 let schedule = try CronSchedule(parsing: spec, seed: seed, timeZones: resolver)
                 return (schedule, schedule.timeZone ?? defaultZone)
             } catch {
-                CronOutput.printError(error.message)
-                throw ExitCode(78)
+                throw LanesError(.configuration, error.message)
             }
         }
     }
@@ -72,8 +72,7 @@ struct CronCommand: ParsableCommand {
                 for time in times { print(CronOutput.local(time, in: zone)) }
             }
             if !parsed.canEverFire {
-                CronOutput.printError("This schedule never fires: no calendar date matches its day-of-month, month and day-of-week together.")
-                throw ExitCode(1)
+                throw LanesError(.laneFailure, "This schedule never fires: no calendar date matches its day-of-month, month and day-of-week together.")
             }
         }
 

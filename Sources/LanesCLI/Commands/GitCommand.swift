@@ -1,3 +1,4 @@
+import Lanes
 import ArgumentParser
 import FoundationEssentials
 import LanesGit
@@ -36,8 +37,7 @@ struct GitInfoCommand: ParsableCommand {
         do {
             info = try Repository(discoveringFrom: path).info()
         } catch let error as GitError {
-            printError("lanes git info: \(error)")
-            throw ExitCode(error.kind == .notARepository ? 78 : 1)
+            throw LanesError(error.lanesKind, "lanes git info: \(error.message)", hint: error.hint)
         }
         if json {
             let encoder = JSONEncoder()
@@ -60,10 +60,5 @@ struct GitInfoCommand: ParsableCommand {
         ]
         lines += info.changedFiles.map { "  \($0)" }
         return lines.joined(separator: "\n")
-    }
-
-    private func printError(_ message: String) {
-        let line = message + "\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
     }
 }

@@ -1,23 +1,21 @@
 import ArgumentParser
 import Foundation
+import Lanes
 
-/// How the signing commands fail: bad input (78) or a failed check (1), message on stderr.
+/// How the signing commands fail: bad input (a configuration error) or a failed check (a lane
+/// failure), reported by `lanes-tool`'s one error path.
 enum SigningCLIFailure: Error {
     case badInput(String)
     case checkFailed(String)
 
-    /// Runs `body`, turning a failure into its message on stderr and its exit status.
+    /// Runs `body`, turning a failure into the `LanesError` of its kind.
     static func reporting(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let failure as SigningCLIFailure {
             switch failure {
-            case let .badInput(message):
-                SigningOutput.printError("error: \(message)")
-                throw ExitCode(78)
-            case let .checkFailed(message):
-                SigningOutput.printError("error: \(message)")
-                throw ExitCode(1)
+            case let .badInput(message): throw LanesError(.configuration, message)
+            case let .checkFailed(message): throw LanesError(.laneFailure, message)
             }
         }
     }

@@ -13,14 +13,6 @@ struct XcodeCommand: ParsableCommand {
     )
 }
 
-/// Exit statuses of `lanes xcode`, as the README documents them.
-private enum XcodeExit {
-    static func fail(_ message: String, status: Int32) -> ExitCode {
-        FileHandle.standardError.write(Data(("error: " + message + "\n").utf8))
-        return ExitCode(status)
-    }
-}
-
 /// The project file and root of a `PROJECT.xcodeproj` argument.
 private struct ProjectArgument {
     let pbxproj: String
@@ -36,12 +28,12 @@ private struct ProjectArgument {
 
     func load() throws -> XcodeProject {
         guard let data = FileManager.default.contents(atPath: pbxproj) else {
-            throw XcodeExit.fail("cannot read \(pbxproj); pass the .xcodeproj folder", status: 78)
+            throw LanesError(.configuration, "cannot read \(pbxproj)", hint: "pass the .xcodeproj folder")
         }
         do {
             return try XcodeProject(bytes: Array(data), path: pbxproj)
         } catch {
-            throw XcodeExit.fail("\(error)", status: 78)
+            throw LanesError(.configuration, "\(error)")
         }
     }
 }
@@ -88,7 +80,7 @@ struct XcodeSettingsCommand: ParsableCommand {
                     + xcodeProject.targets.flatMap { try xcodeProject.configurations(of: $0).filter { try filter.accepts($0.name) } }
             }
         } catch {
-            throw XcodeExit.fail("\(error)", status: 78)
+            throw LanesError(.configuration, "\(error)")
         }
         if json {
             let records = configurations.map { SettingsRecord(target: $0.target?.name, configuration: $0.name, settings: $0.settings) }

@@ -138,19 +138,19 @@ public func updateCodeSigningSettings(
 /// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
 /// - Parameter target: Regular expression searched in target names, as written; project-level settings when absent
 /// - Parameter buildConfiguration: Build configuration name, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION)
-/// - Parameter assignments: KEY=VALUE pairs separated by ';'
+/// - Parameter settings: KEY=VALUE pairs separated by ';'
 @discardableResult
 public func setBuildSettings(
     xcodeproj: String? = nil,
     target: String? = nil,
     buildConfiguration: String? = nil,
-    assignments: BuildSettingAssignments
+    settings: BuildSettingAssignments
 ) async throws -> XcodeEditResult {
     try await runStep(SetBuildSettings.self, [
         "xcodeproj": xcodeproj,
         "target": target,
         "build_configuration": buildConfiguration,
-        "settings": assignments,
+        "settings": settings,
     ])
 }
 

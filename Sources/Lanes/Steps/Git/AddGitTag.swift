@@ -31,7 +31,7 @@ public struct AddGitTag: Step {
 
     public func run(in context: StepContext) async throws -> GitTag {
         let repository = try context.openRepository()
-        let created = try gitStep { try repository.createTag(tag, at: commit, message: message, force: force) }
+        let created = try repository.createTag(tag, at: commit, message: message, force: force)
         context.log.line("tagged \(created.commit.short) as \(created.name)\(created.isAnnotated ? " (annotated)" : "")")
         return created
     }

@@ -51,15 +51,14 @@ public struct ChangelogFromGitCommits: Step {
     public func run(in context: StepContext) async throws -> Changelog {
         let repository = try context.openRepository()
         let range = try revisionRange()
-        let changelog = try gitStep {
-            if let range {
-                let commits = try repository.changelog(from: range.from, to: range.to,
-                                                       merges: mergeCommitFiltering, limit: commitsCount)
-                return Changelog(from: range.from, to: range.to, commits: commits)
-            }
-            let (tag, commits) = try repository.changelogSinceLastTag(pattern: tagMatchPattern,
-                                                                      merges: mergeCommitFiltering, limit: commitsCount)
-            return Changelog(from: tag, to: "HEAD", commits: commits)
+        let changelog: Changelog
+        if let range {
+            let commits = try repository.changelog(from: range.from, to: range.to, merges: mergeCommitFiltering, limit: commitsCount)
+            changelog = Changelog(from: range.from, to: range.to, commits: commits)
+        } else {
+            let (tag, commits) = try repository.changelogSinceLastTag(pattern: tagMatchPattern, merges: mergeCommitFiltering,
+                                                                      limit: commitsCount)
+            changelog = Changelog(from: tag, to: "HEAD", commits: commits)
         }
         context.log.line("\(changelog.commits.count) commits from \(changelog.from ?? "the first commit") to \(changelog.to)")
         for line in changelog.text.split(separator: "\n") { context.log.line(String(line)) }

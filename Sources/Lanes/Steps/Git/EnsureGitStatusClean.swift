@@ -20,7 +20,7 @@ public struct EnsureGitStatusClean: Step {
 
     public func run(in context: StepContext) async throws {
         let repository = try context.openRepository()
-        let status = try gitStep { try repository.status() }
+        let status = try repository.status()
         let dirty = status.entries.filter { entry in
             !ignoreFiles.contains { entry.path == $0 || ($0.hasSuffix("/") && entry.path.hasPrefix($0)) }
         }

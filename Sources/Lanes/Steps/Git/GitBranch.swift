@@ -21,7 +21,7 @@ public struct GitBranch: Step {
 
     public func run(in context: StepContext) async throws -> String? {
         let repository = try context.openRepository()
-        let head = try gitStep { try repository.head() }
+        let head = try repository.head()
         if let branch = head.branchName {
             context.log.line("on branch \(branch)")
             return branch

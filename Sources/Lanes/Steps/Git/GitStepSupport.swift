@@ -1,10 +1,9 @@
 import LanesGit
 
 extension StepContext {
-    /// The repository containing the project directory, with libgit2's failures turned into
-    /// lanes errors.
+    /// The repository containing the project directory.
     func openRepository() throws -> Repository {
-        try gitStep { try Repository(discoveringFrom: projectDirectory) }
+        try Repository(discoveringFrom: projectDirectory)
     }
 
     /// Remote credentials from the `LANES_GIT_*` variables; their secret values are registered
@@ -16,13 +15,10 @@ extension StepContext {
     }
 }
 
-/// Runs a LanesGit call, mapping its errors to lanes' kinds (which decide the exit status).
-func gitStep<T>(_ body: () throws -> T) throws -> T {
-    do {
-        return try body()
-    } catch let error as GitError {
-        throw LanesError(error.kind.lanesKind, error.message, hint: error.hint)
-    }
+/// Git's errors keep their type (an `OnError` hook can match `GitError`) and carry a kind for the
+/// exit status.
+extension GitError: ClassifiedError {
+    public var lanesKind: ErrorKind { kind.lanesKind }
 }
 
 extension GitError.Kind {

@@ -21,7 +21,7 @@ public struct LastGitTag: Step {
 
     public func run(in context: StepContext) async throws -> String? {
         let repository = try context.openRepository()
-        let tag = try gitStep { try repository.lastTag(matching: pattern) }
+        let tag = try repository.lastTag(matching: pattern)
         context.log.line(tag.map { "last tag: \($0)" } ?? "no tag is reachable from HEAD")
         return tag
     }

@@ -22,7 +22,7 @@ public struct NumberOfCommits: Step {
 
     public func run(in context: StepContext) async throws -> Int {
         let repository = try context.openRepository()
-        let count = try gitStep { try repository.commitCount(of: revision) }
+        let count = try repository.commitCount(of: revision)
         context.log.line("\(count) commits reachable from \(revision)")
         return count
     }

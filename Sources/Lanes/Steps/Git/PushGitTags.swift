@@ -27,9 +27,7 @@ public struct PushGitTags: Step {
     public func run(in context: StepContext) async throws -> [String] {
         let repository = try context.openRepository()
         let credentials = context.remoteCredentials()
-        let pushed = try gitStep {
-            try repository.pushTags(tag.map { [$0] }, to: remote, force: force, credentials: credentials)
-        }
+        let pushed = try repository.pushTags(tag.map { [$0] }, to: remote, force: force, credentials: credentials)
         context.log.line(pushed.isEmpty ? "no tags to push" : "pushed \(pushed.joined(separator: ", ")) to \(URLRedaction.redact(remote))")
         return pushed
     }

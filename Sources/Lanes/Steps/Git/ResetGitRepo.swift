@@ -30,9 +30,7 @@ public struct ResetGitRepo: Step {
         let root = repository.workingDirectory ?? context.projectDirectory
         // Paths are given relative to the project directory; git wants them relative to the top.
         let paths = files?.map { Self.relative(context.resolve($0), to: root) }
-        let result = try gitStep {
-            try repository.resetToHead(paths: paths, removeUntracked: removeUntracked, removeIgnored: removeIgnored)
-        }
+        let result = try repository.resetToHead(paths: paths, removeUntracked: removeUntracked, removeIgnored: removeIgnored)
         for path in result.restored { context.log.line("restored \(path)") }
         for path in result.removed { context.log.line("removed \(path)") }
         if result.restored.isEmpty && result.removed.isEmpty { context.log.line("nothing to reset") }

@@ -15,7 +15,9 @@ public struct ImportCertificate: Step {
                                             certificatePassword: secret("CERTIFICATE_PASSWORD"))
                 """,
             commandLine: ["keychain_name:ci", "certificate_path:signing/ios_distribution.p12"],
-            environment: ["KEYCHAIN_PASSWORD", "CERTIFICATE_PASSWORD"])]
+            environment: ["KEYCHAIN_PASSWORD", "CERTIFICATE_PASSWORD"])],
+        // A one-off import from the shell is useless if the keychain goes away at once.
+        standaloneDefaults: ["keep_keychain": "true"]
     )
 
     @StepOption("keychain_name", "Name of the keychain created for the lane", env: "KEYCHAIN_NAME")
@@ -52,7 +54,9 @@ public struct ImportCertificate: Step {
             identity = try PKCS12File.read(path: path, password: certificatePassword?.value ?? "")
             warning = try ValidityPolicy(warningDays: expiryWarningDays).check(identity.certificate, from: path, at: Date())
         } catch {
-            throw LanesError(.configuration, error.description, hint: hint(for: error))
+            // The error keeps its type for OnError hooks; where the password came from goes to the log.
+            if let hint = hint(for: error) { context.log.line("hint: \(hint)") }
+            throw error
         }
         if let warning { context.log.line("warning: \(warning)") }
 

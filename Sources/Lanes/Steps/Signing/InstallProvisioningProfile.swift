@@ -33,25 +33,15 @@ public struct InstallProvisioningProfile: Step {
         // The identity imported earlier in the lane: the profile must list it and belong to its team.
         let certificate = context.values[ImportedSigningCertificate.self]
         let trustStore = trust.map { TrustStore(pemFiles: [context.resolve($0)]) }
-        let profile: ProvisioningProfile
-        do {
-            profile = try ProvisioningProfileReader.read(path: path, trust: trustStore)
-        } catch {
-            throw LanesError(.configuration, error.description)
-        }
+        let profile = try ProvisioningProfileReader.read(path: path, trust: trustStore)
         // With the imported certificate, the full pre-build check; without, the profile's own.
         let check = SigningCheck(certificate: certificate?.certificate, certificatePath: certificate?.certificatePath ?? "",
                                  profile: profile, requireVerifiedSignature: trustStore != nil)
         let problems = check.problems(appIdentifier: appIdentifier, at: Date()).map(\.description)
         guard problems.isEmpty else { throw ValidationErrors(kind: .configuration, problems: problems) }
 
-        let installed: String
-        do {
-            installed = try ProfileInstaller.install(path: path, trust: trustStore,
+        let installed = try ProfileInstaller.install(path: path, trust: trustStore,
                                                      into: SigningConfiguration.profilesDirectory(context: context)).installedPath
-        } catch let error as SigningError {
-            throw LanesError(.environment, error.description)
-        }
         context.log.line("installed '\(profile.name)' (\(profile.type.rawValue), UUID \(profile.uuid), team \(profile.teamIdentifier ?? "none"), expires \(profile.expirationDate.formatted(.iso8601))) at \(installed)")
         if case .notVerified(let reason) = profile.signature { context.log.line("note: signature not verified: \(reason)") }
         return InstalledProfile(profile: profile, installedPath: installed)

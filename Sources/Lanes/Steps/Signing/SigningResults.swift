@@ -29,3 +29,15 @@ public struct InstalledProfile: Sendable {
     public var teamIdentifier: String? { profile.teamIdentifier }
     public var type: ProfileType { profile.type }
 }
+
+/// Signing errors keep their type (an `OnError` hook can match `SigningError`): a file or setting
+/// the user supplied is wrong (78), except where the machine lacks something.
+extension SigningError: ClassifiedError {
+    public var lanesKind: ErrorKind {
+        switch self {
+        case .fileUnwritable, .openSSLProviderMissing: .environment
+        case .openSSL: .laneFailure
+        default: .configuration
+        }
+    }
+}

@@ -53,13 +53,13 @@ public struct SetBuildSettings: Step {
     @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION")
     var buildConfiguration: String?
     @StepOption("settings", "KEY=VALUE pairs separated by ';'")
-    var assignments: BuildSettingAssignments
+    var settings: BuildSettingAssignments
 
     public init() {}
 
-    var settings: [(key: String, value: BuildSettingValue)] { assignments.pairs.map { ($0.key, .string($0.value)) } }
+    private var values: [(key: String, value: BuildSettingValue)] { settings.pairs.map { ($0.key, .string($0.value)) } }
 
-    public var banner: String { "Setting \(settings.map(\.key).joined(separator: ", ")) in \(xcodeproj)" }
+    public var banner: String { "Setting \(settings.pairs.map(\.key).joined(separator: ", ")) in \(xcodeproj)" }
 
     public func run(in context: StepContext) async throws -> XcodeEditResult {
         let file = XcodeProjectFile(xcodeproj, in: context)
@@ -80,7 +80,7 @@ public struct SetBuildSettings: Step {
         }
         var session = ProjectEditSession(project: project)
         for configuration in configurations {
-            for (key, value) in settings { try session.setBuildSetting(key, to: value, in: configuration) }
+            for (key, value) in values { try session.setBuildSetting(key, to: value, in: configuration) }
         }
         try file.save(try session.finishedBytes(), original: project)
         context.logChanges(session.changes, file: file.path)
