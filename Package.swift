@@ -23,6 +23,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLinuxEvents"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "LanesPlatform", swiftSettings: resilient),
@@ -31,7 +32,10 @@ let package = Package(
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesGit", dependencies: ["CGit2"], swiftSettings: resilient),
         // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
-        .target(name: "LanesSchedule", dependencies: ["CSQLite", "LanesCron", "LanesGit", "LanesPlatform"]),
+        .target(name: "LanesSchedule", dependencies: [
+            "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
+            .target(name: "CLinuxEvents", condition: .when(platforms: [.linux])),
+        ]),
         .target(
             name: "Lanes",
             dependencies: [
