@@ -8,13 +8,14 @@ public enum ScheduleTranslation {
     }
 
     /// systemd `OnCalendar=` values for each line of `schedule`, in `zone` (an IANA id systemd reads
-    /// from the system's zone database): `Sun..Thu *-*-* 00:30:00 Asia/Taipei`. Like Jenkins, systemd
+    /// from the system's zone database): `Mon..Thu,Sun *-*-* 00:30:00 Asia/Taipei`. Like Jenkins, systemd
     /// requires the weekday and the date to match together.
     public static func systemdCalendar(_ schedule: CronSchedule, zone: String) -> [String] {
         schedule.entries.map { entry in
             let table = entry.table
-            let weekdays = table.values(of: .dayOfWeek)
-            let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            // systemd weeks start on Monday: ranges must run Mon..Sun (`Mon..Thu,Sun`, never `Sun..Thu`).
+            let weekdays = table.values(of: .dayOfWeek).map { ($0 + 6) % 7 }.sorted()
+            let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
             var parts: [String] = []
             if weekdays.count < 7 { parts.append(runs(weekdays).map { run in run.count >= 3 ? "\(names[run.first!])..\(names[run.last!])" : run.map { names[$0] }.joined(separator: ",") }.joined(separator: ",")) }
             parts.append("*-\(systemdList(table.values(of: .month), full: 12))-\(systemdList(table.values(of: .dayOfMonth), full: 31))")

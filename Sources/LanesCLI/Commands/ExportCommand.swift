@@ -165,13 +165,14 @@ struct ScheduleExporter {
         }
         values["offset"] = Self.offsetText(period.offset)
         values["exportDate"] = String(now.description.prefix(10))
-        if period.end == .max {
-            values["dstNote"] = "\(zone.identifier) has no daylight-saving changes ahead: these UTC times stay exact."
-        } else {
-            let next = zone.period(containing: period.end)
+        let upcoming = period.end == .max ? nil : zone.period(containing: period.end)
+        if let upcoming, upcoming.offset != period.offset {
+            let next = upcoming
             let other = (try? timers.flatMap { try ScheduleTranslation.utcCronLines($0, offsetSeconds: next.offset) })?.joined(separator: " | ") ?? "?"
             let change = CronInstant(secondsSince1970: Double(period.end)).description.prefix(10)
             values["dstNote"] = "DST: \(zone.identifier) changes to \(Self.offsetText(next.offset)) on \(change); GitHub does not follow. Then use `\(other)` (re-export), or runs are an hour off."
+        } else {
+            values["dstNote"] = "\(zone.identifier) has no daylight-saving changes ahead: these UTC times stay exact."
         }
         values["runStepName"] = "lanes " + declaration.lane
         values["secretLines"] = declaration.secrets.map { "\($0): ${{ secrets.\($0) }}" }
