@@ -71,6 +71,8 @@ let package = Package(
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit", "Lanes"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
         .testTarget(name: "LanesScheduleTests", dependencies: ["LanesSchedule", "LanesCron", "LanesGit"]),
+        // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
+        .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
     ]
 )
