@@ -71,17 +71,17 @@ public final class Daemon {
     private func startDueRuns() throws {
         for planned in try scheduler.takeDueRuns() {
             let logPath = "\(logDirectory)/\(planned.id).log"
+            let pid: Int32
             do {
-                let pid = try launcher.start(planned, logPath: logPath)
-                running[pid] = planned.id
-                try store.markRunning(id: planned.id, processID: pid, started: clock.now(), logPath: logPath)
-                report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
-            } catch let error as HistoryStoreError where running.values.contains(planned.id) {
-                throw error
+                pid = try launcher.start(planned, logPath: logPath)
             } catch {
                 try store.finish(id: planned.id, status: .failed, exitStatus: nil, ended: clock.now(), note: "could not start: \(error)")
                 report("run \(planned.id): \(planned.lane) could not start: \(error)")
+                continue
             }
+            running[pid] = planned.id
+            try store.markRunning(id: planned.id, processID: pid, started: clock.now(), logPath: logPath)
+            report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
         }
     }
 

@@ -38,6 +38,6 @@ import Testing
         #expect(ScheduleTranslation.systemdCalendar(try schedule("30 0 * * 0-4"), zone: "Asia/Taipei")
                 == ["Mon..Thu,Sun *-*-* 00:30:00 Asia/Taipei"])
         #expect(ScheduleTranslation.systemdCalendar(try schedule("*/15 8-17 1,15 1-3 *"), zone: "UTC")
-                == ["*-01..03-1,15 08..17:00,15,30,45:00 UTC"])
+                == ["*-1..3-1,15 08..17:00,15,30,45:00 UTC"])
     }
 }
