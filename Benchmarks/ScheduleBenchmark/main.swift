@@ -98,11 +98,17 @@ print("  next due time of every lane:                  \(milliseconds(nextTime))
 let directory = NSTemporaryDirectory() + "lanes-bench-schedule-\(getpid())"
 defer { try? FileManager.default.removeItem(atPath: directory) }
 let store = try HistoryStore(directory: directory + "/core")
-let scheduler = try Scheduler(lanes: lanes, store: store, clock: SystemCronClock(), defaultZone: FixedOffsetTimeZone.utc)
+var scheduler = try Scheduler(lanes: lanes, store: store, clock: SystemCronClock(), defaultZone: FixedOffsetTimeZone.utc)
 let firstDecision = try clock.measure { _ = try scheduler.takeDueRuns() }
 print("  first decision (10,000 cursors in one transaction): \(milliseconds(firstDecision))")
+let restart = try clock.measure {
+    scheduler = try Scheduler(lanes: lanes, store: store, clock: SystemCronClock(), defaultZone: FixedOffsetTimeZone.utc)
+}
+print("  restart (read 10,000 cursors):                \(milliseconds(restart))")
 let wakeTime = clock.measure { _ = scheduler.nextWake() }
-print("  Scheduler.nextWake() over every lane:         \(milliseconds(wakeTime))")
+print("  Scheduler.nextWake() over every lane, cold:   \(milliseconds(wakeTime))")
+let warmWake = clock.measure { _ = scheduler.nextWake() }
+print("  Scheduler.nextWake() over every lane, cached: \(milliseconds(warmWake))")
 
 // 2. Idle daemon.
 let idle = try startChild(state: directory + "/idle", mode: "idle")

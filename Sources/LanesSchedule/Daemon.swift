@@ -69,6 +69,7 @@ public final class Daemon {
     }
 
     private func startDueRuns() throws {
+        var started: [StartedRun] = []
         for planned in try scheduler.takeDueRuns() {
             let logPath = "\(logDirectory)/\(planned.id).log"
             let pid: Int32
@@ -80,9 +81,12 @@ public final class Daemon {
                 continue
             }
             running[pid] = planned.id
-            try store.markRunning(id: planned.id, processID: pid, started: clock.now(), logPath: logPath)
+            started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath))
             report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
         }
+        // Recorded together after the spawns (one sync to disk); a crash before this leaves them
+        // `starting`, which the next daemon records interrupted, never rerun.
+        try store.markRunning(started)
     }
 
     private func reapChildren() throws {

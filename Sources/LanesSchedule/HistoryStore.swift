@@ -92,6 +92,15 @@ public final class HistoryStore {
             .map(CronInstant.init(secondsSince1970:))
     }
 
+    /// Every lane's cursor.
+    public func cursors() throws(HistoryStoreError) -> [String: CronInstant] {
+        var result: [String: CronInstant] = [:]
+        for row in try connection.query("SELECT lane, cursor FROM lane_state") {
+            if let lane = row[0].text, let cursor = row[1].real { result[lane] = CronInstant(secondsSince1970: cursor) }
+        }
+        return result
+    }
+
     /// The commit the lane's last SCM-triggered run was started for.
     public func lastCommit(lane: String) throws(HistoryStoreError) -> String? {
         try connection.query("SELECT last_commit FROM lane_state WHERE lane = ?", [.text(lane)]).first?[0].text
@@ -125,8 +134,18 @@ public final class HistoryStore {
 
     /// The child of a `starting` run was started.
     public func markRunning(id: Int64, processID: Int32, started: CronInstant, logPath: String) throws(HistoryStoreError) {
-        try connection.query("UPDATE runs SET status = 'running', pid = ?, started = ?, log_path = ? WHERE id = ?",
-                             [.integer(Int64(processID)), .real(started.secondsSince1970), .text(logPath), .integer(id)])
+        try markRunning([StartedRun(id: id, processID: processID, started: started, logPath: logPath)])
+    }
+
+    /// Children started together, recorded in one transaction (one sync to disk, not one per run).
+    public func markRunning(_ runs: [StartedRun]) throws(HistoryStoreError) {
+        guard !runs.isEmpty else { return }
+        try connection.transaction { () throws(HistoryStoreError) in
+            for run in runs {
+                try connection.query("UPDATE runs SET status = 'running', pid = ?, started = ?, log_path = ? WHERE id = ?",
+                                     [.integer(Int64(run.processID)), .real(run.started.secondsSince1970), .text(run.logPath), .integer(run.id)])
+            }
+        }
     }
 
     /// An active run ended (succeeded, failed, cancelled or interrupted).

@@ -73,3 +73,18 @@ public struct NewRun: Sendable, Hashable {
         self.note = note
     }
 }
+
+/// A run whose child was started: its process id (= process group), when, and its log.
+public struct StartedRun: Sendable, Hashable {
+    public var id: Int64
+    public var processID: Int32
+    public var started: CronInstant
+    public var logPath: String
+
+    public init(id: Int64, processID: Int32, started: CronInstant, logPath: String) {
+        self.id = id
+        self.processID = processID
+        self.started = started
+        self.logPath = logPath
+    }
+}

@@ -68,6 +68,8 @@ public final class Scheduler {
     private let poller: (any ChangePoller)?
     /// Cursors as stored, kept in memory so that computing the next wake reads no database.
     private var cursors: [String: CronInstant] = [:]
+    /// Each lane's first due instant after its cursor (nil: never), so a wake looks only at due lanes.
+    private var nextDue: [String: CronInstant?] = [:]
 
     public init(lanes: [ScheduledLane], store: HistoryStore, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)? = nil) throws(HistoryStoreError) {
@@ -77,9 +79,8 @@ public final class Scheduler {
         self.defaultZone = defaultZone
         self.policy = policy
         self.poller = poller
-        for lane in lanes {
-            if let cursor = try store.cursor(lane: lane.name) { cursors[lane.name] = cursor }
-        }
+        let stored = try store.cursors()
+        for lane in lanes { cursors[lane.name] = stored[lane.name] }
     }
 
     /// After a start: runs left `starting` or `running` by a previous daemon become `interrupted`
@@ -101,13 +102,21 @@ public final class Scheduler {
         let now = clock.now()
         var earliest: CronInstant?
         for lane in lanes {
-            let after = cursors[lane.name] ?? now
-            for schedule in lane.timers + lane.polls {
-                if let next = schedule.nextFire(after: after, defaultZone: defaultZone), earliest.map({ next < $0 }) ?? true {
-                    earliest = next
-                }
+            if let next = nextDue(of: lane, now: now), earliest.map({ next < $0 }) ?? true { earliest = next }
+        }
+        return earliest
+    }
+
+    private func nextDue(of lane: ScheduledLane, now: CronInstant) -> CronInstant? {
+        if let cached = nextDue[lane.name] { return cached }
+        let after = cursors[lane.name] ?? now
+        var earliest: CronInstant?
+        for schedules in [lane.timers, lane.polls] {
+            for schedule in schedules {
+                if let next = schedule.nextFire(after: after, defaultZone: defaultZone), earliest.map({ next < $0 }) ?? true { earliest = next }
             }
         }
+        if cursors[lane.name] != nil { nextDue[lane.name] = .some(earliest) }
         return earliest
     }
 
@@ -125,7 +134,8 @@ public final class Scheduler {
                 newCursors[lane.name] = now  // a new lane starts from now: nothing to catch up
                 continue
             }
-            guard now > cursor else { continue }
+            // Nothing due since the cursor: leave it, so a wake touches only the lanes it is for.
+            guard now > cursor, let due = nextDue(of: lane, now: now), due <= now else { continue }
             newCursors[lane.name] = now
             let timerInstants = dueInstants(of: lane.timers, after: cursor, through: now)
             let pollInstants = dueInstants(of: lane.polls, after: cursor, through: now)
@@ -180,7 +190,10 @@ public final class Scheduler {
 
         // Lanes first seen get a cursor even when nothing is due.
         let ids = try store.record(records, cursors: newCursors, commits: commits)
-        for (lane, cursor) in newCursors { cursors[lane] = cursor }
+        for (lane, cursor) in newCursors {
+            cursors[lane] = cursor
+            nextDue[lane] = nil
+        }
         return launches.map { index in
             let run = records[index]
             return PlannedRun(id: ids[index], lane: run.lane, trigger: run.trigger, scheduled: run.scheduled!, commit: run.commit)
