@@ -23,12 +23,19 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLinuxEvents"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "LanesPlatform", swiftSettings: resilient),
         .target(name: "LanesCron", swiftSettings: resilient),
         .target(name: "LanesXcode", swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesGit", dependencies: ["CGit2"], swiftSettings: resilient),
+        // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
+        .target(name: "LanesSchedule", dependencies: [
+            "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
+            .target(name: "CLinuxEvents", condition: .when(platforms: [.linux])),
+        ]),
         .target(
             name: "Lanes",
             dependencies: [
@@ -49,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -60,6 +67,7 @@ let package = Package(
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),
         .executableTarget(name: "CronBenchmark", dependencies: ["LanesCron"], path: "Benchmarks/CronBenchmark", exclude: ["croniter_bench.py"]),
         .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
+        .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
@@ -68,5 +76,8 @@ let package = Package(
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit"]),
+        // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
+        .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
     ]
 )
