@@ -10,19 +10,22 @@ public struct Lane: Sendable {
     public let requiredSecrets: [String]
     /// Jenkins-style cron specs on which `lanes daemon` fires this lane.
     public let schedules: [String]
+    /// The Lanefile line that declares the lane, for CI annotations that point at it.
+    public let sourceLine: Int
     let body: @Sendable (LaneInvocation) async throws -> Void
 
     public init(_ name: String, _ summary: String, options: [OptionInfo] = [], environment: [String] = [],
-                secrets: [String] = [], schedule: [String] = [],
+                secrets: [String] = [], schedule: [String] = [], line: Int = #line,
                 _ body: @escaping @Sendable () async throws -> Void) {
-        self.init(name, summary, options: options, environment: environment, secrets: secrets, schedule: schedule) { _ in
+        self.init(name, summary, options: options, environment: environment, secrets: secrets, schedule: schedule,
+                  line: line) { _ in
             try await body()
         }
     }
 
     /// A lane whose body reads its typed options: `lane[version]`.
     public init(_ name: String, _ summary: String, options: [OptionInfo] = [], environment: [String] = [],
-                secrets: [String] = [], schedule: [String] = [],
+                secrets: [String] = [], schedule: [String] = [], line: Int = #line,
                 _ body: @escaping @Sendable (LaneInvocation) async throws -> Void) {
         self.name = name
         self.summary = summary
@@ -30,6 +33,7 @@ public struct Lane: Sendable {
         self.requiredEnvironment = environment
         self.requiredSecrets = secrets
         self.schedules = schedule
+        self.sourceLine = line
         self.body = body
     }
 
