@@ -35,8 +35,12 @@ public struct TerminalReporter: Reporter {
             line(paint("[\(at.localClockTime)] lane \(lane)", .bold))
         case .stepStarted(let start):
             let banner = "\(start.index). \(start.id): \(start.banner)"
-            if let gitHub { line(gitHub.group(banner)) }
-            line(paint("[\(start.at.localClockTime)] --- \(banner)", .cyan))
+            // On GitHub Actions the group's title is the banner: it stays visible while the group is folded.
+            if let gitHub {
+                line(gitHub.group("[\(start.at.localClockTime)] \(banner)"))
+            } else {
+                line(paint("[\(start.at.localClockTime)] --- \(banner)", .cyan))
+            }
             elapsed?.stepStarted("\(start.index). \(start.id)", at: .now)
         case .output(_, let text):
             line(text)
