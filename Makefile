@@ -3,7 +3,9 @@ PREFIX ?= /usr/local
 CONFIG ?= debug
 SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
-APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl
+# The shells whose completion scripts the tests run (bash is always there).
+SHELL_PACKAGES := zsh fish
+APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl $(SHELL_PACKAGES)
 # PyPI packages the tests and benchmarks use as independent references.
 PIP_PACKAGES := croniter pbxproj
 
