@@ -50,6 +50,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "CLIBenchmark", path: "Benchmarks/CLIBenchmark"),
 
         .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),

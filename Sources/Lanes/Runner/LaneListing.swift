@@ -34,8 +34,13 @@ struct LaneListing {
         switch format {
         case .table: table
         case .json: JSONValue.array(lanefile.lanes.map(describe)).serialized + "\n"
-        case .names: lanefile.lanes.map { $0.name + "\n" }.joined()
+        case .names: Self.names(of: lanefile)
         }
+    }
+
+    /// One name a line, for shell completion; needs no schedule parsing, so the runner calls it directly.
+    static func names(of lanefile: Lanefile) -> String {
+        lanefile.lanes.map { $0.name + "\n" }.joined()
     }
 
     private func describe(_ lane: Lane) -> JSONValue {

@@ -35,6 +35,10 @@ public enum LanefileRunner {
         let arguments = try RunnerArguments(arguments, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         let output = TextOutput.standardOutput(redactor)
         switch arguments.command {
+        case .list(.names):
+            // What a shell completion asks for at each TAB: names only, no schedule parsing.
+            output.write(LaneListing.names(of: lanefile))
+            return 0
         case .list(let format):
             output.write(try LaneListing(lanefile: lanefile).render(format))
             return 0
