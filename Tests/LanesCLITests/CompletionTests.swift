@@ -80,7 +80,7 @@ import Testing
     func zshScriptLoadsAndRegistersItsFunction() throws {
         let (project, script, environment) = try prepare("zsh")
         let output = try shell(["/usr/bin/zsh", "-f", "-c",
-                                "autoload -U compinit; compinit -u -d /dev/null; source '\(script.path)'; print -r -- $_comps[lanes]"],
+                                "autoload -U compinit; compinit -u -D; source '\(script.path)'; print -r -- $_comps[lanes]"],
                                in: project, environment: environment)
         #expect(output == "_lanes_with_lanes\n")
     }
