@@ -3,7 +3,9 @@ PREFIX ?= /usr/local
 CONFIG ?= debug
 SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
-APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl libsqlite3-dev
+# The shells whose completion scripts the tests run (bash is always there).
+SHELL_PACKAGES := zsh fish
+APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl libsqlite3-dev $(SHELL_PACKAGES)
 # Offline checkers of `lanes export`: systemd-analyze (systemd) and groovyc (groovy, about 30 s to install).
 APT_PACKAGES += systemd groovy
 # PyPI packages the tests and benchmarks use as independent references.
@@ -19,7 +21,7 @@ LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-cli bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule clean
 
 all: build
 
@@ -70,6 +72,14 @@ bench-startup: deps
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product Lanes
 	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+
+# Completion and help latency: lane names from the cached runner (40 and 2,000 lanes), a bash TAB,
+# lanes --help, lanes help LANE, --version, lanes env.
+bench-cli: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) build -c release --product Lanes
+	$(SWIFT) run -c release CLIBenchmark --lanes .build/release/lanes
 
 # Signing figures: PKCS#12 reads per encoding, profile decoding, keychain import (release build).
 bench-signing: deps

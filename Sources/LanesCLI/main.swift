@@ -1,12 +1,18 @@
 import ArgumentParser
 import Lanes
+import LanesPlatform
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `lanes-tool`: the subcommands of `lanes` (the driver execs this binary for them).
 do {
-    var command = try LanesCommand.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let request = ToolRequest(arguments) {
+        TextOutput.standardOutput(Redactor()).write(try request.respond(environment: ProcessEnvironment.current()))
+        exit(0)
+    }
+    var command = try LanesCommand.parseAsRoot(arguments)
     if var asyncCommand = command as? any AsyncParsableCommand {
         try await asyncCommand.runAsynchronously()
     } else {

@@ -5,14 +5,46 @@ import Glibc
 import Darwin
 #endif
 
-/// Tells a subcommand (served by `lanes-tool`) from a lane. A subcommand wins over a lane of the same
-/// name; a test keeps this list equal to the tool's subcommands.
+/// Tells what a `lanes` command line asks for: a subcommand (served by `lanes-tool`), a lane (served
+/// by the compiled Lanefile), or one of the few requests in between. A subcommand wins over a lane of
+/// the same name; a test keeps `subcommands` equal to the tool's.
 enum DriverCommandLine {
     static let subcommands = Subcommands.tool
-    static let helpWords: Set<String> = ["-h", "--help", "help", "--version", "--generate-completion-script"]
+    /// Handled by the tool's argument parser as they are.
+    static let toolWords: Set<String> = ["--version", "--generate-completion-script", "--experimental-dump-help", "---completion"]
+    /// The top-level help, which also lists the project's lanes.
+    static let helpWords: Set<String> = ["-h", "--help", "help"]
+    /// Subcommands that describe the project, so the tool gets told where its Lanefile and runner are.
+    static let projectSubcommands: Set<String> = ["env"]
+    /// What completion scripts call for lane names: the cached runner's, never a compile.
+    static let completeLanesWord = "__complete-lanes"
+
+    enum Request: Equatable {
+        /// A subcommand, exec'd in `lanes-tool` as is.
+        case tool
+        /// The top-level help or a project subcommand: `lanes-tool`, with the project handed off.
+        /// `compile`: compile the Lanefile when it is not cached yet (help lists the lanes).
+        case toolWithProject(compile: Bool)
+        /// Lane names for completion, from the cached runner only.
+        case completeLanes
+        /// A lane, `lanes list`, `lanes help LANE`, `lanes LANE --help`: the compiled Lanefile.
+        case lane
+    }
+
+    static func request(for arguments: [String]) -> Request {
+        guard let first = arguments.first else { return .toolWithProject(compile: true) }
+        if first == completeLanesWord { return .completeLanes }
+        if helpWords.contains(first) {
+            // `lanes help LANE` is the lane's help; `lanes help cron` the subcommand's.
+            if first == "help", arguments.count > 1, !subcommands.contains(arguments[1]) { return .lane }
+            return arguments.count == 1 ? .toolWithProject(compile: true) : .tool
+        }
+        if projectSubcommands.contains(first) { return .toolWithProject(compile: false) }
+        if subcommands.contains(first) || toolWords.contains(first) { return .tool }
+        return .lane
+    }
 
     static func isSubcommand(_ arguments: [String]) -> Bool {
-        guard let first = arguments.first else { return true }
-        return subcommands.contains(first) || helpWords.contains(first)
+        request(for: arguments) != .lane
     }
 }

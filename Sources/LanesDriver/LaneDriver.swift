@@ -8,26 +8,14 @@ import Darwin
 /// `lanes LANE [key:value ...]` and `lanes list`: find the Lanefile, compile it if its cached runner
 /// is missing, and exec the runner. This is the hot path: one hash, one exec, no Foundation.
 struct LaneDriver {
-    static let usage = "usage: lanes [--lanefile PATH] LANE [key:value ...] [--env NAME] [--json] [--junit PATH]"
+    static let usage = "usage: lanes LANE [key:value ...] [--env NAME[,NAME...]] [--json] [--junit PATH] [--lanefile PATH]"
 
     let arguments: [String]
     let environment: [String: String]
     let installation: Installation
 
     func run() throws -> Never {
-        var passThrough: [String] = []
-        var lanefileOption: String?
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            if argument == "--lanefile" {
-                guard let path = iterator.next() else {
-                    throw DriverError("--lanefile needs a path", hint: Self.usage, exitStatus: DriverError.usage)
-                }
-                lanefileOption = path
-            } else {
-                passThrough.append(argument)
-            }
-        }
+        let (lanefileOption, passThrough) = try Self.separateLanefileOption(arguments)
         let lanefile = try locateLanefile(option: lanefileOption, from: FilePath.currentDirectory())
         let compiler = LanefileCompiler(installation: installation, cacheDirectory: cacheDirectory, environment: environment)
         let runner = try compiler.runnerPath(for: lanefile)
@@ -35,7 +23,28 @@ struct LaneDriver {
             writeStandardError("Compiling \(lanefile) ...")
             try compiler.compile(lanefile, into: runner)
         }
-        try Exec.replaceProcess(with: runner, arguments: [runner, "--project-dir", FilePath.directory(of: lanefile)] + passThrough)
+        try Exec.replaceProcess(with: runner, arguments: [runner, "--project-dir", FilePath.directory(of: lanefile),
+                                                          "--lanefile", lanefile] + passThrough)
+    }
+
+    /// `--lanefile PATH` or `--lanefile=PATH` anywhere, and the rest for the runner.
+    static func separateLanefileOption(_ arguments: [String]) throws -> (lanefile: String?, rest: [String]) {
+        var rest: [String] = []
+        var lanefile: String?
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            if argument == "--lanefile" {
+                guard let path = iterator.next() else {
+                    throw DriverError("--lanefile needs a path", hint: usage, exitStatus: DriverError.usage)
+                }
+                lanefile = path
+            } else if argument.hasPrefix("--lanefile=") {
+                lanefile = String(argument.dropFirst("--lanefile=".count))
+            } else {
+                rest.append(argument)
+            }
+        }
+        return (lanefile, rest)
     }
 
     /// `$LANES_CACHE_DIR`, else `$XDG_CACHE_HOME/lanes`, else `~/.cache/lanes`.
@@ -45,7 +54,7 @@ struct LaneDriver {
         return (environment["HOME"] ?? "/tmp") + "/.cache/lanes"
     }
 
-    private func locateLanefile(option: String?, from directory: String) throws -> String {
+    func locateLanefile(option: String?, from directory: String) throws -> String {
         if let option {
             let path = FilePath.absolute(option, from: directory)
             guard FilePath.exists(path), !FilePath.isDirectory(path) else {
@@ -63,9 +72,15 @@ struct LaneDriver {
 }
 
 enum Exec {
-    static func replaceProcess(with program: String, arguments: [String]) throws -> Never {
+    /// Replaces this process with `program`; `environment` replaces the environment when given.
+    static func replaceProcess(with program: String, arguments: [String], environment: [String: String]? = nil) throws -> Never {
         let argv = arguments.map { strdup($0) } + [nil]
-        execv(program, argv)
+        if let environment {
+            let variables = environment.map { strdup("\($0)=\($1)") } + [nil]
+            execve(program, argv, variables)
+        } else {
+            execv(program, argv)
+        }
         throw DriverError("cannot run \(program): \(String(cString: strerror(errno)))", exitStatus: DriverError.configuration)
     }
 }

@@ -12,10 +12,17 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
 do {
     let installation = try Installation.locate(environment: environment)
-    if DriverCommandLine.isSubcommand(arguments) {
+    let driver = LaneDriver(arguments: arguments, environment: environment, installation: installation)
+    switch DriverCommandLine.request(for: arguments) {
+    case .tool:
         try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments)
+    case .toolWithProject(let compile):
+        try driver.runToolWithProject(compile: compile)
+    case .completeLanes:
+        driver.completeLanes()
+    case .lane:
+        try driver.run()
     }
-    try LaneDriver(arguments: arguments, environment: environment, installation: installation).run()
 } catch let error as DriverError {
     writeStandardError("error: \(error)")
     exit(error.exitStatus)

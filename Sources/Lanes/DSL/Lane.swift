@@ -12,19 +12,22 @@ public struct Lane: Sendable, CustomStringConvertible {
     public let schedules: [String]
     /// What else starts this lane: `.schedule`, `.pollSCM`, `.hashSeed`, `.timeZone` (LaneTriggers.swift).
     public internal(set) var triggers = LaneTriggers()
+    /// The Lanefile line that declares the lane, for CI annotations that point at it.
+    public let sourceLine: Int
     let body: @Sendable (LaneInvocation) async throws -> Void
 
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
-                secrets: [String] = [], schedule: [String] = [],
+                secrets: [String] = [], schedule: [String] = [], line: Int = #line,
                 _ body: @escaping @Sendable () async throws -> Void) {
-        self.init(name, summary, options: options, environment: environment, secrets: secrets, schedule: schedule) { _ in
+        self.init(name, summary, options: options, environment: environment, secrets: secrets, schedule: schedule,
+                  line: line) { _ in
             try await body()
         }
     }
 
     /// A lane whose body reads its typed options: `lane[version]`.
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
-                secrets: [String] = [], schedule: [String] = [],
+                secrets: [String] = [], schedule: [String] = [], line: Int = #line,
                 _ body: @escaping @Sendable (LaneInvocation) async throws -> Void) {
         self.name = name
         self.summary = summary
@@ -32,6 +35,7 @@ public struct Lane: Sendable, CustomStringConvertible {
         self.requiredEnvironment = environment
         self.requiredSecrets = secrets
         self.schedules = schedule
+        self.sourceLine = line
         self.body = body
     }
 

@@ -1,32 +1,60 @@
 /// Human output: a banner per step with a timestamp, the step's output, and a summary table.
+/// On a terminal a step running longer than 5 s gets a live elapsed-time line; on GitHub Actions
+/// each step's output folds into a group and a failure becomes an annotation.
 public struct TerminalReporter: Reporter {
     let output: TextOutput
     let errors: TextOutput
-    let colors: Bool
+    let capabilities: TerminalCapabilities
+    let gitHub: GitHubActionsCommands?
+    private let elapsed: ElapsedIndicator?
+    private let ticker: ElapsedTicker?
 
-    /// Colours only on a terminal, and never when `NO_COLOR` is set (https://no-color.org).
+    /// The widest command or banner shown in the summary table; longer ones end in `…`.
+    static let summaryTextWidth = 48
+
     public init(output: TextOutput, errors: TextOutput, environment: [String: String]) {
+        self.init(output: output, errors: errors,
+                  capabilities: TerminalCapabilities(isTerminal: output.isTerminal, environment: environment),
+                  gitHub: nil)
+    }
+
+    init(output: TextOutput, errors: TextOutput, capabilities: TerminalCapabilities, gitHub: GitHubActionsCommands?,
+         liveThreshold: Duration = .seconds(5)) {
         self.output = output
         self.errors = errors
-        self.colors = output.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        self.capabilities = capabilities
+        self.gitHub = gitHub
+        let elapsed = capabilities.liveStatus ? ElapsedIndicator(output: output, threshold: liveThreshold) : nil
+        self.elapsed = elapsed
+        self.ticker = elapsed.map(ElapsedTicker.init)
     }
 
     public func report(_ event: RunEvent) {
         switch event {
         case .laneStarted(let lane, let at):
-            output.writeLine(paint("[\(at.localClockTime)] lane \(lane)", .bold))
+            line(paint("[\(at.localClockTime)] lane \(lane)", .bold))
         case .stepStarted(let start):
-            output.writeLine(paint("[\(start.at.localClockTime)] --- \(start.index). \(start.id): \(start.banner)", .cyan))
-        case .output(_, let line):
-            output.writeLine(line)
+            let banner = "\(start.index). \(start.id): \(start.banner)"
+            // On GitHub Actions the group's title is the banner: it stays visible while the group is folded.
+            if let gitHub {
+                line(gitHub.group("[\(start.at.localClockTime)] \(banner)"))
+            } else {
+                line(paint("[\(start.at.localClockTime)] --- \(banner)", .cyan))
+            }
+            elapsed?.stepStarted("\(start.index). \(start.id)", at: .now)
+        case .output(_, let text):
+            line(text)
         case .message(let text):
-            output.writeLine(text)
+            line(text)
         case .result(let result):
-            output.writeLine("Result:\n" + result.lines.map { "  \($0)" }.joined(separator: "\n"))
+            line("Result:\n" + result.lines.map { "  \($0)" }.joined(separator: "\n"))
         case .stepFinished(let record):
-            if !record.succeeded { output.writeLine(paint("    \(record.id) failed after \(record.duration.formattedSeconds)", .red)) }
+            elapsed?.stepEnded()
+            if let gitHub { line(gitHub.endGroup) }
+            if !record.succeeded { line(paint("    \(record.id) failed after \(record.duration.formattedSeconds)", .red)) }
         case .laneFinished(let summary):
-            output.writeLine(summaryTable(summary))
+            elapsed?.stepEnded()
+            line(summaryTable(summary))
             if let failure = summary.failure {
                 errors.writeLine(paint("error: lane \(summary.lane) failed", .red))
                 if let step = summary.steps.last(where: { !$0.succeeded }) {
@@ -34,17 +62,32 @@ public struct TerminalReporter: Reporter {
                 }
                 errors.writeLine(failure.split(separator: "\n", omittingEmptySubsequences: false)
                     .map { "  \($0)" }.joined(separator: "\n"))
+                if let gitHub { line(gitHub.error(lane: summary.lane, message: failure)) }
             } else {
-                output.writeLine(paint("lane \(summary.lane) succeeded in \(summary.duration.formattedSeconds)", .green))
+                line(paint("lane \(summary.lane) succeeded in \(summary.duration.formattedSeconds)", .green))
             }
         }
     }
 
-    private func summaryTable(_ summary: LaneSummary) -> String {
+    /// The table after a lane: each step with what it ran (a shell step's command, else its banner),
+    /// its duration in seconds to the millisecond, and its result.
+    func summaryTable(_ summary: LaneSummary) -> String {
         let rows = summary.steps.map { record in
-            [String(record.index), record.id, record.duration.formattedSeconds, record.succeeded ? "ok" : "FAILED"]
+            [String(record.index), record.id, Self.truncated(record.banner), record.duration.formattedSeconds,
+             record.succeeded ? "ok" : "FAILED"]
         }
-        return TextTable(header: ["#", "Step", "Duration", "Result"], rows: rows).rendered
+        return TextTable(header: ["#", "Step", "What", "Duration", "Result"], rows: rows).rendered
+    }
+
+    /// One line, cut to `summaryTextWidth` characters; banners are redacted before they get here.
+    static func truncated(_ text: String) -> String {
+        let singleLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard singleLine.count > summaryTextWidth else { return singleLine }
+        return singleLine.prefix(summaryTextWidth - 1) + "…"
+    }
+
+    private func line(_ text: String) {
+        if let elapsed { elapsed.write(text + "\n") } else { output.writeLine(text) }
     }
 
     private enum Color: String {
@@ -52,7 +95,7 @@ public struct TerminalReporter: Reporter {
     }
 
     private func paint(_ text: String, _ color: Color) -> String {
-        colors ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+        capabilities.colors ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 }
 

@@ -1,25 +1,22 @@
 internal import LanesPlatform
 
-/// fastlane's dotenv behaviour: `.env.default`, then `.env`, then `.env.NAME` for `--env NAME`,
-/// each overriding the one before; the real environment overrides them all.
+/// fastlane's dotenv behaviour: `.env.default`, then `.env`, then `.env.NAME` for each name of
+/// `--env NAME[,NAME...]` in order, each overriding the one before; the real environment overrides them all.
 struct DotEnv {
     let directory: String
     var diagnostics = Diagnostics.silent
 
-    func load(environmentName: String?, over process: [String: String]) throws -> [String: String] {
-        var files = [".env.default", ".env"]
-        if let name = environmentName {
-            guard !name.isEmpty, !name.contains("/") else {
-                throw LanesError(.usage, "--env takes a name such as staging, not '\(name)'")
-            }
-            files.append(".env.\(name)")
+    func load(environmentNames: [String], over process: [String: String]) throws -> [String: String] {
+        for name in environmentNames where name.isEmpty || name.contains("/") {
+            throw LanesError(.usage, "--env takes a name such as staging, not '\(name)'")
         }
+        let named = environmentNames.map { ".env.\($0)" }
         var variables: [String: String] = [:]
-        for file in files {
+        for file in [".env.default", ".env"] + named {
             let path = directory + "/" + file
             guard let text = try readIfPresent(path) else {
-                if file == ".env.\(environmentName ?? "")" {
-                    throw LanesError(.configuration, "--env \(environmentName!): \(path) does not exist")
+                if named.contains(file) {
+                    throw LanesError(.configuration, "--env \(file.dropFirst(5)): \(path) does not exist")
                 }
                 continue
             }

@@ -21,8 +21,8 @@ public struct LaneExecutor: Sendable {
     /// parse, its variables and secrets are all present.
     public func prepare(lane name: String, options: [String: String]) throws -> (Lane, OptionValues) {
         guard let lane = lanefile.lane(named: name) else {
-            let names = lanefile.lanes.map(\.name).joined(separator: ", ")
-            throw LanesError(.usage, "no lane named '\(name)' in the Lanefile", hint: "lanes: \(names.isEmpty ? "none" : names)")
+            throw LanesError(.usage, "no lane named '\(name)' in the Lanefile",
+                             hint: NameSuggestions(known: lanefile.lanes.map(\.name)).hint(for: name, noun: "lane", listCommand: "lanes list"))
         }
         let values = OptionValues(given: options, environment: context.environment)
         try values.validate(against: lane.options, for: "lane \(lane.name)")

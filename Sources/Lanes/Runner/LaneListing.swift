@@ -2,22 +2,45 @@ import FoundationEssentials
 import LanesCron
 
 /// `lanes list`: the lanes as values, from the compiled Lanefile, never by scanning its text.
-/// Schedules are parsed here too, so a bad cron spec shows up before any daemon runs it.
+/// Schedules are parsed here too, so a bad cron spec shows up before any daemon runs it; each shows
+/// the seed `H` was hashed with and the minute and hour it resolved to, for comparing with Jenkins.
 struct LaneListing {
+    struct ScheduleRow {
+        let spec: String
+        let seed: String
+        /// Per schedule line, the resolved minutes and hours (`37`, `0`).
+        let minutes: [String]
+        let hours: [String]
+        /// ISO 8601, or "never".
+        let next: String
+    }
+
     let lanefile: Lanefile
-    /// Per lane, the next run of each timer spec (ISO 8601, or "never").
-    let nextRuns: [String: [String]]
+    let schedules: [String: [ScheduleRow]]
 
     init(lanefile: Lanefile, now: Date = Date()) throws {
         let timeZones = SystemTimeZoneResolver()
         self.lanefile = lanefile
-        self.nextRuns = try LaneSchedule.all(in: lanefile, timeZones: timeZones).mapValues { entries in
-            entries.filter { $0.kind == .timer }.map { $0.nextRun(after: now, timeZones: timeZones)?.description ?? "never" }
+        self.schedules = try LaneSchedule.all(in: lanefile, timeZones: timeZones).mapValues { entries in
+            entries.filter { $0.kind == .timer }.map { entry in
+                let times = entry.resolvedTimes
+                return ScheduleRow(spec: entry.spec, seed: entry.seed, minutes: times.map(\.minute), hours: times.map(\.hour),
+                                   next: entry.nextRun(after: now, timeZones: timeZones)?.description ?? "never")
+            }
         }
     }
 
-    func render(json: Bool) -> String {
-        json ? JSONValue.array(lanefile.lanes.map(describe)).serialized + "\n" : table
+    func render(_ format: RunnerArguments.ListFormat) -> String {
+        switch format {
+        case .table: table
+        case .json: JSONValue.array(lanefile.lanes.map(describe)).serialized + "\n"
+        case .names: Self.names(of: lanefile)
+        }
+    }
+
+    /// One name a line, for shell completion; needs no schedule parsing, so the runner calls it directly.
+    static func names(of lanefile: Lanefile) -> String {
+        lanefile.lanes.map { $0.name + "\n" }.joined()
     }
 
     private func describe(_ lane: Lane) -> JSONValue {
@@ -27,8 +50,10 @@ struct LaneListing {
             ("options", .array(lane.options.map(describe))),
             ("environment", .array(lane.requiredEnvironment.map { .string($0) })),
             ("secrets", .array(lane.requiredSecrets.map { .string($0) })),
-            ("schedules", .array(zip(lane.timerSpecs, nextRuns[lane.name] ?? []).map { spec, next in
-                .object([("spec", .string(spec)), ("next", .string(next))])
+            ("schedules", .array((schedules[lane.name] ?? []).map { row in
+                .object([("spec", .string(row.spec)), ("seed", .string(row.seed)),
+                         ("minute", .string(row.minutes.joined(separator: ";"))),
+                         ("hour", .string(row.hours.joined(separator: ";"))), ("next", .string(row.next))])
             })),
             ("triggers", describe(lane.triggers, of: lane)),
         ])
@@ -57,12 +82,17 @@ struct LaneListing {
         ])
     }
 
+    /// `H 0 * * 0-4 (seed nightly: minute 37, hour 0; next 2026-11-23T00:37:00Z)`.
+    static func summary(of row: ScheduleRow) -> String {
+        "\(row.spec) (seed \(row.seed): minute \(row.minutes.joined(separator: "/")), hour \(row.hours.joined(separator: "/")); next \(row.next))"
+    }
+
     private var table: String {
         guard !lanefile.lanes.isEmpty else { return "The Lanefile defines no lanes.\n" }
         let rows = lanefile.lanes.map { lane in
             let options = lane.options.map { "\($0.name):\($0.typeName)" }.joined(separator: " ")
-            let schedules = zip(lane.timerSpecs, nextRuns[lane.name] ?? []).map { "\($0) (next \($1))" }
-            return [lane.name, lane.summary, options, schedules.joined(separator: "; ")]
+            let schedule = (schedules[lane.name] ?? []).map(Self.summary).joined(separator: "; ")
+            return [lane.name, lane.summary, options, schedule]
         }
         return TextTable(header: ["Lane", "Description", "Options", "Schedule"], rows: rows).rendered + "\n"
     }

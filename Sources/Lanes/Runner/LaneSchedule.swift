@@ -10,7 +10,17 @@ struct LaneSchedule {
     let kind: Kind
     /// The spec as the Lanefile writes it.
     let spec: String
+    /// What seeds `H`: the lane's name or its `.hashSeed`, as Jenkins seeds it with the job's name.
+    let seed: String
     let schedule: CronSchedule
+
+    /// The minutes and hours `H` resolved to, per schedule line (`37`, `0`), to compare with Jenkins.
+    var resolvedTimes: [(minute: String, hour: String)] {
+        schedule.entries.map { entry in
+            (CronDescription.compactValues(entry.table.values(of: .minute), field: .minute),
+             CronDescription.compactValues(entry.table.values(of: .hour), field: .hour))
+        }
+    }
 
     /// Parses every trigger of every lane; a bad one fails naming the lane and the character or
     /// Jenkins' message.
@@ -41,6 +51,7 @@ struct LaneSchedule {
         }
         self.kind = kind
         self.spec = spec
+        self.seed = lane.scheduleSeed
     }
 
     /// The next run at or after `now` in the machine's zone (or the schedule's `TZ=` line).

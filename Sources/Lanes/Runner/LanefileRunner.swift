@@ -36,18 +36,31 @@ public enum LanefileRunner {
         let arguments = try RunnerArguments(arguments, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         let output = TextOutput.standardOutput(redactor)
         switch arguments.command {
-        case .list(let json):
-            output.write(try LaneListing(lanefile: lanefile).render(json: json))
+        case .list(.names):
+            // What a shell completion asks for at each TAB: names only, no schedule parsing.
+            output.write(LaneListing.names(of: lanefile))
+            return 0
+        case .list(let format):
+            output.write(try LaneListing(lanefile: lanefile).render(format))
+            return 0
+        case .help(let name):
+            guard let lane = lanefile.lane(named: name) else {
+                throw LanesError(.usage, "no lane named '\(name)' in the Lanefile",
+                                 hint: NameSuggestions(known: lanefile.lanes.map(\.name)).hint(for: name, noun: "lane", listCommand: "lanes list"))
+            }
+            output.write(LaneHelp(lane: lane, schedules: try LaneListing(lanefile: lanefile).schedules[name] ?? []).rendered)
             return 0
         case .lane(let name, let options):
             let diagnostics = Diagnostics(environment: process, output: .standardError(redactor))
             let variables = try DotEnv(directory: arguments.projectDirectory, diagnostics: diagnostics)
-                .load(environmentName: arguments.environmentName, over: process)
+                .load(environmentNames: arguments.environmentNames, over: process)
             let environment = Environment(variables: variables, redactor: redactor)
             var reporters: [any Reporter] = [
                 arguments.json
                     ? JSONLinesReporter(output: output)
-                    : TerminalReporter(output: output, errors: .standardError(redactor), environment: variables),
+                    : TerminalReporter(output: output, errors: .standardError(redactor),
+                                       capabilities: TerminalCapabilities(isTerminal: output.isTerminal, environment: variables),
+                                       gitHub: gitHubCommands(lanefile, arguments: arguments, environment: variables)),
             ]
             let junit = arguments.junitPath.map { JUnitReporter(path: $0, redactor: redactor) }
             if let junit { reporters.append(junit) }
@@ -64,6 +77,17 @@ public enum LanefileRunner {
             if let failure = junit?.failure { throw LanesError(.environment, failure) }
             return kind?.exitStatus ?? 0
         }
+    }
+
+    /// Workflow commands when running on GitHub Actions, with the Lanefile relative to the workspace.
+    static func gitHubCommands(_ lanefile: Lanefile, arguments: RunnerArguments,
+                               environment: [String: String]) -> GitHubActionsCommands? {
+        guard CISystem.detect(in: environment) == .githubActions else { return nil }
+        var file = arguments.lanefilePath ?? arguments.projectDirectory + "/Lanefile.swift"
+        if let workspace = environment["GITHUB_WORKSPACE"], !workspace.isEmpty, file.hasPrefix(workspace + "/") {
+            file = String(file.dropFirst(workspace.count + 1))
+        }
+        return GitHubActionsCommands(file: file, laneLines: Dictionary(lanefile.lanes.map { ($0.name, $0.sourceLine) }) { first, _ in first })
     }
 }
 

@@ -1,55 +1,101 @@
 /// The command line of a compiled Lanefile, as the `lanes` driver passes it on.
 struct RunnerArguments {
-    enum Command {
-        case list(json: Bool)
+    enum Command: Equatable {
+        case list(ListFormat)
+        /// `lanes help LANE`, `lanes LANE --help`.
+        case help(lane: String)
         case lane(name: String, options: [String: String])
+    }
+
+    enum ListFormat: Equatable {
+        case table, json
+        /// One name per line, for shell completion.
+        case names
     }
 
     var command: Command
     var projectDirectory: String
-    var environmentName: String?
+    /// The Lanefile as the driver found it (for CI annotations); nil when run without the driver.
+    var lanefilePath: String?
+    /// `--env a,b`: `.env.a` then `.env.b`, each overriding the one before (fastlane's order).
+    var environmentNames: [String] = []
     var json = false
     var junitPath: String?
 
     static let usage = """
-        usage: lanes LANE [key:value ...] [--env NAME] [--json] [--junit PATH]
+        usage: lanes LANE [key:value ...] [--env NAME[,NAME...]] [--json] [--junit PATH] [--lanefile PATH]
                lanes list [--json]
+               lanes help LANE
         """
 
     init(_ arguments: [String], defaultProjectDirectory: String) throws {
         var projectDirectory = defaultProjectDirectory
-        var environmentName: String?
+        var lanefilePath: String?
+        var environmentNames: [String] = []
         var json = false
+        var names = false
+        var help = false
         var junitPath: String?
         var words: [String] = []
         var iterator = arguments.makeIterator()
-        func value(after flag: String) throws -> String {
-            guard let value = iterator.next(), !value.hasPrefix("--") else {
-                throw LanesError(.usage, "\(flag) needs a value", hint: Self.usage)
-            }
-            return value
-        }
         while let argument = iterator.next() {
-            switch argument {
-            case "--project-dir": projectDirectory = try value(after: argument)
-            case "--env": environmentName = try value(after: argument)
-            case "--json": json = true
-            case "--junit": junitPath = try value(after: argument)
-            case _ where argument.hasPrefix("--"):
+            // `--flag value` and `--flag=value` are the same.
+            let (flag, attached) = Self.split(argument)
+            func value() throws -> String {
+                if let attached { return attached }
+                guard let value = iterator.next(), !value.hasPrefix("--") else {
+                    throw LanesError(.usage, "\(flag) needs a value", hint: Self.usage)
+                }
+                return value
+            }
+            func noValue() throws {
+                if attached != nil { throw LanesError(.usage, "\(flag) takes no value", hint: Self.usage) }
+            }
+            switch flag {
+            case "--project-dir": projectDirectory = try value()
+            case "--lanefile": lanefilePath = try value()
+            case "--env": environmentNames += try Self.environmentNames(try value())
+            case "--json": try noValue(); json = true
+            case "--names": try noValue(); names = true
+            case "--help", "-h": try noValue(); help = true
+            case "--junit": junitPath = try value()
+            case _ where argument.hasPrefix("-"):
                 throw LanesError(.usage, "unknown option \(argument)", hint: Self.usage)
             default: words.append(argument)
             }
         }
         guard let first = words.first else { throw LanesError(.usage, "no lane given", hint: Self.usage) }
-        if first == "list" {
+        switch first {
+        case "list":
             guard words.count == 1 else { throw LanesError(.usage, "list takes no arguments", hint: Self.usage) }
-            command = .list(json: json)
-        } else {
+            command = .list(names ? .names : json ? .json : .table)
+        case "help":
+            guard words.count == 2 else { throw LanesError(.usage, "help takes one lane name", hint: Self.usage) }
+            command = .help(lane: words[1])
+        case _ where help:
+            command = .help(lane: first)
+        default:
             command = .lane(name: first, options: try OptionValues.parse(Array(words.dropFirst())))
         }
         self.projectDirectory = projectDirectory
-        self.environmentName = environmentName
+        self.lanefilePath = lanefilePath
+        self.environmentNames = environmentNames
         self.json = json
         self.junitPath = junitPath
+    }
+
+    /// `--env=demo` → ("--env", "demo"); `--json` → ("--json", nil).
+    private static func split(_ argument: String) -> (flag: String, value: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// `staging` or `staging,extra`; an empty name (`--env a,,b`) is a mistake, not a no-op.
+    private static func environmentNames(_ value: String) throws -> [String] {
+        let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard names.allSatisfy({ !$0.isEmpty && !$0.contains("/") }) else {
+            throw LanesError(.usage, "--env takes names such as staging or staging,extra, not '\(value)'", hint: Self.usage)
+        }
+        return names
     }
 }

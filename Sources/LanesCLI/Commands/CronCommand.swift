@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lanes
 import Foundation
+import Lanes
 import LanesCron
 
 /// `lanes cron`: Jenkins-compatible schedules (`H 0 * * 0-4`), their fire times and a batch checker.
@@ -16,7 +17,7 @@ struct CronCommand: ParsableCommand {
         @Argument(help: "The schedule: five fields or an @alias; several lines, # comments and a TZ= first line allowed.")
         var spec: String
 
-        @Option(help: "The job name that seeds H (Jenkins uses the job's full name). Without it every H takes its lowest value.")
+        @Option(help: "The job name that seeds H (Jenkins uses the job's full name; a lane's schedule uses the lane's name). Required when the schedule uses H.")
         var seed: String?
 
         @Option(help: "Time zone for schedules without a TZ= line (default: this machine's zone).")
@@ -28,12 +29,19 @@ struct CronCommand: ParsableCommand {
             guard let defaultZone = resolver.timeZone(identifier: zoneIdentifier) else {
                 throw ValidationError("Unknown time zone '\(zoneIdentifier)' for --tz: use an IANA id such as UTC or America/New_York.")
             }
+            let schedule: CronSchedule
             do {
-                let schedule = try CronSchedule(parsing: spec, seed: seed, timeZones: resolver)
-                return (schedule, schedule.timeZone ?? defaultZone)
+                schedule = try CronSchedule(parsing: spec, seed: seed, timeZones: resolver)
             } catch {
                 throw LanesError(.configuration, error.message)
             }
+            // Jenkins always hashes H with the job's name; without one, any minute printed here
+            // would differ from the one Jenkins (or the lanes daemon) picks. Refuse rather than guess.
+            if seed == nil, schedule.entries.contains(where: { $0.effectiveSpec.contains("H") }) {
+                throw LanesError(.usage, "'\(spec)' uses H, which Jenkins hashes from the job's name: pass --seed NAME",
+                                 hint: "use the Jenkins job's full name, or for a lane's schedule the lane's name (lanes list shows each lane's seed and minute)")
+            }
+            return (schedule, schedule.timeZone ?? defaultZone)
         }
     }
 

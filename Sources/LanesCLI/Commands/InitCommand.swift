@@ -3,15 +3,19 @@ import Lanes
 import LanesPlatform
 internal import Mustache
 
-/// `lanes init`: writes a starter Lanefile, `.env.example` and CI snippets from `templates/`.
+/// `lanes init`: writes a Lanefile that fits the Xcode project in this folder (its app target,
+/// schemes, configurations and bundle identifiers), `.env.example`, CI snippets, and the `.gitignore`
+/// lines that keep secrets and lanes' state out of the repository.
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "init", abstract: "Create Lanefile.swift, .env.example and CI snippets in this folder.")
+        commandName: "init",
+        abstract: "Create Lanefile.swift, .env.example and CI snippets in this folder.",
+        discussion: "Reads the *.xcworkspace or *.xcodeproj here for the app target, schemes, configurations and bundle identifiers.")
 
-    @Option(help: "The project's name (default: this folder's name).")
+    @Option(help: "The app's name when the folder has no Xcode project (default: this folder's name).")
     var name: String?
 
-    @Option(name: .customLong("app-id"), help: "The production bundle identifier.")
+    @Option(name: .customLong("app-id"), help: "The production bundle identifier (default: the app target's).")
     var appIdentifier: String?
 
     @Flag(help: "Overwrite files that already exist.")
@@ -28,11 +32,16 @@ struct InitCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = FilePath.currentDirectory()
         let installation = try Installation.locate(environment: ProcessEnvironment.current())
-        let projectName = name ?? FilePath.name(of: directory).filter { $0.isLetter || $0.isNumber }
-        let values: [String: String] = [
-            "projectName": projectName.isEmpty ? "App" : projectName,
-            "appIdentifier": appIdentifier ?? "com.example.\(projectName.lowercased())",
-        ]
+        let output = TextOutput.standardOutput(Redactor())
+        let values: InitValues
+        if let survey = try XcodeProjectSurvey.survey(directory: directory) {
+            values = InitValues(survey: survey, appIdentifier: appIdentifier)
+            output.writeLine("found \(survey.workspace.map { "\($0) and " } ?? "")\(survey.project): app target \(survey.appTarget), "
+                + "configurations \(survey.configurations.joined(separator: ", "))")
+        } else {
+            values = InitValues(name: name ?? FilePath.name(of: directory), appIdentifier: appIdentifier)
+            output.writeLine("no Xcode project here: names come from \(name == nil ? "the folder" : "--name")")
+        }
         let existing = Self.files.map { directory + "/" + $0.destination }.filter(FilePath.exists)
         if !existing.isEmpty, !force {
             throw LanesError(.configuration, "would overwrite \(existing.joined(separator: ", "))",
@@ -43,13 +52,16 @@ struct InitCommand: AsyncParsableCommand {
         for file in Self.files {
             let path = installation.templatesDirectory + "/" + file.template
             let template = try MustacheTemplate(string: try FilePath.read(path))
-            rendered.append((directory + "/" + file.destination, template.render(values)))
+            rendered.append((directory + "/" + file.destination, template.render(values.templateValues)))
         }
-        let output = TextOutput.standardOutput(Redactor())
+        let gitignore = directory + "/.gitignore"
+        if let merged = GitIgnoreEntries.merged(into: FilePath.exists(gitignore) ? try FilePath.read(gitignore) : nil) {
+            rendered.append((gitignore, merged))
+        }
         for (path, text) in rendered {
             try FilePath.makeDirectories(FilePath.directory(of: path))
             try AtomicFile.write(text, to: path, permissions: path.hasSuffix(".sh") ? 0o755 : nil)
-            output.writeLine("created \(path.dropFirst(directory.count + 1))")
+            output.writeLine("\(path == gitignore ? "updated" : "created") \(path.dropFirst(directory.count + 1))")
         }
         output.writeLine("Next: cp .env.example .env, fill it in, then `lanes list` and `lanes developerRelease`.")
     }

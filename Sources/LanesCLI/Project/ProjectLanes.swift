@@ -1,0 +1,42 @@
+import Foundation
+import Lanes
+import LanesPlatform
+
+/// The lanes of the project's Lanefile as its compiled runner lists them (`list --json`): names,
+/// descriptions, option and variable names. Never values, so nothing here can carry a secret.
+struct ProjectLanes {
+    struct LaneDescription: Decodable, Equatable {
+        let name: String
+        let description: String
+        let environment: [String]
+        let secrets: [String]
+    }
+
+    let lanes: [LaneDescription]
+
+    /// Runs the cached runner of `handoff`; nil when it is not compiled. A runner that fails (a bad
+    /// schedule, say) is an error naming the Lanefile.
+    static func load(_ handoff: ProjectHandoff) throws -> ProjectLanes? {
+        guard let runner = handoff.runner else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: runner)
+        process.arguments = ["--project-dir", FilePath.directory(of: handoff.lanefile), "list", "--json"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw LanesError(.configuration, "\(handoff.lanefile): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        do {
+            return ProjectLanes(lanes: try JSONDecoder().decode([LaneDescription].self, from: data))
+        } catch {
+            throw LanesError(.internal, "the runner of \(handoff.lanefile) listed its lanes in an unexpected form: \(error)")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import LanesPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The driver's part in the requests that describe the project rather than run a lane: it finds the
+/// Lanefile and its runner (its job alone), then hands them to `lanes-tool` or the runner.
+extension LaneDriver {
+    /// `lanes --help`, `lanes env`: `lanes-tool`, told where the Lanefile and its runner are. Never
+    /// fails for want of a Lanefile; a Lanefile that does not compile is shown without its lanes.
+    func runToolWithProject(compile: Bool) throws -> Never {
+        var handoff: ProjectHandoff?
+        if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory()) {
+            let compiler = LanefileCompiler(installation: installation, cacheDirectory: cacheDirectory, environment: environment)
+            if let runner = try? compiler.runnerPath(for: lanefile) {
+                var compiled = FilePath.exists(runner)
+                if !compiled, compile {
+                    writeStandardError("Compiling \(lanefile) ...")
+                    compiled = (try? compiler.compile(lanefile, into: runner)) != nil
+                }
+                handoff = ProjectHandoff(lanefile: lanefile, cacheKey: FilePath.name(of: FilePath.directory(of: runner)),
+                                         runner: compiled ? runner : nil)
+            }
+        }
+        try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments,
+                                environment: ProjectHandoff.environment(environment, with: handoff))
+    }
+
+    /// Lane names, one a line, for shell completion: from the cached runner, or nothing. A completion
+    /// must answer at once, so it never compiles and never prints an error.
+    func completeLanes() -> Never {
+        let compiler = LanefileCompiler(installation: installation, cacheDirectory: cacheDirectory, environment: environment)
+        if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory()),
+           let runner = try? compiler.runnerPath(for: lanefile), FilePath.exists(runner) {
+            _ = try? Exec.replaceProcess(with: runner, arguments: [runner, "--project-dir", FilePath.directory(of: lanefile),
+                                                                   "list", "--names"])
+        }
+        exit(0)
+    }
+}

@@ -1,0 +1,44 @@
+/// What the `lanes` driver found for the project in the current folder, handed to `lanes-tool` for
+/// the commands that describe the project (`lanes --help`, `lanes env`, `lanes completion`). The
+/// driver owns the Lanefile search and the runner cache; the tool reads the answer from these
+/// variables of its environment instead of repeating that logic.
+public struct ProjectHandoff: Sendable, Equatable {
+    /// The Lanefile found from the current folder upwards.
+    public var lanefile: String
+    /// The cache key of its compiled runner (the runner's folder name).
+    public var cacheKey: String
+    /// The compiled runner, when it exists.
+    public var runner: String?
+
+    public init(lanefile: String, cacheKey: String, runner: String?) {
+        self.lanefile = lanefile
+        self.cacheKey = cacheKey
+        self.runner = runner
+    }
+
+    private static let lanefileVariable = "LANES_PROJECT_LANEFILE"
+    private static let cacheKeyVariable = "LANES_PROJECT_CACHE_KEY"
+    private static let runnerVariable = "LANES_PROJECT_RUNNER"
+
+    /// The variables that carry this handoff.
+    public var variables: [String: String] {
+        var result = [Self.lanefileVariable: lanefile, Self.cacheKeyVariable: cacheKey]
+        if let runner { result[Self.runnerVariable] = runner }
+        return result
+    }
+
+    /// `environment` with any earlier handoff removed and this one added.
+    public static func environment(_ environment: [String: String], with handoff: ProjectHandoff?) -> [String: String] {
+        var result = environment
+        for name in [lanefileVariable, cacheKeyVariable, runnerVariable] { result[name] = nil }
+        if let handoff { result.merge(handoff.variables) { $1 } }
+        return result
+    }
+
+    /// The handoff in `environment`, or nil when the driver found no Lanefile.
+    public init?(environment: [String: String]) {
+        guard let lanefile = environment[Self.lanefileVariable], !lanefile.isEmpty,
+              let key = environment[Self.cacheKeyVariable] else { return nil }
+        self.init(lanefile: lanefile, cacheKey: key, runner: environment[Self.runnerVariable].flatMap { $0.isEmpty ? nil : $0 })
+    }
+}
