@@ -300,7 +300,7 @@ public struct BuildLogSummarizer: Sendable {
         if issue.kind == .linker, prefix == "clang", lastErrorKind == .linker, message.hasPrefix("linker command failed") {
             return
         }
-        if issue.file == "<unknown>" { issue.file = nil; issue.line = nil; issue.column = nil }
+        if issue.file?.hasPrefix("<") == true { issue.file = nil; issue.line = nil; issue.column = nil }   // `<unknown>:0`, `<EXPR>:0`
         record(issue, report: report)
     }
 

@@ -12,15 +12,22 @@ public struct ToolInvocation: Sendable, Equatable {
 
 /// SwiftPM command lines, run in the package's folder.
 public enum SwiftPackageCommand {
-    /// `swift build -c CONFIGURATION --product PRODUCT`.
-    public static func build(product: String, configuration: String = "release", packagePath: String) -> ToolInvocation {
-        ToolInvocation(["swift", "build", "-c", configuration, "--product", product], workingDirectory: packagePath)
+    /// `swift build -c CONFIGURATION --product PRODUCT` (with `--scratch-path` when the build folder
+    /// must live elsewhere than the package's `.build`).
+    public static func build(product: String, configuration: String = "release", packagePath: String,
+                             scratchPath: String? = nil) -> ToolInvocation {
+        ToolInvocation(["swift", "build", "-c", configuration, "--product", product] + scratch(scratchPath),
+                       workingDirectory: packagePath)
     }
 
     /// `swift build -c CONFIGURATION --show-bin-path`: prints the folder the products land in.
-    public static func showBinPath(configuration: String = "release", packagePath: String) -> ToolInvocation {
-        ToolInvocation(["swift", "build", "-c", configuration, "--show-bin-path"], workingDirectory: packagePath)
+    public static func showBinPath(configuration: String = "release", packagePath: String,
+                                   scratchPath: String? = nil) -> ToolInvocation {
+        ToolInvocation(["swift", "build", "-c", configuration, "--show-bin-path"] + scratch(scratchPath),
+                       workingDirectory: packagePath)
     }
+
+    private static func scratch(_ path: String?) -> [String] { path.map { ["--scratch-path", $0] } ?? [] }
 
     /// `swift package resolve`.
     public static func resolve(packagePath: String) -> ToolInvocation {
