@@ -10,7 +10,7 @@ PIP_PACKAGES := croniter pbxproj
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-buildlog clean
 
 all: build
 
@@ -90,3 +90,10 @@ clean:
 # Read + edit + write of the ~1 MB pocket-casts project with LanesXcode versus Python's pbxproj.
 bench-xcode: deps
 	$(SWIFT) run -c release XcodeBenchmark
+
+# Build-log summariser: MB/s and peak RSS on a 200 MB log generated from the fixtures (kept in
+# Benchmarks/.work/), and xcbeautify on the same file when a binary exists (XCBEAUTIFY=path,
+# Benchmarks/.work/xcbeautify/.build/release/xcbeautify, or PATH); else "xcbeautify: not available".
+bench-buildlog: deps
+	$(SWIFT) build -c release --product BuildLogBenchmark
+	.build/release/BuildLogBenchmark
