@@ -27,13 +27,14 @@ import Testing
             "/Users/ci/Brewer/Brewer/BrewView.swift:44:18: error: value of type 'Recipe' has no member 'waterTemperature' [Brewer]",
             "/Users/ci/Brewer/BrewerKit/Scale.m:31:5: error: use of undeclared identifier 'tareWeight' [BrewerKit]",
             "/Users/ci/Brewer/BrewerKit/Scale.h:12:1: error: 'BrewerKit/Units.h' file not found [BrewerKit]",
-            "clang: error: no such file or directory: '/Users/ci/Brewer/BrewerKit/Kettle.c' [BrewerKit]",
-            "clang: error: no input files [BrewerKit]",
+            "error: no such file or directory: '/Users/ci/Brewer/BrewerKit/Kettle.c' [BrewerKit]",
+            "error: no input files [BrewerKit]",
             "error: unable to load standard library for target 'arm64-apple-ios16.0' [BrewerKit]",
             "error: emit-module command failed with exit code 1 (use -v to see invocation) [BrewerKit]",
         ])
         #expect(summary.errors.allSatisfy { $0.kind == .compiler || $0.kind == .build })
-        #expect(summary.errors[4].file == "clang")
+        #expect(summary.errors[4].file == nil)
+        #expect(summary.errors[4].kind == .compiler)
         #expect(summary.errorCount == 8)
         #expect(summary.warningCount == 1)
         #expect(summary.outcomes == ["ARCHIVE FAILED"])

@@ -15,6 +15,10 @@ enum Fixture {
         Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))
     }
 
+    static func bytesAt(_ absolutePath: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: absolutePath)))
+    }
+
     /// The summary of a recorded log, fed line by line as `ProcessRunning` hands lines over.
     static func summary(ofLog name: String) throws -> BuildLogSummary {
         var summarizer = BuildLogSummarizer()

@@ -276,28 +276,34 @@ public struct BuildLogSummarizer: Sendable {
                                      messageStart: Int, report: (BuildLogEvent) -> Void) {
         var issue = locationEnd.map { located(line, locationEnd: $0) } ?? BuildIssue(severity: severity, kind: .build, message: "")
         issue.severity = severity
-        let prefix = locationEnd.map { line.string(0..<$0) }
-        var message = line.string(from: min(messageStart, line.count))
-        if let (stripped, target) = splitTargetSuffix(message) {
-            message = stripped
-            issue.target = target
+        let start = min(messageStart, line.count)
+        var end = line.count
+        // `message (in target 'App' from project 'App')`: the target goes to its own field.
+        if line.hasSuffix("')"), let open = line.lastIndex(of: " (in target '"), open >= start,
+           let close = line.firstIndex(of: "'", from: open + 13) {
+            issue.target = line.string((open + 13)..<close)
+            end = open
         } else {
             issue.target = currentTargetName
         }
-        issue.message = message
-        issue.kind = classify(message: message, prefix: prefix, hasLocation: issue.file != nil)
-        if issue.kind == .testFailure {
-            let (test, rest) = splitTestName(message)
-            issue.test = test
-            issue.message = rest
+        let message = ByteLine(bytes: UnsafeBufferPointer(rebasing: line.bytes[start..<end]))
+        let fromClang = locationEnd == 5 && line.hasPrefix("clang")
+        let fromLinker = locationEnd == 2 && line.hasPrefix("ld")
+        issue.kind = severity == .warning
+            ? (fromLinker ? .linker : issue.file != nil && !fromClang ? .compiler : .build)
+            : classify(message, fromClang: fromClang, fromLinker: fromLinker, hasLocation: issue.file != nil)
+        if fromClang || fromLinker { issue.file = nil }
+        if issue.kind == .testFailure, let separator = message.firstIndex(of: " : ") {
+            issue.test = message.string(0..<separator)
+            issue.message = message.string(from: separator + 3)
             enter(.test, report: report)
-        } else if issue.kind == .export {
-            enter(.export, report: report)
-        } else if issue.kind == .linker {
-            enter(.link, report: report)
+        } else {
+            issue.message = message.string
+            if issue.kind == .export { enter(.export, report: report) }
+            if issue.kind == .linker { enter(.link, report: report) }
         }
         // clang's closing line of a linker report repeats what the report said.
-        if issue.kind == .linker, prefix == "clang", lastErrorKind == .linker, message.hasPrefix("linker command failed") {
+        if issue.kind == .linker, fromClang, lastErrorKind == .linker, message.hasPrefix("linker command failed") {
             return
         }
         if issue.file?.hasPrefix("<") == true { issue.file = nil; issue.line = nil; issue.column = nil }   // `<unknown>:0`, `<EXPR>:0`
@@ -307,9 +313,9 @@ public struct BuildLogSummarizer: Sendable {
     private var lastErrorKind: BuildIssue.Kind?
 
     /// What an error message is about. Signing and trust problems come as ordinary `error:` lines.
-    private func classify(message: String, prefix: String?, hasLocation: Bool) -> BuildIssue.Kind {
-        if prefix == "ld" { return .linker }
-        if prefix == "clang", message.hasPrefix("linker command failed") { return .linker }
+    private func classify(_ message: ByteLine, fromClang: Bool, fromLinker: Bool, hasLocation: Bool) -> BuildIssue.Kind {
+        if fromLinker { return .linker }
+        if fromClang { return message.hasPrefix("linker command failed") ? .linker : .compiler }
         if message.hasPrefix("exportArchive") { return .export }
         if message.hasPrefix("-[") || message.hasPrefix("+[") { return .testFailure }
         if hasLocation, Self.looksLikeXCTestName(message) { return .testFailure }
@@ -318,27 +324,28 @@ public struct BuildLogSummarizer: Sendable {
             return .macroTrust
         }
         for marker in Self.signingMarkers where message.contains(marker) { return .signing }
-        return hasLocation || prefix == "clang" ? .compiler : .build
+        return hasLocation ? .compiler : .build
     }
 
-    static let signingMarkers = [
+    static let signingMarkers: [StaticString] = [
         "No profiles for '", "No profile for team", "No signing certificate", "requires a provisioning profile",
         "Provisioning profile \"", "doesn't include the", "doesn't support the", "doesn't match the entitlements",
         "Code signing is required", "requires a development team", "No Account for Team", "No certificate for team",
         "code signing identity", "Signing certificate", "errSecInternalComponent",
     ]
 
-    /// Linux XCTest writes `File.swift:12: error: ClassTests.testName : XCTAssertEqual failed: ...`.
-    static func looksLikeXCTestName(_ message: String) -> Bool {
-        guard let separator = message.firstRange(of: " : ") else { return false }
-        let name = message[..<separator.lowerBound]
-        return name.contains(".") && !name.contains(" ") && name.first.map { $0.isLetter || $0 == "_" } == true
-    }
-
-    /// `-[Module.Class testName] : message` or `Class.testName : message` -> (name, message).
-    private func splitTestName(_ message: String) -> (String?, String) {
-        guard let separator = message.firstRange(of: " : ") else { return (nil, message) }
-        return (String(message[..<separator.lowerBound]), String(message[separator.upperBound...]))
+    /// Linux XCTest writes `File.swift:12: error: ClassTests.testName : XCTAssertEqual failed: ...`:
+    /// a dotted name with no space, then ` : `.
+    static func looksLikeXCTestName(_ message: ByteLine) -> Bool {
+        guard let separator = message.firstIndex(of: " : "), separator > 0 else { return false }
+        let first = message[0]
+        guard first == UInt8(ascii: "_") || (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        var dotted = false
+        for index in 0..<separator {
+            if message[index] == UInt8(ascii: " ") { return false }
+            if message[index] == UInt8(ascii: ".") { dotted = true }
+        }
+        return dotted
     }
 
     /// A `path[:line[:column]]` location ending at `locationEnd`.
@@ -377,14 +384,6 @@ public struct BuildLogSummarizer: Sendable {
         return value
     }
 
-    /// `message (in target 'App' from project 'App')` -> (`message`, `App`).
-    private func splitTargetSuffix(_ message: String) -> (String, String)? {
-        guard message.hasSuffix("')"), let open = message.ranges(of: " (in target '").last else { return nil }
-        let rest = message[open.upperBound...]
-        guard let close = rest.firstIndex(of: "'") else { return nil }
-        return (String(message[..<open.lowerBound]), String(rest[..<close]))
-    }
-
     // MARK: xcodebuild's own errors
 
     private mutating func xcodebuildError(_ line: ByteLine, report: (BuildLogEvent) -> Void) {
@@ -395,8 +394,8 @@ public struct BuildLogSummarizer: Sendable {
             pending = .resolution(BuildIssue(severity: .error, kind: .packageResolution, message: message))
             return
         }
-        var kind = classify(message: message, prefix: "xcodebuild", hasLocation: false)
-        if kind == .compiler { kind = .build }
+        let kind = classify(ByteLine(bytes: UnsafeBufferPointer(rebasing: line.bytes[19...])),
+                            fromClang: false, fromLinker: false, hasLocation: false)
         record(BuildIssue(severity: .error, kind: kind, message: message), report: report)
     }
 
