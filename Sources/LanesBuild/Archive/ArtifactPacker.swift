@@ -1,4 +1,4 @@
-import LanesPlatform
+internal import LanesPlatform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

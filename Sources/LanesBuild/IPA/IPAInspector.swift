@@ -1,7 +1,7 @@
 import FoundationEssentials
-import LanesPlatform
-import LanesSigning
-import LanesXcode
+internal import LanesPlatform
+internal import LanesSigning
+internal import LanesXcode
 
 /// What an .ipa says about itself.
 public struct IPAInspection: Sendable {

@@ -500,9 +500,9 @@ public struct BuildLogSummarizer: Sendable {
         enter(.test, report: report)
         let nameStart = testWord + 6
         if line.hasPrefix("run with ", at: nameStart) {
-            if let after = line.firstIndex(of: " passed", from: nameStart) ?? line.firstIndex(of: " failed", from: nameStart) {
-                let result = line.string(nameStart..<(line.firstIndex(of: " after ", from: after) ?? line.count))
-                _ = after
+            // `Test run with 3 tests failed after 0.004 seconds with 1 issue.` -> `Test run with 3 tests failed`.
+            if let verdict = line.firstIndex(of: " passed", from: nameStart) ?? line.firstIndex(of: " failed", from: nameStart) {
+                let result = line.string(nameStart..<(line.firstIndex(of: " after ", from: verdict) ?? line.count))
                 summary.outcomes.append("Test " + result)
                 report(.outcome("Test " + result))
             }

@@ -1,4 +1,4 @@
-import LanesPlatform
+internal import LanesPlatform
 
 /// JUnit XML for a test run: one `<testsuite>` per suite, one `<testcase>` per test, the failures with
 /// their file and line. The layout CI servers (Jenkins, GitLab, GitHub annotations) read.
