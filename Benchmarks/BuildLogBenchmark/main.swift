@@ -113,8 +113,20 @@ func xcbeautifyPath() -> String? {
     return FilePath.which("xcbeautify", path: getenv("PATH").map { String(cString: $0) })
 }
 
+/// The `VmHWM` (peak resident set) of a running process, in MB, from /proc.
+func peakRSSOfRunning(_ pid: pid_t) -> Double? {
+    guard let text = try? FilePath.read("/proc/\(pid)/status") else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.filter(\.isNumber)
+        return Double(String(digits)).map { $0 / 1024 }
+    }
+    return nil
+}
+
 /// Runs xcbeautify with the log on standard input and its output discarded; (seconds, peak RSS MB).
-func timeXcbeautify(_ program: String) -> (Double, Double)? {
+/// The peak is read from /proc while it runs: `wait4`'s ru_maxrss would report this process's own
+/// peak, which a spawned child inherits on Linux.
+func timeXcbeautify(_ program: String) -> (Double, Double?)? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -127,10 +139,12 @@ func timeXcbeautify(_ program: String) -> (Double, Double)? {
     let start = now()
     guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return nil }
     var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    let elapsed = now() - start
-    return (elapsed, Double(usage.ru_maxrss) / 1024)
+    var peak: Double?
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        if let current = peakRSSOfRunning(pid) { peak = max(peak ?? 0, current) }
+        usleep(20_000)
+    }
+    return (now() - start, peak)
 }
 
 func format(_ value: Double, _ decimals: Int = 1) -> String {
@@ -158,7 +172,8 @@ if lineSummary.errorCount != summary.errorCount || lineSummary.warningCount != s
 print("peak RSS: \(format(peakRSSMegabytes())) MB (\(format(rssBefore)) MB before summarising, \(format(rssAfterBytes)) MB after the bytes pass)")
 if let program = xcbeautifyPath() {
     if let (seconds, rss) = timeXcbeautify(program) {
-        print("xcbeautify (\(program)): \(format(size / Double(megabyte) / seconds)) MB/s (\(format(seconds, 2)) s), peak RSS \(format(rss)) MB")
+        print("xcbeautify (\(program)): \(format(size / Double(megabyte) / seconds)) MB/s (\(format(seconds, 2)) s), "
+              + "peak RSS \(rss.map { format($0) + " MB" } ?? "unknown")")
     } else {
         print("xcbeautify: could not start \(program)")
     }
