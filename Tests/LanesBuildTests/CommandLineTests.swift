@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LanesBuild
 
@@ -71,5 +72,17 @@ import Testing
         #expect(LanesBuildFolders.derivedData(root: "") == ".lanes/DerivedData")
         #expect(LanesBuildFolders.logs(root: "/ci/brewer/") == "/ci/brewer/.lanes/logs")
         #expect(LanesBuildFolders.results(root: "/ci") == "/ci/.lanes/results")
+    }
+}
+
+@Suite struct XcodebuildLocatorTests {
+    @Test func findsAStandInOnPathOrSaysWhy() throws {
+        let folder = try temporaryDirectory("xcodebuild")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: BuildError.self) { try XcodebuildLocator.locate(pathVariable: folder) }
+        let standIn = folder + "/xcodebuild"
+        try "#!/bin/sh\nexit 0\n".write(toFile: standIn, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
+        #expect(try XcodebuildLocator.locate(pathVariable: "/nonexistent:" + folder) == standIn)
     }
 }

@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// The workspace or project that holds a scheme (`-workspace` or `-project`).
 public enum XcodeContainer: Sendable, Equatable {
     case workspace(String)
@@ -190,5 +192,16 @@ public struct TestRequest: Sendable, Equatable {
         self.derivedDataPath = derivedDataPath
         self.resultBundlePath = resultBundlePath
         self.buildSettings = buildSettings
+    }
+}
+
+/// Finding `xcodebuild` before a step starts, so Linux fails at once with a clear message (tests put
+/// a recording stand-in named `xcodebuild` on PATH).
+public enum XcodebuildLocator {
+    /// The executable `xcodebuild` on `pathVariable` (the lane's PATH).
+    public static func locate(pathVariable: String?) throws(BuildError) -> String {
+        if let found = FilePath.which("xcodebuild", path: pathVariable) { return found }
+        throw .file(path: "xcodebuild",
+                    problem: "is not on PATH; building and testing Xcode projects needs Xcode on macOS (on Linux, only a stand-in named xcodebuild on PATH can take its place)")
     }
 }
