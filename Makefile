@@ -21,7 +21,7 @@ LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-cli bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-cli bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog clean
 
 all: build
 
@@ -115,3 +115,10 @@ bench-xcode: deps
 bench-schedule: deps
 	$(SWIFT) build -c release --product ScheduleBenchmark
 	.build/release/ScheduleBenchmark
+
+# Build-log summariser: MB/s and peak RSS on a 200 MB log generated from the fixtures (kept in
+# Benchmarks/.work/), and xcbeautify on the same file when a binary exists (XCBEAUTIFY=path,
+# Benchmarks/.work/xcbeautify/.build/release/xcbeautify, or PATH); else "xcbeautify: not available".
+bench-buildlog: deps
+	$(SWIFT) build -c release --product BuildLogBenchmark
+	.build/release/BuildLogBenchmark

@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinuxEvents"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "LanesPlatform", swiftSettings: resilient),
         .target(name: "LanesCron", swiftSettings: resilient),
@@ -36,6 +37,7 @@ let package = Package(
             "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
             .target(name: "CLinuxEvents", condition: .when(platforms: [.linux])),
         ]),
+        .target(name: "LanesBuild", dependencies: ["CZlib", "COpenSSL", "LanesXcode", "LanesSigning", "LanesPlatform"], swiftSettings: resilient),
         .target(
             name: "Lanes",
             dependencies: [
@@ -56,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule",
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -70,6 +72,7 @@ let package = Package(
         .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
         .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
+        .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
@@ -80,5 +83,6 @@ let package = Package(
         .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
+        .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
     ]
 )

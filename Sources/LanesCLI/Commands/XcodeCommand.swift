@@ -9,7 +9,7 @@ struct XcodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xcode",
         abstract: "Show and edit Xcode project build settings, byte-exact.",
-        subcommands: [XcodeSettingsCommand.self, XcodeSetCommand.self, XcodeProvisionCommand.self]
+        subcommands: [XcodeSettingsCommand.self, XcodeSetCommand.self, XcodeProvisionCommand.self, XcodeLogCommand.self]
     )
 }
 

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import LanesBuild
+
+@Suite struct BuildAppPlanTests {
+    static func plan(root: String, output: String) -> BuildAppPlan {
+        BuildAppPlan(root: root, container: .workspace("Brewer.xcworkspace"), scheme: "Brewer", configuration: "Staging",
+                     sdk: "iphoneos", clean: true, outputDirectory: output, outputName: "Brewer-Staging",
+                     exportMethod: .adHoc, exportOptions: ["signingStyle": "manual", "provisioningProfiles": ["works.sth.brewer.staging": "Brewer_Staging"]])
+    }
+
+    @Test func commandsAndPaths() throws {
+        let plan = Self.plan(root: "/ci/brewer", output: "out")
+        #expect(plan.archiveCommand.arguments == [
+            "xcodebuild", "-workspace", "Brewer.xcworkspace", "-scheme", "Brewer", "-configuration", "Staging", "-sdk", "iphoneos",
+            "-destination", "generic/platform=iOS", "-archivePath", "/ci/brewer/.lanes/build/Brewer-Staging.xcarchive",
+            "-derivedDataPath", "/ci/brewer/.lanes/DerivedData",
+            "-resultBundlePath", "/ci/brewer/.lanes/results/Brewer-Staging-archive.xcresult", "clean", "archive",
+        ])
+        #expect(plan.exportCommand.arguments == [
+            "xcodebuild", "-exportArchive", "-archivePath", "/ci/brewer/.lanes/build/Brewer-Staging.xcarchive",
+            "-exportPath", "/ci/brewer/.lanes/build/Brewer-Staging-export",
+            "-exportOptionsPlist", "/ci/brewer/.lanes/build/Brewer-Staging-ExportOptions.plist",
+        ])
+        #expect(plan.outputName == "Brewer-Staging.ipa")
+        #expect(try plan.exportOptionsPlist().contains("<string>ad-hoc</string>"))
+        #expect(plan.stalePaths.count == 3)
+    }
+
+    /// What xcodebuild leaves (an export folder with the .ipa, an archive with dSYMs) is collected.
+    @Test func collectsTheIpaAndZipsTheDSYMs() throws {
+        let root = try temporaryDirectory("buildapp")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let plan = Self.plan(root: root, output: root + "/out")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(atPath: plan.exportPath, withIntermediateDirectories: true)
+        try fileManager.copyItem(atPath: Fixture.path("ipa/Brewer-Staging.ipa"), toPath: plan.exportPath + "/Brewer.ipa")
+        let dwarf = plan.archivePath + "/dSYMs/Brewer.app.dSYM/Contents/Resources/DWARF"
+        try fileManager.createDirectory(atPath: dwarf, withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 10_000).write(to: URL(fileURLWithPath: dwarf + "/Brewer"))
+        try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: plan.archivePath + "/dSYMs/Brewer.app.dSYM/Contents/Info.plist"))
+
+        let outputs = try plan.collectOutputs()
+        #expect(outputs.ipaPath == root + "/out/Brewer-Staging.ipa")
+        #expect(outputs.dSYMZipPath == root + "/out/Brewer-Staging.app.dSYM.zip")
+        #expect(try IPAInspector.inspect(path: outputs.ipaPath).bundleIdentifier == "works.sth.brewer.staging")
+        #expect(!fileManager.fileExists(atPath: plan.exportPath + "/Brewer.ipa"))
+
+        let check = try runProgram(["python3", "-c", """
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            print(sorted(z.namelist()))
+            print(len(z.read('dSYMs/Brewer.app.dSYM/Contents/Resources/DWARF/Brewer')), z.getinfo('dSYMs/Brewer.app.dSYM/Contents/Resources/DWARF/Brewer').compress_type)
+            """, try #require(outputs.dSYMZipPath)])
+        #expect(check.status == 0, "\(check.error)")
+        #expect(check.output == """
+            ['dSYMs/', 'dSYMs/Brewer.app.dSYM/', 'dSYMs/Brewer.app.dSYM/Contents/', 'dSYMs/Brewer.app.dSYM/Contents/Info.plist', 'dSYMs/Brewer.app.dSYM/Contents/Resources/', 'dSYMs/Brewer.app.dSYM/Contents/Resources/DWARF/', 'dSYMs/Brewer.app.dSYM/Contents/Resources/DWARF/Brewer']
+            10000 8
+
+            """)
+        // The zip reader that checks .ipa files reads it too.
+        let zip = try ZipArchive(bytes: try Fixture.bytesAt(try #require(outputs.dSYMZipPath)), path: "dSYM.zip")
+        let dwarfEntry = try #require(zip.entries.first { $0.name.hasSuffix("DWARF/Brewer") })
+        #expect(try zip.contents(of: dwarfEntry) == [UInt8](repeating: 0x42, count: 10_000))
+    }
+
+    @Test func missingIpaIsNamed() throws {
+        let root = try temporaryDirectory("buildapp-missing")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let plan = Self.plan(root: root, output: root + "/out")
+        #expect(throws: BuildError.file(path: plan.exportPath, problem: "xcodebuild -exportArchive left no .ipa here")) {
+            try plan.collectOutputs()
+        }
+    }
+}
