@@ -15,6 +15,12 @@ public enum BrewMethod: String, CaseIterable, Sendable {
         }
     }
 
+    /// Grams of water each gram of spent grounds keeps. Immersion and filter brews lose about
+    /// twice the coffee's weight; an espresso ratio is already counted in the cup.
+    public var waterKeptPerGramOfCoffee: Double {
+        self == .espresso ? 0 : 2
+    }
+
     /// How long the water and the coffee stay in contact, in seconds.
     public var contactSeconds: Int {
         switch self {
