@@ -42,8 +42,9 @@ public struct Lane: Sendable {
     }
 }
 
-/// What a lane body receives: its validated options.
-public struct LaneInvocation: Sendable {
+/// What a lane body receives: its validated options. Its description names the lane only: the
+/// options carry the whole environment, undeclared secrets included.
+public struct LaneInvocation: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let laneName: String
     let values: OptionValues
 
@@ -60,6 +61,10 @@ public struct LaneInvocation: Sendable {
     public func optional<Value>(_ option: StepOption<Value>) throws -> Value? {
         try values.optional(option)
     }
+
+    public var description: String { "lane \(laneName)" }
+    public var debugDescription: String { "LaneInvocation(lane: \(laneName), options: \(values.given.keys.sorted()))" }
+    public var customMirror: Mirror { Mirror(self, children: ["laneName": laneName]) }
 }
 
 /// Options of a lane are declared like options of a step.

@@ -4,7 +4,7 @@ internal import SystemPackage
 /// Starts real child processes through swift-subprocess: argv only, no shell, the lane's
 /// environment (secrets travel here, never in arguments), standard output and standard error
 /// streamed line by line.
-public struct SubprocessRunner: ProcessRunning {
+public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomReflectable {
     /// The complete environment children get: the lane's variables (process environment over dotenv).
     let baseEnvironment: [String: String]
     let diagnostics: Diagnostics
@@ -17,6 +17,10 @@ public struct SubprocessRunner: ProcessRunning {
         self.baseEnvironment = baseEnvironment
         self.diagnostics = diagnostics
     }
+
+    /// Names no variable: the environment holds secrets.
+    public var description: String { "SubprocessRunner(\(baseEnvironment.count) variables)" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     public func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome {
         guard let program = request.arguments.first else {

@@ -24,9 +24,11 @@ public struct LaneExecutor: Sendable {
             let names = lanefile.lanes.map(\.name).joined(separator: ", ")
             throw LanesError(.usage, "no lane named '\(name)' in the Lanefile", hint: "lanes: \(names.isEmpty ? "none" : names)")
         }
+        let requirements = LaneRequirements(lane: lane)
+        requirements.registerSecrets(in: context.environment)
         let values = OptionValues(given: options, environment: context.environment)
         try values.validate(against: lane.options, for: "lane \(lane.name)")
-        try LaneRequirements(lane: lane).check(in: context.environment)
+        try requirements.check(in: context.environment)
         return (lane, values)
     }
 

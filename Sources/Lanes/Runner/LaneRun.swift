@@ -52,9 +52,11 @@ public final class LaneRun: Sendable {
 
     /// Runs another lane of the same Lanefile from a lane body. Hooks do not run again.
     func call(_ lane: Lane, options: [String: String]) async throws {
+        let requirements = LaneRequirements(lane: lane)
+        requirements.registerSecrets(in: context.environment)
         let values = OptionValues(given: options, environment: context.environment)
         try values.validate(against: lane.options, for: "lane \(lane.name)")
-        try LaneRequirements(lane: lane).check(in: context.environment)
+        try requirements.check(in: context.environment)
         reporter.report(.message("--- lane \(lane.name)"))
         try await lane.body(LaneInvocation(laneName: lane.name, values: values))
     }

@@ -15,9 +15,17 @@ public enum LanefileRunner {
     }
 
     static func main(_ lanefile: Lanefile, arguments: [String]) async -> Never {
-        let streams = RedactedStandardStreams()
-        let redactor = Redactor(onFirstSecret: { streams.install(redactor: $0) })
-        let errors = TextOutput.standardError(redactor)
+        let json = arguments.contains("--json")
+        let streams = RedactedStandardStreams(formatPrintedLine: json ? JSONLinesReporter.printedLineEvent : nil)
+        let redactor = Redactor(
+            onFirstSecret: { streams.install(redactor: $0) },
+            onShortSecret: { name in
+                TextOutput(descriptor: 2, redactor: Redactor(), streams: streams).writeLine(
+                    "warning: secret \(name) is shorter than \(Redactor.shortSecretLength) characters; every occurrence of it in the output is masked, ordinary text included")
+            })
+        // In --json mode every line a Lanefile prints must become an event, secrets or not.
+        if json { streams.install(redactor: redactor) }
+        let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
         do {
             let status = try await run(lanefile, arguments: arguments, redactor: redactor, streams: streams)
             streams.restore()
@@ -32,21 +40,25 @@ public enum LanefileRunner {
     static func run(_ lanefile: Lanefile, arguments: [String], redactor: Redactor,
                     streams: RedactedStandardStreams) async throws -> Int32 {
         let process = ProcessEnvironment.current()
+        // Secret-named variables are masked before anything can print them, dotenv errors included.
+        Environment(variables: process, redactor: redactor).registerSecretNamedVariables()
         let arguments = try RunnerArguments(arguments, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
-        let output = TextOutput.standardOutput(redactor)
+        let output = TextOutput(descriptor: 1, redactor: redactor, streams: streams)
+        let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
         switch arguments.command {
         case .list(let json):
             output.write(try LaneListing(lanefile: lanefile).render(json: json))
             return 0
         case .lane(let name, let options):
-            let diagnostics = Diagnostics(environment: process, output: .standardError(redactor))
+            let diagnostics = Diagnostics(environment: process, output: errors)
             let variables = try DotEnv(directory: arguments.projectDirectory, diagnostics: diagnostics)
                 .load(environmentName: arguments.environmentName, over: process)
             let environment = Environment(variables: variables, redactor: redactor)
+            environment.registerSecretNamedVariables()
             var reporters: [any Reporter] = [
                 arguments.json
                     ? JSONLinesReporter(output: output)
-                    : TerminalReporter(output: output, errors: .standardError(redactor), environment: variables),
+                    : TerminalReporter(output: output, errors: errors, environment: variables),
             ]
             let junit = arguments.junitPath.map { JUnitReporter(path: $0, redactor: redactor) }
             if let junit { reporters.append(junit) }
@@ -57,6 +69,7 @@ public enum LanefileRunner {
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
+            try junit?.prepare()
             let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: streams.restore) {
                 await executor.execute(lane, values: values)
             }
