@@ -65,7 +65,7 @@ public enum LanefileRunner {
             let context = StepContext(
                 environment: environment, projectDirectory: arguments.projectDirectory,
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
-                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics))
+                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor))
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
