@@ -39,7 +39,7 @@ public struct LaneExecutor: Sendable {
         let start = clock.now
         reporter.report(.laneStarted(lane: lane.name, at: .now()))
         var failure: (any Error)?
-        await run.perform {
+        await run.perform(lane: lane.name) {
             do {
                 for hook in lanefile.beforeEach { try await hook(lane.name) }
                 try await lane.body(LaneInvocation(laneName: lane.name, values: values))
