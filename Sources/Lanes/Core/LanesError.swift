@@ -1,3 +1,5 @@
+import LanesSigning
+
 /// What kind of failure an error is: it decides the exit status and how the error is presented.
 public enum ErrorKind: Sendable, Hashable {
     /// The command line was wrong: unknown lane, unknown or malformed option.
@@ -70,7 +72,18 @@ extension Error {
         switch self {
         case let error as LanesError: error.kind
         case let error as ValidationErrors: error.kind
+        case let error as SigningError: error.isAboutTheLanefilesChoice ? .configuration : .laneFailure
         default: .laneFailure
+        }
+    }
+}
+
+extension SigningError {
+    /// A keychain name or identity the Lanefile chose is wrong: the user's input, not a failing tool.
+    var isAboutTheLanefilesChoice: Bool {
+        switch self {
+        case .keychain, .identityNotFound: true
+        default: false
         }
     }
 }

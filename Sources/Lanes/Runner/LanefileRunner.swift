@@ -1,5 +1,6 @@
 internal import Dispatch
 internal import LanesPlatform
+import LanesSigning
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,10 @@ public enum LanefileRunner {
         let json = arguments.contains("--json")
         let streams = RedactedStandardStreams(formatPrintedLine: json ? JSONLinesReporter.printedLineEvent : nil)
         let redactor = Redactor(
-            onFirstSecret: { streams.install(redactor: $0) },
+            onFirstSecret: { redactor in
+                CrashGuard.protectSecretsInMemory()
+                streams.install(redactor: redactor)
+            },
             onShortSecret: { name in
                 TextOutput(descriptor: 2, redactor: Redactor(), streams: streams).writeLine(
                     "warning: secret \(name) is shorter than \(Redactor.shortSecretLength) characters; every occurrence of it in the output is masked, ordinary text included")
@@ -70,6 +74,11 @@ public enum LanefileRunner {
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
             try junit?.prepare()
+            // What a crashed or killed run left behind goes now, before this run makes its own.
+            for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
+                diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
+            }
+            CrashGuard.arm(lane: lane.name, streams: streams)
             let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: streams.restore) {
                 await executor.execute(lane, values: values)
             }
