@@ -53,9 +53,10 @@ struct LanefileCompiler {
         let swiftc = try resolvedCompiler()
         let finalDirectory = FilePath.directory(of: runner)
         let runnersDirectory = FilePath.directory(of: finalDirectory)
-        try FilePath.makeDirectories(runnersDirectory)
-        let workDirectory = "\(runnersDirectory)/.building-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        try FilePath.makeDirectories(workDirectory)
+        try FilePath.makeDirectories(runnersDirectory, mode: 0o700)
+        removeAbandonedBuilds(in: runnersDirectory)
+        let workDirectory = "\(runnersDirectory)/\(Self.buildingPrefix)\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try FilePath.makeDirectories(workDirectory, mode: 0o700)
         defer { FilePath.removeTree(workDirectory) }
         let entry = workDirectory + "/" + Self.entryFileName
         try AtomicFile.write(Self.entrySource, to: entry)
@@ -75,6 +76,18 @@ struct LanefileCompiler {
                               exitStatus: DriverError.configuration)
         }
         pruneRunners(in: runnersDirectory, keeping: finalDirectory)
+    }
+
+    static let buildingPrefix = ".building-"
+
+    /// Removes the work folders of compiles whose process is gone (killed mid-compile): they are
+    /// named after the compiling process, so a live compile's folder is never touched.
+    private func removeAbandonedBuilds(in directory: String) {
+        for entry in FilePath.entries(of: directory) where entry.hasPrefix(Self.buildingPrefix) {
+            let rest = entry.dropFirst(Self.buildingPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { FilePath.removeTree(directory + "/" + entry) }
+        }
     }
 
     /// How long a compiled runner is kept. Each edit of a Lanefile leaves its previous runner behind;

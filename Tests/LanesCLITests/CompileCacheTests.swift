@@ -80,7 +80,7 @@ import Testing
 
     @Test func missingVariablesAndSecretsAreListedTogetherBeforeAnyStep() throws {
         let project = try LanesProcess.project("secrets")
-        let result = try lanes.run(["release"], in: project, extraEnvironment: ["KEYCHAIN_PASSWORD": "set"])
+        let result = try lanes.run(["release"], in: project, extraEnvironment: ["KEYCHAIN_PASSWORD": "a-real-password"])
         #expect(result.status == 78)
         #expect(result.standardError.contains("KEYCHAIN_NAME"))
         #expect(result.standardError.contains("CERTIFICATE_PASSWORD"))
