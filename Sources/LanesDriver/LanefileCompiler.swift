@@ -50,6 +50,12 @@ struct LanefileCompiler {
     /// Compiles into a fresh folder, then renames it into place, so a half-written runner is never run
     /// and two lanes compiling the same Lanefile at once both end with a whole runner.
     func compile(_ lanefile: String, into runner: String) throws {
+        if try FilePath.readBytes(lanefile).starts(with: [0xEF, 0xBB, 0xBF]) {
+            // swiftc would name an invisible character at 1:1; say what it is and how to remove it.
+            throw DriverError("\(lanefile) starts with a UTF-8 byte-order mark (the invisible bytes EF BB BF), which Swift does not accept",
+                              hint: "save it as UTF-8 without BOM (most editors: Save with Encoding > UTF-8)",
+                              exitStatus: DriverError.compilation)
+        }
         let swiftc = try resolvedCompiler()
         let finalDirectory = FilePath.directory(of: runner)
         let runnersDirectory = FilePath.directory(of: finalDirectory)

@@ -82,6 +82,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: abandoned.path))
     }
 
+    @Test func aByteOrderMarkInTheLanefileIsNamed() throws {
+        let project = try LanesProcess.project("basic")
+        let lanefile = project.appendingPathComponent("Lanefile.swift")
+        try (Data([0xEF, 0xBB, 0xBF]) + Data(contentsOf: lanefile)).write(to: lanefile)
+        let result = try LanesProcess().run(["greet"], in: project)
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("starts with a UTF-8 byte-order mark"), "\(result.output)")
+    }
+
     private func deadProcessID() throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")

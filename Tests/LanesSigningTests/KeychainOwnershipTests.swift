@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LanesSigning
+import Lanes
 
 /// Finding 15 (and the keychain part of 10) of issue 10: a keychain belongs to the run that made it.
 @Suite("Keychain ownership")
@@ -56,5 +57,17 @@ struct KeychainOwnershipTests {
         #expect(FileManager.default.fileExists(atPath: live.location))
         #expect(FileManager.default.fileExists(atPath: kept.location))
         try await live.delete()
+    }
+}
+
+/// Finding 22 of issue 10: a keychain name the Lanefile chose badly is a configuration error (78).
+@Suite("Keychain error kind")
+struct KeychainErrorKindTests {
+    @Test func anInvalidKeychainNameIsAConfigurationError() {
+        #expect {
+            _ = try FileKeychain(name: "../escape", in: "/tmp", password: "p")
+        } throws: { error in
+            error.lanesKind == .configuration && error.lanesKind.exitStatus == 78
+        }
     }
 }

@@ -60,24 +60,25 @@ extension StringProtocol {
 }
 
 /// The dotenv grammar, on Unicode scalars: a `String` treats `\r\n` as one character, so
-/// splitting on `"\n"` would read a CRLF file as a single line.
-struct DotEnvParser {
-    struct Problem: Error {
-        let line: Int
-        let reason: String
+/// splitting on `"\n"` would read a CRLF file as a single line. Public for the fuzz command.
+public struct DotEnvParser {
+    /// What is wrong, and on which line; never the line's text.
+    public struct Problem: Error, Sendable {
+        public let line: Int
+        public let reason: String
     }
 
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var line = 1
 
-    init(text: String) {
+    public init(text: String) {
         var scalars = Array(text.unicodeScalars)
         if scalars.first == "\u{FEFF}" { scalars.removeFirst() }  // a byte-order mark is no part of the first name
         self.scalars = scalars
     }
 
-    mutating func parse() throws(Problem) -> [String: String] {
+    public mutating func parse() throws(Problem) -> [String: String] {
         var result: [String: String] = [:]
         while position < scalars.count {
             skip { $0 == " " || $0 == "\t" }
