@@ -36,7 +36,7 @@ let pieces: [String] = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
     + [" ", "\t", "\n", "\r\n", "\r", "\"", "'", "<", ">", "&", "\\", "{", "}", "=", "#", "$", "/", ":", ",",
        "é", "ß", "日本", "😀", "\u{0301}", "\u{200D}", "\u{20E3}", "\u{FE0F}", "\u{FEFF}", "\u{0}"]
 
-func randomText(_ length: Int) -> String {
+@MainActor func randomText(_ length: Int) -> String {
     var text = ""
     for _ in 0..<length { text += pieces[Int(random.next() % UInt64(pieces.count))] }
     return text
@@ -80,7 +80,7 @@ func contains(_ text: String, _ part: String) -> Bool {
 }
 
 var failures = 0
-func fail(_ message: String) {
+@MainActor func fail(_ message: String) {
     failures += 1
     if failures <= 20 { print("FAIL: \(message)") }
 }
@@ -123,7 +123,7 @@ for index in 0..<count {
         let value = String(String.UnicodeScalarView(randomText(Int(random.next() % 16)).unicodeScalars.filter { $0 != "\u{0}" }))
         let prefix = random.next() % 4 == 0 ? "export " : ""
         switch random.next() % 2 {
-        case 0 where !value.contains("'"):
+        case 0 where !value.unicodeScalars.contains("'"):  // scalars: "'\u{FE0F}" is one Character
             lines.append("\(prefix)\(name)='\(value)'")
             expected[name] = String(decoding: crlfAsLF(Array(value.utf8)), as: UTF8.self)
         default:

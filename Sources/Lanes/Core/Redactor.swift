@@ -92,7 +92,8 @@ public final class Redactor: Sendable {
 
 /// The forms one secret value takes in output, all of which are masked:
 /// - the value itself;
-/// - the value without trailing whitespace (`tok\n`, `tok\r\n` print as `tok`);
+/// - the value without trailing whitespace (`tok\n`, `tok\r\n` print as `tok`), and without
+///   leading whitespace either;
 /// - each line of a multi-line value (a PEM key, a JSON credential), without its indentation and
 ///   line ending, as a program printing the value line by line shows it. Lines shorter than
 ///   `minimumLineLength` (`{`, `}`) are skipped: masking them would mask every brace in the log and
@@ -112,6 +113,8 @@ struct SecretShapes {
         add(bytes)
         let trimmed = bytes.trimmingTrailing(where: Self.isSpace)
         add(trimmed)
+        // Leading whitespace goes too when a shell prints the value unquoted (`echo $TOKEN`).
+        add(trimmed.drop(while: Self.isSpace))
         if trimmed.contains(UInt8(ascii: "\n")) {
             for line in trimmed.split(separator: UInt8(ascii: "\n")) {
                 let content = line.drop(while: Self.isSpace).trimmingTrailing(where: Self.isSpace)
