@@ -4,8 +4,8 @@ import Testing
 
 /// Findings 1-5, 8 and 9 of issue 10: every shape a secret takes in output is masked.
 @Suite struct SecretShapesTests {
-    @Test(arguments: ["tok-value\n", "tok-value\r\n", "tok-value \t\n"])
-    func valueWithTrailingWhitespaceIsMaskedWithoutIt(secret: String) {
+    @Test(arguments: ["tok-value\n", "tok-value\r\n", "tok-value \t\n", " tok-value", "\ttok-value\n"])
+    func valueWithSurroundingWhitespaceIsMaskedWithoutIt(secret: String) {
         let redactor = Redactor(secrets: [secret])
         #expect(redactor.redact("got tok-value") == "got ********")
         #expect(redactor.redact("{\"line\":\"tok-value\"}") == "{\"line\":\"********\"}")

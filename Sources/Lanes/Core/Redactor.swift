@@ -138,22 +138,36 @@ extension Collection where Element == UInt8 {
     }
 }
 
-/// An immutable set of byte patterns with a first-byte index, searched in one pass over the text.
-/// Replaced as a whole when a secret registers, so readers take a reference under the lock and
-/// search without holding it.
+/// An immutable set of byte patterns with an index of their first two bytes, searched in one pass
+/// over the text. Replaced as a whole when a secret registers, so readers take a reference under
+/// the lock and search without holding it.
 final class PatternSet: Sendable {
     /// Per first byte, the patterns starting with it, longest first.
     private let buckets: [[[UInt8]]]
-    /// Whether any pattern starts with the byte: one load per byte of text on the common path.
-    private let starts: [Bool]
+    /// Bytes that are a whole pattern on their own (one-byte secrets).
+    private let singles: [Bool]
+    /// A bit per pair of bytes that starts a pattern of two bytes or more: one load per byte of
+    /// text on the common path, and few false candidates even when all secrets share a first byte.
+    private let pairs: [UInt64]
     let longest: Int
 
     init(patterns: [[UInt8]]) {
         var buckets = [[[UInt8]]](repeating: [], count: 256)
-        for pattern in patterns where !pattern.isEmpty { buckets[Int(pattern[0])].append(pattern) }
+        var singles = [Bool](repeating: false, count: 256)
+        var pairs = [UInt64](repeating: 0, count: 65536 / 64)
+        for pattern in patterns where !pattern.isEmpty {
+            buckets[Int(pattern[0])].append(pattern)
+            if pattern.count == 1 {
+                singles[Int(pattern[0])] = true
+            } else {
+                let pair = Int(pattern[0]) << 8 | Int(pattern[1])
+                pairs[pair >> 6] |= 1 << UInt64(pair & 63)
+            }
+        }
         for index in buckets.indices { buckets[index].sort { $0.count > $1.count } }
         self.buckets = buckets
-        self.starts = buckets.map { !$0.isEmpty }
+        self.singles = singles
+        self.pairs = pairs
         self.longest = patterns.map(\.count).max() ?? 0
     }
 
@@ -177,13 +191,26 @@ final class PatternSet: Sendable {
         return nil
     }
 
+    /// Whether a pattern may start at `index` (cheap; `matchEnd` decides).
+    @inline(__always)
+    private func mayStart(at index: Int, in text: UnsafeBufferPointer<UInt8>, singles: UnsafeBufferPointer<Bool>,
+                          pairs: UnsafeBufferPointer<UInt64>) -> Bool {
+        let first = Int(text[index])
+        if singles[first] { return true }
+        guard index + 1 < text.count else { return false }
+        let pair = first << 8 | Int(text[index + 1])
+        return pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+    }
+
     func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !text.isEmpty else { return nil }
-        return starts.withUnsafeBufferPointer { starts in
-            for index in 0..<text.count where starts[Int(text[index])] {
-                if matchEnd(at: index, in: text) != nil { return index }
+        return singles.withUnsafeBufferPointer { singles in
+            pairs.withUnsafeBufferPointer { pairs in
+                for index in 0..<text.count where mayStart(at: index, in: text, singles: singles, pairs: pairs) {
+                    if matchEnd(at: index, in: text) != nil { return index }
+                }
+                return nil
             }
-            return nil
         }
     }
 
@@ -197,14 +224,17 @@ final class PatternSet: Sendable {
         result.append(contentsOf: text[0..<first])
         var coveredUntil = 0
         var index = first
-        starts.withUnsafeBufferPointer { starts in
-            while index < text.count {
-                if starts[Int(text[index])], let end = matchEnd(at: index, in: text), end > coveredUntil {
-                    if index >= coveredUntil { result.append(contentsOf: mask) }
-                    coveredUntil = end
+        singles.withUnsafeBufferPointer { singles in
+            pairs.withUnsafeBufferPointer { pairs in
+                while index < text.count {
+                    if mayStart(at: index, in: text, singles: singles, pairs: pairs),
+                       let end = matchEnd(at: index, in: text), end > coveredUntil {
+                        if index >= coveredUntil { result.append(contentsOf: mask) }
+                        coveredUntil = end
+                    }
+                    if index >= coveredUntil { result.append(text[index]) }
+                    index += 1
                 }
-                if index >= coveredUntil { result.append(text[index]) }
-                index += 1
             }
         }
         return result

@@ -30,7 +30,11 @@ public struct TextOutput: Sendable {
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
     public func write(_ text: String) {
-        writeBytes(Array(redactor.redact(text).utf8))
+        switch streams?.route(for: descriptor) ?? .plain {
+        case .plain: writePlain(Array(redactor.redact(text).utf8))
+        case .throughPipe: writePlain(Array(text.utf8))  // the pipe's reader redacts: one pass, not two
+        case .direct(let stream): streams?.writeDirect(Array(redactor.redact(text).utf8), to: stream)
+        }
     }
 
     public func writeLine(_ text: String) { write(text + "\n") }
@@ -38,17 +42,18 @@ public struct TextOutput: Sendable {
     /// Writes a line that an encoder (JSON, XML) built from parts it redacted one by one. Redacting
     /// the encoded text again could break its structure when a secret is `"` or `1`, so it is not.
     public func writeEncodedLine(_ text: String) {
-        writeBytes(Array((text + "\n").utf8))
+        let bytes = Array((text + "\n").utf8)
+        if case .direct(let stream) = streams?.route(for: descriptor) ?? .plain {
+            streams?.writeDirect(bytes, to: stream)
+        } else {
+            writePlain(bytes)
+        }
     }
 
-    private func writeBytes(_ bytes: [UInt8]) {
-        if let streams {
-            streams.writeDirect(bytes, to: descriptor)
-        } else {
-            // A Lanefile's `print` goes through C stdio, which buffers when output is not a terminal:
-            // flush it first, so its lines and lanes' own stay in the order they were written.
-            fflush(nil)
-            FileDescriptorIO.writeAll(bytes, to: descriptor)
-        }
+    private func writePlain(_ bytes: [UInt8]) {
+        // A Lanefile's `print` goes through C stdio, which buffers when output is not a terminal:
+        // flush it first, so its lines and lanes' own stay in the order they were written.
+        fflush(nil)
+        FileDescriptorIO.writeAll(bytes, to: descriptor)
     }
 }

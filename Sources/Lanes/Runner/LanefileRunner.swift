@@ -15,9 +15,15 @@ public enum LanefileRunner {
         await main(lanefile, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 
-    static func main(_ lanefile: Lanefile, arguments: [String]) async -> Never {
-        let json = arguments.contains("--json")
-        let streams = RedactedStandardStreams(formatPrintedLine: json ? JSONLinesReporter.printedLineEvent : nil)
+    static func main(_ lanefile: Lanefile, arguments words: [String]) async -> Never {
+        let arguments: RunnerArguments
+        do {
+            arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
+        } catch {
+            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+            exit(error.lanesKind.exitStatus)
+        }
+        let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
         let redactor = Redactor(
             onFirstSecret: { redactor in
                 CrashGuard.protectSecretsInMemory()
@@ -28,7 +34,7 @@ public enum LanefileRunner {
                     "warning: secret \(name) is shorter than \(Redactor.shortSecretLength) characters; every occurrence of it in the output is masked, ordinary text included")
             })
         // In --json mode every line a Lanefile prints must become an event, secrets or not.
-        if json { streams.install(redactor: redactor) }
+        if arguments.json { streams.install(redactor: redactor) }
         let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
         do {
             let status = try await run(lanefile, arguments: arguments, redactor: redactor, streams: streams)
@@ -41,12 +47,11 @@ public enum LanefileRunner {
         }
     }
 
-    static func run(_ lanefile: Lanefile, arguments: [String], redactor: Redactor,
+    static func run(_ lanefile: Lanefile, arguments: RunnerArguments, redactor: Redactor,
                     streams: RedactedStandardStreams) async throws -> Int32 {
         let process = ProcessEnvironment.current()
         // Secret-named variables are masked before anything can print them, dotenv errors included.
         Environment(variables: process, redactor: redactor).registerSecretNamedVariables()
-        let arguments = try RunnerArguments(arguments, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         let output = TextOutput(descriptor: 1, redactor: redactor, streams: streams)
         let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
         switch arguments.command {

@@ -8,26 +8,29 @@ import Synchronization
 /// to the original descriptor. The pipes go in when the first secret registers (until then there is
 /// nothing to redact), or at once in `--json` mode, where each printed line must become an event.
 ///
-/// lanes' own output (already redacted, and in `--json` mode already encoded) does not go through
-/// the pipe: redacting an encoded line again could break its structure when a secret is `"` or `1`.
-/// It goes straight to the original descriptor once the pipe has been drained, so it stays in order
-/// with what the Lanefile printed before it.
+/// lanes' own text output goes through the pipe too (the pipe is then its last gate, and keeps it in
+/// order with what the Lanefile printed). In `--json` mode its encoded lines do not: redacting an
+/// encoded line again could break its structure when a secret is `"` or `1`. They go straight to the
+/// original descriptor once the pipe has been drained, so they too stay in order.
 final class RedactedStandardStreams: Sendable {
     /// Lines longer than this are passed on in pieces (a secret is never split between pieces).
     static let longestLine = 64 * 1024
 
-    private final class Stream: Sendable {
+    final class Stream: Sendable {
         let descriptor: Int32
         let original: Int32
         let readEnd: Int32
         let done: DispatchSemaphore
+        /// Whether printed lines are wrapped (`--json` events) rather than passed on as they are.
+        let formatsLines: Bool
         /// True while the reader holds bytes it took from the pipe and has not written yet.
         let busy = Mutex(false)
 
-        init(descriptor: Int32, original: Int32, readEnd: Int32) {
+        init(descriptor: Int32, original: Int32, readEnd: Int32, formatsLines: Bool) {
             self.descriptor = descriptor
             self.original = original
             self.readEnd = readEnd
+            self.formatsLines = formatsLines
             self.done = DispatchSemaphore(value: 0)
         }
     }
@@ -66,8 +69,8 @@ final class RedactedStandardStreams: Sendable {
             close(ends[1])
             _ = fcntl(original, F_SETFD, FD_CLOEXEC)
             _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-            let stream = Stream(descriptor: descriptor, original: original, readEnd: ends[0])
             let lineFormat = descriptor == 1 ? format : nil
+            let stream = Stream(descriptor: descriptor, original: original, readEnd: ends[0], formatsLines: lineFormat != nil)
             // A thread of its own: it blocks in poll(2) for the whole lane, which would starve the
             // shared dispatch pool, and a Foundation Thread costs milliseconds to start.
             try startThread {
@@ -80,18 +83,31 @@ final class RedactedStandardStreams: Sendable {
         return streams
     }
 
-    /// Writes lanes' own output, already redacted and encoded, to the real `descriptor`: after what
-    /// the Lanefile printed before it, and without redacting it again.
-    func writeDirect(_ bytes: [UInt8], to descriptor: Int32) {
-        fflush(nil)
+    /// How lanes' own output reaches `descriptor` now.
+    enum Route {
+        /// Not redirected: redact, then write to the descriptor.
+        case plain
+        /// Into the redacting pipe, which is the last gate and keeps the order with what the
+        /// Lanefile printed; nothing to redact beforehand.
+        case throughPipe
+        /// Encoded output (`--json`) whose structure the pipe's redaction could break: straight to
+        /// the real descriptor, once the pipe is drained.
+        case direct(Stream)
+    }
+
+    func route(for descriptor: Int32) -> Route {
         let stream: Stream? = state.withLock { state in
             if case .redirected(let streams) = state { return streams.first { $0.descriptor == descriptor } }
             return nil
         }
-        guard let stream else {
-            FileDescriptorIO.writeAll(bytes, to: descriptor)
-            return
-        }
+        guard let stream else { return .plain }
+        return stream.formatsLines ? .direct(stream) : .throughPipe
+    }
+
+    /// Writes encoded output to the real descriptor behind `stream`, after what the Lanefile
+    /// printed before it.
+    func writeDirect(_ bytes: [UInt8], to stream: Stream) {
+        fflush(nil)
         Self.drain(stream)
         FileDescriptorIO.writeAll(bytes, to: stream.original)
     }
