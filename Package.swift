@@ -71,6 +71,8 @@ let package = Package(
         .executableTarget(name: "CronBenchmark", dependencies: ["LanesCron"], path: "Benchmarks/CronBenchmark", exclude: ["croniter_bench.py"]),
         .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
         .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron"], path: "Benchmarks/ScheduleBenchmark"),
+        .executableTarget(name: "RedactionBenchmark", path: "Benchmarks/RedactionBenchmark"),
+        .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
 

@@ -16,6 +16,8 @@ public struct CronInstant: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// Instants are clamped to years 1…9999 before any arithmetic, so NaN or absurd values cannot trap.
     static let supportedSeconds = -62_135_596_800.0...253_402_300_799.0
+    /// The minute number of 9999-12-31T23:59Z, the last whole minute in the supported range.
+    static let lastSupportedMinute = Int64((supportedSeconds.upperBound / 60).rounded(.down))
 
     var clampedSeconds: Double {
         secondsSince1970.isNaN ? 0 : min(max(secondsSince1970, Self.supportedSeconds.lowerBound), Self.supportedSeconds.upperBound)

@@ -75,7 +75,9 @@ extension CronSchedule {
     public func fireTimes(onOrAfter start: CronInstant, defaultZone: any CronTimeZone, count: Int) -> [CronInstant] {
         var times: [CronInstant] = []
         var minute = start.minuteRoundingUp
-        while times.count < count, let next = nextFireMinute(atOrAfter: minute, defaultZone: defaultZone) {
+        // Past the last supported minute (9999-12-31T23:59Z) instants clamp, and would repeat it.
+        while times.count < count, minute <= CronInstant.lastSupportedMinute,
+              let next = nextFireMinute(atOrAfter: minute, defaultZone: defaultZone), next <= CronInstant.lastSupportedMinute {
             times.append(CronInstant(minuteNumber: next))
             minute = next + 1
         }

@@ -16,9 +16,17 @@ struct LaneDriver {
 
     func run() throws -> Never {
         let (lanefileOption, passThrough) = try Self.separateLanefileOption(arguments)
-        let lanefile = try locateLanefile(option: lanefileOption, from: FilePath.currentDirectory())
-        let compiler = LanefileCompiler(installation: installation, cacheDirectory: cacheDirectory, environment: environment)
+        let trust = TrustedFiles(environment: environment)
+        let lanefile = try locateLanefile(option: lanefileOption, from: FilePath.currentDirectory(), trust: trust)
+        let cache = try Self.cacheDirectory(environment: environment)
+        try trust.prepareCache(cache)
+        let compiler = LanefileCompiler(installation: installation, cacheDirectory: cache, environment: environment)
         let runner = try compiler.runnerPath(for: lanefile)
+        if FilePath.exists(runner), !trust.isPrivateRunner(runner) {
+            // Someone else could have written this runner: never run it, build our own.
+            writeStandardError("The cached runner \(runner) is not private to you; compiling again.")
+            FilePath.removeTree(FilePath.directory(of: runner))
+        }
         if !FilePath.exists(runner) {
             writeStandardError("Compiling \(lanefile) ...")
             try compiler.compile(lanefile, into: runner)
@@ -47,14 +55,19 @@ struct LaneDriver {
         return (lanefile, rest)
     }
 
-    /// `$LANES_CACHE_DIR`, else `$XDG_CACHE_HOME/lanes`, else `~/.cache/lanes`.
-    var cacheDirectory: String {
+    /// `$LANES_CACHE_DIR`, else `$XDG_CACHE_HOME/lanes`, else `~/.cache/lanes` (home from `HOME`, or
+    /// the password database when `HOME` is unset). Never a shared folder such as /tmp, where
+    /// another user could plant a runner at its predictable key.
+    static func cacheDirectory(environment: [String: String]) throws -> String {
         if let directory = environment["LANES_CACHE_DIR"], !directory.isEmpty { return directory }
         if let directory = environment["XDG_CACHE_HOME"], !directory.isEmpty { return directory + "/lanes" }
-        return (environment["HOME"] ?? "/tmp") + "/.cache/lanes"
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/lanes" }
+        if let home = TrustedFiles.homeFromPasswordDatabase() { return home + "/.cache/lanes" }
+        throw DriverError("HOME is not set and your account has no home folder, so lanes has no private place for its runner cache",
+                          hint: "set LANES_CACHE_DIR to a folder only you can write", exitStatus: DriverError.configuration)
     }
 
-    func locateLanefile(option: String?, from directory: String) throws -> String {
+    func locateLanefile(option: String?, from directory: String, trust: TrustedFiles) throws -> String {
         if let option {
             let path = FilePath.absolute(option, from: directory)
             guard FilePath.exists(path), !FilePath.isDirectory(path) else {
@@ -67,6 +80,7 @@ struct LaneDriver {
                               hint: "run `lanes init` to create one, or pass --lanefile PATH",
                               exitStatus: DriverError.configuration)
         }
+        try trust.checkFoundLanefile(found, searchedFrom: directory)
         return found
     }
 }

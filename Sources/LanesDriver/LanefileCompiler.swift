@@ -50,12 +50,19 @@ struct LanefileCompiler {
     /// Compiles into a fresh folder, then renames it into place, so a half-written runner is never run
     /// and two lanes compiling the same Lanefile at once both end with a whole runner.
     func compile(_ lanefile: String, into runner: String) throws {
+        if try FilePath.readBytes(lanefile).starts(with: [0xEF, 0xBB, 0xBF]) {
+            // swiftc would name an invisible character at 1:1; say what it is and how to remove it.
+            throw DriverError("\(lanefile) starts with a UTF-8 byte-order mark (the invisible bytes EF BB BF), which Swift does not accept",
+                              hint: "save it as UTF-8 without BOM (most editors: Save with Encoding > UTF-8)",
+                              exitStatus: DriverError.compilation)
+        }
         let swiftc = try resolvedCompiler()
         let finalDirectory = FilePath.directory(of: runner)
         let runnersDirectory = FilePath.directory(of: finalDirectory)
-        try FilePath.makeDirectories(runnersDirectory)
-        let workDirectory = "\(runnersDirectory)/.building-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        try FilePath.makeDirectories(workDirectory)
+        try FilePath.makeDirectories(runnersDirectory, mode: 0o700)
+        removeAbandonedBuilds(in: runnersDirectory)
+        let workDirectory = "\(runnersDirectory)/\(Self.buildingPrefix)\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try FilePath.makeDirectories(workDirectory, mode: 0o700)
         defer { FilePath.removeTree(workDirectory) }
         let entry = workDirectory + "/" + Self.entryFileName
         try AtomicFile.write(Self.entrySource, to: entry)
@@ -75,6 +82,18 @@ struct LanefileCompiler {
                               exitStatus: DriverError.configuration)
         }
         pruneRunners(in: runnersDirectory, keeping: finalDirectory)
+    }
+
+    static let buildingPrefix = ".building-"
+
+    /// Removes the work folders of compiles whose process is gone (killed mid-compile): they are
+    /// named after the compiling process, so a live compile's folder is never touched.
+    private func removeAbandonedBuilds(in directory: String) {
+        for entry in FilePath.entries(of: directory) where entry.hasPrefix(Self.buildingPrefix) {
+            let rest = entry.dropFirst(Self.buildingPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { FilePath.removeTree(directory + "/" + entry) }
+        }
     }
 
     /// How long a compiled runner is kept. Each edit of a Lanefile leaves its previous runner behind;

@@ -12,10 +12,11 @@ extension LaneDriver {
     /// fails for want of a Lanefile; a Lanefile that does not compile is shown without its lanes.
     func runToolWithProject(compile: Bool) throws -> Never {
         var handoff: ProjectHandoff?
-        if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory()) {
-            let compiler = LanefileCompiler(installation: installation, cacheDirectory: cacheDirectory, environment: environment)
+        let trust = TrustedFiles(environment: environment)
+        if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory(), trust: trust),
+           let compiler = privateCompiler(trust: trust) {
             if let runner = try? compiler.runnerPath(for: lanefile) {
-                var compiled = FilePath.exists(runner)
+                var compiled = FilePath.exists(runner) && trust.isPrivateRunner(runner)
                 if !compiled, compile {
                     writeStandardError("Compiling \(lanefile) ...")
                     compiled = (try? compiler.compile(lanefile, into: runner)) != nil
@@ -31,12 +32,19 @@ extension LaneDriver {
     /// Lane names, one a line, for shell completion: from the cached runner, or nothing. A completion
     /// must answer at once, so it never compiles and never prints an error.
     func completeLanes() -> Never {
-        let compiler = LanefileCompiler(installation: installation, cacheDirectory: cacheDirectory, environment: environment)
-        if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory()),
-           let runner = try? compiler.runnerPath(for: lanefile), FilePath.exists(runner) {
+        let trust = TrustedFiles(environment: environment)
+        if let compiler = privateCompiler(trust: trust),
+           let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory(), trust: trust),
+           let runner = try? compiler.runnerPath(for: lanefile), FilePath.exists(runner), trust.isPrivateRunner(runner) {
             _ = try? Exec.replaceProcess(with: runner, arguments: [runner, "--project-dir", FilePath.directory(of: lanefile),
                                                                    "list", "--names"])
         }
         exit(0)
+    }
+
+    /// A compiler over the user's private cache, or nil when there is no private place for one.
+    private func privateCompiler(trust: TrustedFiles) -> LanefileCompiler? {
+        guard let cache = try? Self.cacheDirectory(environment: environment), (try? trust.prepareCache(cache)) != nil else { return nil }
+        return LanefileCompiler(installation: installation, cacheDirectory: cache, environment: environment)
     }
 }

@@ -7,6 +7,11 @@ import Darwin
 /// A write to a user file that is all or nothing: the bytes go to a temporary file in the same
 /// directory, are flushed to disk, take their permissions and replace the file by `rename`, so a
 /// crash or a full disk leaves the original as it was. The one atomic writer every module uses.
+///
+/// The file keeps its mode and owner. A file the user cannot write (or that has no write bit at
+/// all: read-only by intent, even for root) is refused rather than replaced, although the folder
+/// would allow the rename. Temporary files carry the writer's process ID; one left by a writer
+/// that was killed (kill -9 between create and rename) is removed by the next write to the file.
 public enum AtomicFile {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let path: String
@@ -14,6 +19,12 @@ public enum AtomicFile {
         public let code: Int32
         public var description: String {
             "cannot write \(path): \(operation) failed (\(String(cString: strerror(code)))); the file was not changed"
+        }
+
+        init(path: String, operation: String, code: Int32) {
+            self.path = path
+            self.operation = operation
+            self.code = code
         }
     }
 
@@ -36,14 +47,27 @@ public enum AtomicFile {
         }
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).lanes-XXXXXX".utf8CString)
+        let folder = directory.isEmpty ? "/" : directory
+        var existing = stat()
+        let exists = stat(path, &existing) == 0
+        if exists {
+            guard existing.st_mode & 0o222 != 0, faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 else {
+                throw Failure(path: path, operation: "checking that the file is writable", code: EACCES)
+            }
+        }
+        removeStaleTemporaries(of: name, in: folder)
+        var template = Array("\(folder)/.\(name).\(temporaryMarker)\(getpid())-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure(path: path, operation: "creating a temporary file", code: errno) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var isOpen = true
         do throws(Failure) {
-            var info = stat()
-            let mode = permissions.map { mode_t($0) } ?? (stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644)
+            if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {
+                guard fchown(descriptor, existing.st_uid, existing.st_gid) == 0 else {
+                    throw Failure(path: path, operation: "keeping the file's owner", code: errno)
+                }
+            }
+            let mode = permissions.map { mode_t($0) } ?? (exists ? existing.st_mode & 0o7777 : 0o644)
             guard fchmod(descriptor, mode) == 0 else { throw Failure(path: path, operation: "chmod", code: errno) }
             guard FileDescriptorIO.writeAll(bytes, to: descriptor) else { throw Failure(path: path, operation: "write", code: errno) }
             guard fsync(descriptor) == 0 else { throw Failure(path: path, operation: "fsync", code: errno) }
@@ -71,6 +95,19 @@ extension AtomicFile {
         guard descriptor >= 0 else { throw Failure(path: path, operation: "open", code: errno) }
         defer { close(descriptor) }
         guard FileDescriptorIO.writeAll(bytes, to: descriptor) else { throw Failure(path: path, operation: "write", code: errno) }
+    }
+}
+
+/// Marks lanes' temporary files: `.NAME.lanes-tmp-PID-XXXXXX`.
+let temporaryMarker = "lanes-tmp-"
+
+/// Removes temporary files of `name` whose writer process no longer exists.
+private func removeStaleTemporaries(of name: String, in folder: String) {
+    let prefix = ".\(name).\(temporaryMarker)"
+    for entry in FilePath.entries(of: folder) where entry.hasPrefix(prefix) {
+        let rest = entry.dropFirst(prefix.count)
+        guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { continue }
+        if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + entry) }
     }
 }
 

@@ -45,6 +45,13 @@ public protocol Keychain: Sendable {
     /// Removes the keychain and undoes what `create` changed. Safe to call twice, or before
     /// `create`: the cleanup of a failing lane and of Ctrl-C may both run it.
     func delete() async throws
+    /// Marks the keychain as kept on purpose after the lane (`keep_keychain`), so that the next
+    /// run does not remove it as a crashed run's leftover.
+    func keepAfterLane()
+}
+
+extension Keychain {
+    public func keepAfterLane() {}
 }
 
 /// Keychain names become file names: keep them to a safe alphabet.

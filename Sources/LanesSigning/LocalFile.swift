@@ -8,14 +8,22 @@ import Darwin
 /// Small POSIX file operations with errors that name the file. POSIX rather than FileManager so
 /// that the cleanup path (`removeFlatDirectory`) takes no locks and allocates little.
 enum LocalFile {
+    /// Signing files (certificates, keys, profiles, keychain indexes) are kilobytes; anything
+    /// larger is not one, and reading it whole (`/dev/zero`) would exhaust memory.
+    static let largestSigningFile = 16 * 1024 * 1024
+
     static func contents(of path: String) throws(SigningError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .fileUnreadable(path: path, reason: errnoText()) }
         defer { close(descriptor) }
-        guard let bytes = FileDescriptorIO.readAll(from: descriptor) else {
-            throw .fileUnreadable(path: path, reason: errnoText())
+        switch FileDescriptorIO.readAll(from: descriptor, limit: largestSigningFile) {
+        case .complete(let bytes):
+            return bytes
+        case .tooLarge:
+            throw .fileUnreadable(path: path, reason: "it is larger than 16 MiB, which no certificate, key or provisioning profile is")
+        case .failed(let code):
+            throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
         }
-        return bytes
     }
 
     /// Writes `bytes` atomically with permission `mode` (see `AtomicFile`).

@@ -81,7 +81,7 @@ import Testing
 
     @Test func missingVariablesAndSecretsAreListedTogetherBeforeAnyStep() throws {
         let project = try LanesProcess.project("secrets")
-        let result = try lanes.run(["release"], in: project, extraEnvironment: ["KEYCHAIN_PASSWORD": "set"])
+        let result = try lanes.run(["release"], in: project, extraEnvironment: ["KEYCHAIN_PASSWORD": "a-real-password"])
         #expect(result.status == 78)
         #expect(result.standardError.contains("KEYCHAIN_NAME"))
         #expect(result.standardError.contains("CERTIFICATE_PASSWORD"))
@@ -202,12 +202,17 @@ import Testing
         return false
     }
 
-    /// Whether any thread of `pid` has started a child process.
+    /// Whether `pid` has a child process. Read from the children's /proc/N/stat (their parent is
+    /// field 4): a lanes holding secrets is not dumpable, so its own /proc entries are closed to
+    /// other processes, while a child is dumpable again after exec.
     private func hasChild(_ pid: Int32) -> Bool {
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return threads.contains { thread in
-            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)) ?? ""
-            return !children.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.contains { entry in
+            guard entry.allSatisfy(\.isNumber),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && fields[1] == "\(pid)"
         }
     }
 }

@@ -47,7 +47,7 @@ import Testing
         #expect(survey.workspace == "Brewer.xcworkspace")
         #expect(survey.project == "Brewer.xcodeproj")
         #expect(survey.schemes == ["Brewer", "Brewer Staging"])
-        #expect(survey.configurations == ["Debug", "Staging", "Release", "Release-Staging"])
+        #expect(survey.configurations == ["Debug", "Staging", "Release", "Production", "Release-Staging"])
         #expect(survey.appTarget == "Brewer")
         #expect(survey.stagingConfiguration == "Staging")
         #expect(survey.productionConfiguration == "Release")
@@ -74,7 +74,7 @@ import Testing
         let project = try exampleCopy()
         let initialized = try lanes.run(["init"], in: project)
         #expect(initialized.status == 0, "\(initialized.output)")
-        #expect(initialized.standardOutput.contains("found Brewer.xcodeproj: app target Brewer, configurations Debug, Staging, Release, Release-Staging"))
+        #expect(initialized.standardOutput.contains("found Brewer.xcodeproj: app target Brewer, configurations Debug, Staging, Release, Production, Release-Staging"))
         let lanefile = try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)
         for expected in ["struct Staging: Configuration", "struct Release: Configuration", #"let buildConfiguration = "Staging""#,
                          #"let appIdentifier = "works.sth.brewer.staging""#, #"let appIdentifier = "works.sth.brewer""#,

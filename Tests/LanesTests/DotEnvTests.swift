@@ -30,7 +30,7 @@ import Testing
         #expect {
             try DotEnv.parse("BAD-NAME=1\n", file: "/p/.env")
         } throws: { error in
-            String(describing: error).contains("/p/.env:1: 'BAD-NAME' is not a valid variable name")
+            String(describing: error).contains("/p/.env:1: the name before '=' is not a valid variable name")
         }
     }
 }

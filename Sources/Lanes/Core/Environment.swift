@@ -1,6 +1,9 @@
 /// The variables a lane sees: the process environment over any dotenv files, with secret reads
 /// registered for redaction.
-public struct Environment: Sendable {
+///
+/// Printing it (`"\(environment)"`, `dump`, a lane value that holds it) shows how many variables
+/// it has, never their values: an undeclared secret must not leak through a description.
+public struct Environment: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let variables: [String: String]
     public let redactor: Redactor
 
@@ -26,7 +29,7 @@ public struct Environment: Sendable {
             throw LanesError(.environment, "secret \(name) is not set",
                              hint: "export \(name) in the CI job's secret settings; never pass it as an argument")
         }
-        redactor.register(value)
+        redactor.register(value, name: name)
         return Secret(name: name, value: value)
     }
 
@@ -34,4 +37,8 @@ public struct Environment: Sendable {
     public func missing(_ names: [String]) -> [String] {
         names.filter { (variables[$0] ?? "").isEmpty }
     }
+
+    public var description: String { "Environment(\(variables.count) variables)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["count": variables.count]) }
 }

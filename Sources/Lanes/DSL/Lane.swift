@@ -51,8 +51,9 @@ public struct Lane: Sendable, CustomStringConvertible {
     }
 }
 
-/// What a lane body receives: its validated options.
-public struct LaneInvocation: Sendable, CustomStringConvertible {
+/// What a lane body receives: its validated options. Its description names the lane only: the
+/// options carry the whole environment, undeclared secrets included.
+public struct LaneInvocation: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let laneName: String
     let values: OptionValues
 
@@ -66,8 +67,9 @@ public struct LaneInvocation: Sendable, CustomStringConvertible {
         get throws { try values[option] }
     }
 
-    /// The lane's name; never its options' values or the environment behind them.
-    public var description: String { laneName }
+    public var description: String { "lane \(laneName)" }
+    public var debugDescription: String { "LaneInvocation(lane: \(laneName), options: \(values.given.keys.sorted()))" }
+    public var customMirror: Mirror { Mirror(self, children: ["laneName": laneName]) }
 }
 
 /// Calls another lane of the running Lanefile by name: `try await callLane("build", ["version": "1.2"])`.

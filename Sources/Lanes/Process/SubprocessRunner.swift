@@ -3,20 +3,30 @@ internal import SystemPackage
 
 /// Starts real child processes through swift-subprocess: argv only, no shell, the lane's
 /// environment (secrets travel here, never in arguments), standard output and standard error
-/// streamed line by line.
-public struct SubprocessRunner: ProcessRunning {
+/// streamed line by line (lines of any length; see `LineSplitter`).
+///
+/// Each child starts in a process group of its own, and cancelling the lane (Ctrl-C, a CI abort, a
+/// timeout) ends the whole group: `sh -c "sleep 60 & wait"` leaves nothing running behind lanes.
+public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomReflectable {
     /// The complete environment children get: the lane's variables (process environment over dotenv).
     let baseEnvironment: [String: String]
     let diagnostics: Diagnostics
+    /// The longest registered secret, so that long lines are never cut inside one.
+    let longestSecret: @Sendable () -> Int
 
-    public init(baseEnvironment: [String: String]) {
-        self.init(baseEnvironment: baseEnvironment, diagnostics: .silent)
+    public init(baseEnvironment: [String: String], redactor: Redactor? = nil) {
+        self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor)
     }
 
-    init(baseEnvironment: [String: String], diagnostics: Diagnostics) {
+    init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil) {
         self.baseEnvironment = baseEnvironment
         self.diagnostics = diagnostics
+        self.longestSecret = { redactor?.longestSecretLength ?? 0 }
     }
+
+    /// Names no variable: the environment holds secrets.
+    public var description: String { "SubprocessRunner(\(baseEnvironment.count) variables)" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     public func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome {
         guard let program = request.arguments.first else {
@@ -28,10 +38,13 @@ public struct SubprocessRunner: ProcessRunning {
         for (name, value) in baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 }) {
             if let key = Subprocess.Environment.Key(rawValue: name) { variables[key] = value }
         }
-        // On Ctrl-C the lane's task is cancelled: give the child a SIGTERM and a moment to clean up
-        // (xcodebuild, say) before the SIGKILL.
+        // On Ctrl-C the lane's task is cancelled: give the child's whole process group a SIGTERM
+        // and a moment to clean up (xcodebuild, say) before the SIGKILL. A group of its own (0:
+        // the child's pid) keeps lanes itself out of the signal.
         var options = PlatformOptions()
-        options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(3))]
+        options.processGroupID = 0
+        options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(3))]
+        let longestSecret = self.longestSecret
         let result: ExecutionResult<Void, SequenceOutput, SequenceOutput>
         do {
             result = try await Subprocess.run(
@@ -45,12 +58,8 @@ public struct SubprocessRunner: ProcessRunning {
                 error: .sequence
             ) { execution in
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await line in execution.standardOutput.strings() { onLine(line) }
-                    }
-                    group.addTask {
-                        for try await line in execution.standardError.strings() { onLine(line) }
-                    }
+                    group.addTask { try await Self.forEachLine(of: execution.standardOutput, longestSecret, onLine) }
+                    group.addTask { try await Self.forEachLine(of: execution.standardError, longestSecret, onLine) }
                     try await group.waitForAll()
                 }
             }
@@ -62,5 +71,14 @@ public struct SubprocessRunner: ProcessRunning {
         case .exited(let code): return ProcessOutcome(termination: .exited(code))
         case .signaled(let signal): return ProcessOutcome(termination: .signaled(signal))
         }
+    }
+
+    private static func forEachLine(of output: SubprocessOutputSequence, _ longestSecret: @escaping @Sendable () -> Int,
+                                    _ onLine: @Sendable (String) -> Void) async throws {
+        var splitter = LineSplitter(holdBack: longestSecret)
+        for try await chunk in output {
+            chunk.withUnsafeBytes { splitter.feed($0, emit: onLine) }
+        }
+        splitter.finish(emit: onLine)
     }
 }

@@ -4,8 +4,13 @@ public struct JSONLinesReporter: Reporter {
 
     public init(output: TextOutput) { self.output = output }
 
+    /// A line the Lanefile printed itself (`print`), already redacted, as an output event.
+    @Sendable static func printedLineEvent(_ line: String) -> String {
+        JSONValue.object([("event", "output"), ("source", "print"), ("line", .string(line))]).serialized
+    }
+
     public func report(_ event: RunEvent) {
-        output.writeLine(JSONValue.object(fields(for: event)).serialized)
+        output.writeEncodedLine(JSONValue.object(fields(for: event)).serialized(redactor: output.redactor))
     }
 
     private func fields(for event: RunEvent) -> [(String, JSONValue)] {

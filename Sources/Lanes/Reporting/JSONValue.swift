@@ -10,15 +10,21 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral {
 
     public init(stringLiteral value: String) { self = .string(value) }
 
-    public var serialized: String {
+    public var serialized: String { serialized(redactor: nil) }
+
+    /// The JSON text with every string value redacted before it is quoted, so that no secret, however
+    /// short or full of metacharacters, can change the document's structure.
+    public func serialized(redactor: Redactor?) -> String {
         switch self {
-        case .string(let text): Self.quote(text)
+        case .string(let text): Self.quote(redactor?.redact(text) ?? text)
         case .number(let value):
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         case .bool(let value): value ? "true" : "false"
         case .null: "null"
-        case .array(let values): "[" + values.map(\.serialized).joined(separator: ",") + "]"
-        case .object(let fields): "{" + fields.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        case .array(let values): "[" + values.map { $0.serialized(redactor: redactor) }.joined(separator: ",") + "]"
+        case .object(let fields):
+            "{" + fields.map { Self.quote($0.0) + ":" + $0.1.serialized(redactor: redactor) }
+                .joined(separator: ",") + "}"
         }
     }
 

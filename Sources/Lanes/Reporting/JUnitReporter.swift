@@ -1,5 +1,10 @@
 import Synchronization
 internal import LanesPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `--junit PATH`: a JUnit XML report with one test case per step, written atomically when the
 /// lane ends so CI servers (Jenkins, GitLab) can show each step.
@@ -23,7 +28,7 @@ public final class JUnitReporter: Reporter {
             records.withLock { $0.append(record) }
         case .laneFinished(let summary):
             do {
-                try AtomicFile.write(redactor.redact(document(for: summary)), to: path)
+                try AtomicFile.write(document(for: summary), to: path)
             } catch {
                 writeFailure.withLock { $0 = "could not write JUnit report \(path): \(error)" }
             }
@@ -35,9 +40,38 @@ public final class JUnitReporter: Reporter {
     /// Set when the report could not be written; the runner turns it into an error.
     public var failure: String? { writeFailure.withLock { $0 } }
 
+    /// Creates the report's folder and checks that the report can be written there, before the
+    /// first step: a lane that deployed must not fail afterwards because of its report.
+    public func prepare() throws {
+        let folder = FilePath.directory(of: path)
+        do {
+            try FilePath.makeDirectories(folder)
+        } catch {
+            throw LanesError(.configuration, "--junit \(path): cannot create the folder \(folder): \(error)")
+        }
+        var info = stat()
+        let existsAsFile = stat(path, &info) == 0
+        if existsAsFile, info.st_mode & S_IFMT == S_IFDIR {
+            throw LanesError(.configuration, "--junit \(path) is a folder; give the path of the report file")
+        }
+        let writable = existsAsFile ? faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 && info.st_mode & 0o222 != 0
+                                    : faccessat(AT_FDCWD, folder, W_OK | X_OK, AT_EACCESS) == 0
+        guard writable else {
+            throw LanesError(.configuration, "--junit \(path): the report cannot be written there (permission denied)",
+                             hint: "choose a path in a folder you can write, such as build/reports/junit.xml")
+        }
+    }
+
+    /// The report. Every piece of text is redacted before it is escaped: a secret registered late
+    /// (after a line was recorded) is still caught, and masking never touches the XML itself.
     func document(for summary: LaneSummary) -> String {
-        let steps = records.withLock { $0 }
+        var steps = records.withLock { $0 }
         let output = outputs.withLock { $0 }
+        if let failure = summary.failure, steps.allSatisfy(\.succeeded) {
+            // The lane's own code failed after its steps succeeded: the report must show it.
+            steps.append(StepRecord(index: steps.count + 1, id: "lane", banner: summary.lane, duration: .zero,
+                                    outcome: .failed(message: failure, outputTail: [])))
+        }
         let failures = steps.filter { !$0.succeeded }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="lanes" tests="\#(steps.count)" failures="\#(failures)" time="\#(seconds(summary.duration))">"# + "\n"
@@ -64,7 +98,7 @@ public final class JUnitReporter: Reporter {
 
     private func escape(_ text: String) -> String {
         var result = ""
-        for scalar in text.unicodeScalars {
+        for scalar in redactor.redact(text).unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

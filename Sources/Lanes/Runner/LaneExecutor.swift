@@ -24,9 +24,11 @@ public struct LaneExecutor: Sendable {
             throw LanesError(.usage, "no lane named '\(name)' in the Lanefile",
                              hint: NameSuggestions(known: lanefile.lanes.map(\.name)).hint(for: name, noun: "lane", listCommand: "lanes list"))
         }
+        let requirements = LaneRequirements(lane: lane)
+        requirements.registerSecrets(in: context.environment)
         let values = OptionValues(given: options, environment: context.environment)
         try values.validate(against: lane.options, for: "lane \(lane.name)")
-        try LaneRequirements(lane: lane).check(in: context.environment)
+        try requirements.check(in: context.environment)
         return (lane, values)
     }
 
@@ -37,7 +39,7 @@ public struct LaneExecutor: Sendable {
         let start = clock.now
         reporter.report(.laneStarted(lane: lane.name, at: .now()))
         var failure: (any Error)?
-        await run.perform {
+        await run.perform(lane: lane.name) {
             do {
                 for hook in lanefile.beforeEach { try await hook(lane) }
                 try await lane.body(LaneInvocation(laneName: lane.name, values: values))

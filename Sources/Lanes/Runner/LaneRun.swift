@@ -5,6 +5,8 @@ import Synchronization
 /// (no global, and each concurrently running lane sees its own).
 public final class LaneRun: Sendable {
     @TaskLocal static var current: LaneRun?
+    /// The lanes being run, outermost first, as one lane calls another.
+    @TaskLocal static var callChain: [String] = []
 
     public let context: StepContext
     let lanefile: Lanefile
@@ -46,7 +48,7 @@ public final class LaneRun: Sendable {
             return output
         } catch {
             let message = redactor.redact(String(describing: error))
-            let tail = error is ShellFailure ? [] : log.lastLines  // a shell failure already carries its tail
+            let tail = log.lastLines  // JSON's output_tail and JUnit's failure body, for every kind of failure
             finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start,
                               outcome: .failed(message: message, outputTail: tail)))
             throw StepFailure(stepID: id, index: index, underlying: error)
@@ -55,11 +57,22 @@ public final class LaneRun: Sendable {
 
     /// Runs another lane of the same Lanefile from a lane body. Hooks do not run again.
     func call(_ lane: Lane, options: [String: String]) async throws {
+        let chain = Self.callChain
+        if chain.contains(lane.name) {
+            // A lane that calls itself, directly or through others, would recurse until the stack
+            // overflows: fail with the chain instead.
+            throw LanesError(.configuration, "lane \(lane.name) calls itself: \((chain + [lane.name]).joined(separator: " -> "))",
+                             hint: "a lane may call other lanes, but not one that is already running")
+        }
+        let requirements = LaneRequirements(lane: lane)
+        requirements.registerSecrets(in: context.environment)
         let values = OptionValues(given: options, environment: context.environment)
         try values.validate(against: lane.options, for: "lane \(lane.name)")
-        try LaneRequirements(lane: lane).check(in: context.environment)
+        try requirements.check(in: context.environment)
         reporter.report(.message("--- lane \(lane.name)"))
-        try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+        try await Self.$callChain.withValue(chain + [lane.name]) {
+            try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+        }
     }
 
     /// The result of the step `lanes run` ran, for a person or as JSON.
@@ -79,8 +92,10 @@ public final class LaneRun: Sendable {
     }
 
     /// Runs `body` with this lane as the current one.
-    func perform<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
-        try await LaneRun.$current.withValue(self) { try await body() }
+    func perform<T: Sendable>(lane: String, _ body: () async throws -> T) async rethrows -> T {
+        try await LaneRun.$current.withValue(self) {
+            try await LaneRun.$callChain.withValue([lane]) { try await body() }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 internal import Dispatch
 internal import LanesPlatform
+import LanesSigning
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -14,10 +15,27 @@ public enum LanefileRunner {
         await main(lanefile, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 
-    static func main(_ lanefile: Lanefile, arguments: [String]) async -> Never {
-        let streams = RedactedStandardStreams()
-        let redactor = Redactor(onFirstSecret: { streams.install(redactor: $0) })
-        let errors = TextOutput.standardError(redactor)
+    static func main(_ lanefile: Lanefile, arguments words: [String]) async -> Never {
+        let arguments: RunnerArguments
+        do {
+            arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
+        } catch {
+            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+            exit(error.lanesKind.exitStatus)
+        }
+        let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
+        let redactor = Redactor(
+            onFirstSecret: { redactor in
+                CrashGuard.protectSecretsInMemory()
+                streams.install(redactor: redactor)
+            },
+            onShortSecret: { name in
+                TextOutput(descriptor: 2, redactor: Redactor(), streams: streams).writeLine(
+                    "warning: secret \(name) is shorter than \(Redactor.shortSecretLength) characters; every occurrence of it in the output is masked, ordinary text included")
+            })
+        // In --json mode every line a Lanefile prints must become an event, secrets or not.
+        if arguments.json { streams.install(redactor: redactor) }
+        let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
         do {
             let status = try await run(lanefile, arguments: arguments, redactor: redactor, streams: streams)
             streams.restore()
@@ -29,12 +47,14 @@ public enum LanefileRunner {
         }
     }
 
-    static func run(_ lanefile: Lanefile, arguments: [String], redactor: Redactor,
+    static func run(_ lanefile: Lanefile, arguments: RunnerArguments, redactor: Redactor,
                     streams: RedactedStandardStreams) async throws -> Int32 {
         try lanefile.validate()
         let process = ProcessEnvironment.current()
-        let arguments = try RunnerArguments(arguments, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
-        let output = TextOutput.standardOutput(redactor)
+        // Secret-named variables are masked before anything can print them, dotenv errors included.
+        Environment(variables: process, redactor: redactor).registerSecretNamedVariables()
+        let output = TextOutput(descriptor: 1, redactor: redactor, streams: streams)
+        let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
         switch arguments.command {
         case .list(.names):
             // What a shell completion asks for at each TAB: names only, no schedule parsing.
@@ -51,14 +71,15 @@ public enum LanefileRunner {
             output.write(LaneHelp(lane: lane, schedules: try LaneListing(lanefile: lanefile).schedules[name] ?? []).rendered)
             return 0
         case .lane(let name, let options):
-            let diagnostics = Diagnostics(environment: process, output: .standardError(redactor))
+            let diagnostics = Diagnostics(environment: process, output: errors)
             let variables = try DotEnv(directory: arguments.projectDirectory, diagnostics: diagnostics)
                 .load(environmentNames: arguments.environmentNames, over: process)
             let environment = Environment(variables: variables, redactor: redactor)
+            environment.registerSecretNamedVariables()
             var reporters: [any Reporter] = [
                 arguments.json
                     ? JSONLinesReporter(output: output)
-                    : TerminalReporter(output: output, errors: .standardError(redactor),
+                    : TerminalReporter(output: output, errors: errors,
                                        capabilities: TerminalCapabilities(isTerminal: output.isTerminal, environment: variables),
                                        gitHub: gitHubCommands(lanefile, arguments: arguments, environment: variables)),
             ]
@@ -67,10 +88,16 @@ public enum LanefileRunner {
             let context = StepContext(
                 environment: environment, projectDirectory: arguments.projectDirectory,
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
-                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics))
+                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor))
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
+            try junit?.prepare()
+            // What a crashed or killed run left behind goes now, before this run makes its own.
+            for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
+                diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
+            }
+            CrashGuard.arm(lane: lane.name, streams: streams)
             let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: streams.restore) {
                 await executor.execute(lane, values: values)
             }

@@ -29,6 +29,10 @@ struct CronCommand: ParsableCommand {
             guard let defaultZone = resolver.timeZone(identifier: zoneIdentifier) else {
                 throw ValidationError("Unknown time zone '\(zoneIdentifier)' for --tz: use an IANA id such as UTC or America/New_York.")
             }
+            guard !spec.allSatisfy(\.isWhitespace) else {
+                // Parsed, an empty text is a schedule without lines ("never fires"): say what is wrong instead.
+                throw LanesError(.configuration, "The schedule is empty: give five fields such as 'H 2 * * 1-5', or an alias such as @daily.")
+            }
             let schedule: CronSchedule
             do {
                 schedule = try CronSchedule(parsing: spec, seed: seed, timeZones: resolver)

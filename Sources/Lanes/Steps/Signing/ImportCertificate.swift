@@ -67,6 +67,8 @@ public struct ImportCertificate: Step {
             context.cleanups.push("delete keychain \(keychain.name)") { try await keychain.delete() }
         }
         try await keychain.create()
+        // A kept keychain is not a leftover for the next run to remove.
+        if keepKeychain { keychain.keepAfterLane() }
         let stored = try await keychain.importIdentity(identity)
         let certificate = identity.certificate
         context.log.line("imported '\(stored.commonName)' (SHA-1 \(stored.sha1), team \(certificate.teamIdentifier ?? "none"), valid until \(certificate.notAfter.formatted(.iso8601))) into keychain \(keychain.location)")

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What happens when lane code crashes (`fatalError`, a force unwrap of nil, an out-of-range index):
+/// the runtime's own message still reaches the terminal through the redacting pipes, then one line
+/// names the lane and the signal, and the process exits with `exitStatus`, which the README
+/// documents. Cleanups cannot run in a crashing process; what they would have removed (file
+/// keychains, temporary files) is removed by the next run (see `FileKeychain.removeLeftovers`).
+///
+/// While secrets are held, the process is also made non-dumpable and its core size limit is 0, so
+/// a crash (or another process of the same user attaching) cannot copy a secret out of memory.
+enum CrashGuard {
+    /// The exit status of a lane whose code crashed.
+    static let exitStatus: Int32 = 71
+    static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+
+    /// A signal handler is a C function without context: what it needs is prepared here, before
+    /// any crash, and only read from the handler. This is the one place lanes keeps process-wide
+    /// state, because POSIX offers signal handlers no other way.
+    private struct Armed {
+        let streams: RedactedStandardStreams
+        /// Per signal number, the whole message, ready to write(2).
+        let messages: [[UInt8]]
+    }
+    nonisolated(unsafe) private static var armed: Armed?
+
+    /// Keeps secrets out of core files and out of reach of ptrace and /proc/PID/mem.
+    static func protectSecretsInMemory() {
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        #if os(Linux)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        #else
+        _ = setrlimit(RLIMIT_CORE, &none)
+        #endif
+        setNotDumpable()
+    }
+
+    /// Prepares the crash message for `lane` and installs the handlers.
+    static func arm(lane: String, streams: RedactedStandardStreams) {
+        var messages = [[UInt8]](repeating: [], count: 65)
+        for number in signals {
+            let text = "\nerror: lane \(lane) crashed with \(name(of: number)) (\(explanation(of: number)))\n"
+                + "  cleanups could not run; the next lanes run removes the keychains and temporary files this one left\n"
+            messages[Int(number)] = Array(text.utf8)
+        }
+        armed = Armed(streams: streams, messages: messages)
+        for number in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in CrashGuard.handle(number) }
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    private static func handle(_ number: Int32) {
+        guard let armed else { _exit(exitStatus) }
+        // A crashing process may hold a lock that what follows needs: never hang a CI job on it.
+        alarm(5)
+        // What the Lanefile printed before crashing still sits in stdio's buffer.
+        fflush(nil)
+        // The readers of the redirected streams run on threads of their own: put the real streams
+        // back and give them a moment to pass on what the crashing code wrote (the runtime's message).
+        armed.streams.restoreAfterCrash(waitingAtMost: .seconds(1))
+        let message = Int(number) < armed.messages.count ? armed.messages[Int(number)] : []
+        message.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        _exit(exitStatus)
+    }
+
+    static func name(of number: Int32) -> String {
+        switch number {
+        case SIGILL: "SIGILL"
+        case SIGTRAP: "SIGTRAP"
+        case SIGABRT: "SIGABRT"
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGFPE: "SIGFPE"
+        default: "signal \(number)"
+        }
+    }
+
+    private static func explanation(of number: Int32) -> String {
+        switch number {
+        case SIGILL, SIGTRAP: "a Swift runtime error: fatalError, a force unwrap of nil, an index out of range"
+        case SIGSEGV, SIGBUS: "invalid memory access, or a stack overflow from deep recursion"
+        case SIGABRT: "aborted"
+        case SIGFPE: "arithmetic error"
+        default: "crash"
+        }
+    }
+
+    /// prctl(PR_SET_DUMPABLE, 0). prctl is variadic in C, which Swift cannot call; it is looked up
+    /// and called with its fixed five-argument form (what the kernel takes and glibc passes on).
+    private static func setNotDumpable() {
+        #if os(Linux)
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return }
+        let prctl = unsafeBitCast(symbol, to: Prctl.self)
+        let setDumpable: Int32 = 4  // PR_SET_DUMPABLE in <linux/prctl.h>, which Glibc's module does not export
+        _ = prctl(setDumpable, 0, 0, 0, 0)
+        #endif
+    }
+}

@@ -1,0 +1,24 @@
+import Testing
+
+/// Finding 18 of issue 10: an endless or huge input is refused with a clear error, not read whole.
+@Suite("Unbounded input")
+struct UnboundedInputTests {
+    @Test(arguments: [["cert", "info", "/dev/zero"], ["profile", "info", "/dev/zero"]])
+    func devZeroIsRefusedAsTooLarge(arguments: [String]) throws {
+        let result = try LanesBinary.run(arguments, environment: [:])
+        #expect(result.status == 78, "\(result.errors)")
+        #expect(result.errors.contains("/dev/zero"))
+        #expect(result.errors.contains("larger than 16 MiB"), "\(result.errors)")
+    }
+}
+
+/// Finding 22 of issue 10: an empty schedule is named as such, not "never fires".
+@Suite("Cron messages")
+struct CronMessageTests {
+    @Test func anEmptyScheduleIsAConfigurationError() throws {
+        let result = try LanesBinary.run(["cron", "next", ""], environment: [:])
+        #expect(result.status == 78)
+        #expect(result.errors.contains("The schedule is empty"), "\(result.errors)")
+        #expect(!result.errors.contains("never fires"))
+    }
+}
