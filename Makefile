@@ -14,7 +14,7 @@ PIP_PACKAGES := croniter pbxproj
 PIP_PACKAGES += kubernetes-validate check-jsonschema
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
+LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate

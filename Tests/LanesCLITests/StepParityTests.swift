@@ -56,7 +56,9 @@ import Testing
         let commandLineOptions = try #require(Self.stepOptions(fromCommandLine.standardOutput), "\(fromCommandLine.output)")
         for option in info.options {
             guard let variable = option.environmentVariable else { continue }
-            let expected = option.isSecret ? Redactor.mask : Self.sampleText(for: option)
+            // Declared secrets, and variables whose names look secret (APP_STORE_CONNECT_API_KEY_ID), show masked.
+            let masked = option.isSecret || SecretNames(variables: [:]).isSecret(variable)
+            let expected = masked ? Redactor.mask : Self.sampleText(for: option)
             #expect(lanefileOptions[option.name] == ["value": expected, "source": "$\(variable)"], "\(info.id).\(option.name) from a Lanefile")
             #expect(commandLineOptions[option.name] == lanefileOptions[option.name], "\(info.id).\(option.name) from lanes run")
         }

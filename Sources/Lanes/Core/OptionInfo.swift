@@ -36,6 +36,12 @@ public struct OptionInfo: Sendable, Hashable {
     public static func == (lhs: OptionInfo, rhs: OptionInfo) -> Bool { lhs.name == rhs.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
+    /// The option every step takes: seconds before the step is stopped and its processes ended.
+    static let timeout = OptionInfo(
+        name: "timeout", summary: "Seconds before the step is stopped and its processes ended (none by default)",
+        typeName: Double.typeName, environmentVariable: nil, isSecret: false, defaultText: nil, mayBeAbsent: true,
+        swiftName: "timeout", swiftType: "Double?", spelling: .labeled, accepts: { Double(optionText: $0) != nil })
+
     /// `'name' (or environment variable NAME)`, as errors name an option.
     var reference: String {
         guard let variable = environmentVariable else { return "'\(name)'" }

@@ -29,7 +29,7 @@ extension Step {
             info.swiftName = String((child.label ?? "").drop { $0 == "_" })
             return info
         }
-        return StepInfo(definition: definition, options: options, resultType: StepInfo.resultName(of: Output.self))
+        return StepInfo(definition: definition, options: options + [OptionInfo.timeout], resultType: StepInfo.resultName(of: Output.self))
     }
 
     /// Builds the step from arguments and the environment: explicit argument, then environment

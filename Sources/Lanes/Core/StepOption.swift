@@ -108,9 +108,11 @@ final class StepResolution: Sendable {
     /// Builds a step: every option resolves, and every problem (unknown names included) is
     /// reported at once, before the step can have any effect.
     static func build<S: Step>(_ type: S.Type, arguments: StepArguments,
-                               environment: Environment) throws -> (step: S, options: [ResolvedOption]) {
+                               environment: Environment) throws -> (step: S, options: [ResolvedOption], timeout: Double?) {
         let resolution = StepResolution(arguments: arguments, environment: environment)
         let step = StepResolution.$current.withValue(resolution) { S() }
+        // Every step takes a timeout; it belongs to the run, not to the step's own work.
+        let timeout = resolution.resolve(OptionInfo.timeout, as: Double?.self, fallback: .some(nil)) ?? nil
         let (problems, options) = resolution.state.withLock { state in
             let known = S.info.options.map(\.name)
             let unknown = arguments.given.keys.filter { !state.consumed.contains($0) }.sorted().map { name in
@@ -119,7 +121,10 @@ final class StepResolution: Sendable {
             return (unknown + state.problems, state.resolved)
         }
         guard problems.isEmpty else { throw ValidationErrors(owner: S.info.id, problems: problems) }
-        return (step, options)
+        if let timeout, !(timeout > 0) {
+            throw ValidationErrors(owner: S.info.id, problems: [OptionProblem("option 'timeout' must be a number of seconds above 0, not \(timeout)")])
+        }
+        return (step, options, timeout)
     }
 }
 

@@ -30,7 +30,7 @@ public final class LaneRun: Sendable {
     /// Builds one step from its arguments and runs it in this lane: banner, redacted output,
     /// duration, outcome. Options resolve before the banner, so a bad one fails with no side effect.
     public func run<S: Step>(_ type: S.Type, _ arguments: StepArguments) async throws -> S.Output {
-        let (step, options) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
+        let (step, options, timeout) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
         let redactor = context.environment.redactor
         let id = S.definition.id
         let index = state.withLock { state in
@@ -43,11 +43,16 @@ public final class LaneRun: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let output = try await step.run(in: context.with(log: log))
+            let stepContext = context.with(log: log)
+            let output = try await StepDeadline(seconds: timeout, stepID: id).run { try await step.run(in: stepContext) }
             finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start, outcome: .succeeded))
             return output
         } catch {
-            let message = redactor.redact(String(describing: error))
+            // Ctrl-C or SIGTERM cancels the lane's task: the step says it was cancelled, not what
+            // its half-stopped tool printed last.
+            let message = Task.isCancelled && !(error is StepTimedOut)
+                ? "cancelled (interrupted by a signal); its processes were ended"
+                : redactor.redact(String(describing: error))
             let tail = log.lastLines  // JSON's output_tail and JUnit's failure body, for every kind of failure
             finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start,
                               outcome: .failed(message: message, outputTail: tail)))

@@ -44,6 +44,13 @@ public struct InstallProvisioningProfile: Step {
                                                      into: SigningConfiguration.profilesDirectory(context: context)).installedPath
         context.log.line("installed '\(profile.name)' (\(profile.type.rawValue), UUID \(profile.uuid), team \(profile.teamIdentifier ?? "none"), expires \(profile.expirationDate.formatted(.iso8601))) at \(installed)")
         if case .notVerified(let reason) = profile.signature { context.log.line("note: signature not verified: \(reason)") }
-        return InstalledProfile(profile: profile, installedPath: installed)
+        let result = InstalledProfile(profile: profile, installedPath: installed)
+        context.values[InstalledSigningProfile.self] = result
+        return result
     }
+}
+
+/// The profile the lane installed last; `build_app` and `check_ipa` check that the .ipa embeds it.
+public enum InstalledSigningProfile: LaneValueKey {
+    public typealias Value = InstalledProfile
 }

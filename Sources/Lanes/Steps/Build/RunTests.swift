@@ -1,0 +1,119 @@
+import LanesBuild
+import FoundationEssentials
+internal import LanesPlatform
+
+/// `run_tests`: `xcodebuild test` on one or more simulators, or `swift test` in a package. XCTest and
+/// Swift Testing output become a typed result and a JUnit report; a failing test fails the step and
+/// names the test, with its file and line.
+public struct RunTests: Step {
+    public typealias Output = TestRunResult
+
+    public static let definition = StepDefinition(
+        id: "run_tests",
+        summary: "Run the tests (xcodebuild test on simulators, or swift test) and write a JUnit report",
+        category: .test,
+        examples: [
+            StepExample(swift: #"try await runTests(workspace: "Brewer.xcworkspace", devices: ["iPhone 15", "iPad Air"], scheme: "Brewer")"#,
+                        commandLine: ["workspace:Brewer.xcworkspace", "devices:iPhone 15,iPad Air", "scheme:Brewer"]),
+            StepExample(swift: #"let results = try await runTests(packagePath: "Example/Brewer")"#, commandLine: ["package_path:Example/Brewer"]),
+        ]
+    )
+
+    // The founding Fastfile's runTests(workspace:devices:scheme:) keeps its argument names and order.
+    @StepOption("workspace", "The .xcworkspace to test (or give project; neither: swift test)", env: "LANES_WORKSPACE")
+    var workspace: String?
+    @StepOption("devices", "Simulator names, one -destination each (comma-separated on the command line)", default: [])
+    var devices: [String]
+    @StepOption("scheme", "The scheme to test", env: "LANES_SCHEME")
+    var scheme: String?
+    @StepOption("project", "The .xcodeproj to test, when there is no workspace")
+    var project: String?
+    @StepOption("configuration", "The build configuration")
+    var configuration: String?
+    @StepOption("package_path", "A Swift package to test with swift test (when no workspace or project is given)", default: ".")
+    var packagePath: String
+    @StepOption("filter", "Only tests matching this (swift test --filter)")
+    var filter: String?
+    @StepOption("junit_path", "Where the JUnit report goes", default: ".lanes/test-results/junit.xml")
+    var junitPath: String
+
+    public init() {}
+
+    public var banner: String {
+        workspace ?? project ?? (packagePath == "." ? "swift test" : "swift test in \(packagePath)")
+    }
+
+    public func run(in context: StepContext) async throws -> TestRunResult {
+        let invocation: ToolInvocation
+        let name: String
+        if workspace != nil || project != nil {
+            _ = try XcodebuildLocator.locate(pathVariable: context.environment["PATH"])
+            guard let scheme else { throw LanesError(.usage, "run_tests: an Xcode test needs a scheme", hint: "scheme:Brewer") }
+            let request = TestRequest(
+                container: try XcodeContainer.chosen(workspace: workspace, project: project, in: context), scheme: scheme,
+                destinations: devices.map { TestDestination.simulator($0) }, configuration: configuration,
+                derivedDataPath: LanesBuildFolders.derivedData(root: context.projectDirectory),
+                resultBundlePath: LanesBuildFolders.results(root: context.projectDirectory) + "/\(scheme)-test.xcresult")
+            invocation = ToolInvocation(XcodebuildCommand.test(request).arguments)
+            name = scheme
+        } else {
+            invocation = SwiftPackageCommand.test(packagePath: packagePath, filter: filter)
+            name = FilePath.name(of: context.resolve(packagePath) == context.projectDirectory + "/." ? context.projectDirectory : context.resolve(packagePath))
+        }
+        let run = try await BuildToolRun(context: context, label: "run_tests").run(invocation)
+        let results = run.tests
+        let report = context.resolve(junitPath)
+        try FilePath.makeDirectories(FilePath.directory(of: report))
+        try JUnitReport.write(results, name: name, to: report)
+        context.log.line("\(results.summaryLine); JUnit report: \(report)")
+        guard results.succeeded, run.outcome.succeeded else {
+            throw TestFailures(results: results, buildErrors: run.summary.errors, outcome: run.outcome, logPath: run.logPath)
+        }
+        guard results.total > 0 else {
+            throw LanesError(.laneFailure, "run_tests: no test ran", hint: "check the scheme or the filter; full log: \(run.logPath)")
+        }
+        return results
+    }
+}
+
+/// Tests failed (or the tests did not build): each failing test with its file, line and message.
+struct TestFailures: Error, ClassifiedError, CustomStringConvertible {
+    let results: TestRunResult
+    let buildErrors: [BuildIssue]
+    let outcome: ProcessOutcome
+    let logPath: String
+
+    var lanesKind: ErrorKind { .laneFailure }
+
+    var description: String {
+        var lines: [String] = []
+        if results.failedTests.isEmpty {
+            lines.append("the tests did not run to the end (\(buildErrors.count) error\(buildErrors.count == 1 ? "" : "s"))")
+            lines += buildErrors.prefix(20).map { "  \($0.rendered)" }
+        } else {
+            lines.append("\(results.failedCount) of \(results.total) tests failed:")
+            for test in results.failedTests.prefix(30) {
+                lines.append("  \(test.fullName)")
+                for failure in test.failures.prefix(3) {
+                    let location = failure.file.map { "\($0):\(failure.line.map(String.init) ?? "?"): " } ?? ""
+                    lines.append("    \(location)\(failure.message)")
+                }
+            }
+        }
+        lines.append("full log: \(logPath)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension TestRunResult: ReportableResult {
+    public var report: StepResultReport {
+        StepResultReport(
+            lines: [summaryLine] + failedTests.map { "failed: \($0.fullName)" },
+            json: .object([("total", .number(Double(total))), ("passed", .number(Double(passedCount))),
+                           ("failed", .number(Double(failedCount))), ("skipped", .number(Double(skippedCount))),
+                           ("failures", .array(failedTests.map { test in
+                               .object([("test", .string(test.fullName)),
+                                        ("messages", .array(test.failures.map { .string($0.message) }))])
+                           }))]))
+    }
+}
