@@ -36,9 +36,14 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-# The main job: the developerRelease lane of the root Lanefile.swift on the bundled example.
+# The main job: the founding workflow on the bundled example. developerRelease signs, provisions,
+# tests, builds, checks and ships Brewer; then the nightly side: the schedules and a Kubernetes
+# CronJob for developerRelease. The clone is left as it was: no tracked file may change.
 demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes developerRelease --env demo
+	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes schedule
+	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
+	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
 test: deps
 	$(SWIFT) build

@@ -16,6 +16,7 @@ public enum StepCatalog {
         CocoaPods.self,
         SwiftPackageResolve.self,
         CheckIPA.self,
+        CheckArtifact.self,
         NumberOfCommits.self,
         ChangelogFromGitCommits.self,
         EnsureGitStatusClean.self,

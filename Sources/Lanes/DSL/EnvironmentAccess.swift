@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// The value of a required environment variable in the current lane; fails naming the variable.
 public func env(_ name: String) throws -> String {
     try currentRun(reading: name).context.environment.value(name)
@@ -12,6 +14,12 @@ public func env(_ name: String, default fallback: String) throws -> String {
 /// A required secret from the environment, redacted from everything lanes prints from now on.
 public func secret(_ name: String) throws -> Secret {
     try currentRun(reading: name).context.environment.secret(name)
+}
+
+/// Whether `program` is on the lane's PATH: a Lanefile archives with xcodebuild where Xcode exists
+/// and builds the Swift package elsewhere.
+public func commandExists(_ program: String) throws -> Bool {
+    FilePath.which(program, path: try currentRun(reading: nil).context.environment["PATH"]) != nil
 }
 
 /// Prints a message in the lane's output, with secrets redacted (prefer it to `print`).

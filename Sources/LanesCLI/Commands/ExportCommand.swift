@@ -94,8 +94,12 @@ struct ScheduleExporter {
     let projectDirectory: String
     let now: CronInstant
     let resolver = SystemTimeZoneResolver()
-    /// Parsed timer specs (H resolved from the lane's seed).
+    /// Parsed timer specs (H resolved from the lane's seed). A lane with only Poll SCM triggers is
+    /// exported on its polling times: the systems below cannot poll, so the job runs at those times
+    /// whether or not the branch moved, and `pollNote` says so in the file.
     let timers: [CronSchedule]
+    /// The specs `timers` were parsed from.
+    let timerSpecs: [String]
     let zone: any CronTimeZone
 
     init(declaration: TriggerDeclaration, projectDirectory: String, now: CronInstant) throws {
@@ -103,8 +107,9 @@ struct ScheduleExporter {
         self.projectDirectory = projectDirectory
         self.now = now
         let resolver = SystemTimeZoneResolver()
+        timerSpecs = declaration.schedule.isEmpty ? declaration.pollSCM : declaration.schedule
         do {
-            timers = try declaration.schedule.map { try declaration.parse($0, timeZones: resolver) }
+            timers = try timerSpecs.map { try declaration.parse($0, timeZones: resolver) }
         } catch {
             throw LanesError(.configuration, "lane \(declaration.lane): \(error)")
         }
@@ -126,15 +131,19 @@ struct ScheduleExporter {
     }
 
     var specSummary: String {
-        "Spec " + declaration.schedule.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n"))\"" }.joined(separator: ", ")
+        "Spec " + timerSpecs.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n"))\"" }.joined(separator: ", ")
             + " (seed \"\(declaration.hashSeed)\")"
     }
 
     var resolved: [String] { timers.flatMap(TriggerDeclaration.resolvedLines) }
 
     var pollNote: String? {
-        declaration.pollSCM.isEmpty ? nil
-            : "pollSCM \(declaration.pollSCM.joined(separator: ", ")) is not exported: trigger on pushes in this system, or run lanes daemon."
+        if declaration.pollSCM.isEmpty { return nil }
+        if declaration.schedule.isEmpty {
+            return "pollSCM \(declaration.pollSCM.joined(separator: ", ")) runs here at its polling times whether or not the branch moved "
+                + "(this system cannot poll); lanes daemon runs it only when the branch moved."
+        }
+        return "pollSCM \(declaration.pollSCM.joined(separator: ", ")) is not exported: trigger on pushes in this system, or run lanes daemon."
     }
 
     private func requireTimers(_ system: String) throws {

@@ -35,7 +35,8 @@ struct BuildToolRun {
             throw LanesError(.environment, "cannot write the build log \(logPath): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        context.log.line("\(invocation.arguments.prefix(3).joined(separator: " ")): full log in \(logPath)")
+        let command = invocation.arguments.joined(separator: " ")
+        context.log.line("\(command.count > 72 ? command.prefix(71) + "…" : command[...]): full log in \(logPath)")
 
         let state = Mutex(State())
         let redactor = context.environment.redactor

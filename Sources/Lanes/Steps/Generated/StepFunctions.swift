@@ -404,6 +404,25 @@ public func checkIpa(
     ])
 }
 
+/// Check an artifact's size and SHA-256 against its manifest before it ships.
+///
+/// The `check_artifact` step; `lanes actions check_artifact` documents it.
+/// - Parameter manifest: The manifest JSON (default: the one build_swift_package wrote in this lane)
+/// - Parameter name: The product name the manifest must record
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func checkArtifact(
+    manifest: String? = nil,
+    name: String? = nil,
+    timeout: Double? = nil
+) async throws -> ArtifactManifest {
+    try await runStep(CheckArtifact.self, [
+        "manifest": manifest,
+        "name": name,
+        "timeout": timeout,
+    ])
+}
+
 /// Count the commits reachable from HEAD (a build number); fails in a shallow clone.
 ///
 /// The `number_of_commits` step; `lanes actions number_of_commits` documents it.

@@ -1,0 +1,38 @@
+import FoundationEssentials
+internal import LanesPlatform
+
+/// Checks an artifact against the manifest written next to it, before anything ships it: the file
+/// is there, its size and SHA-256 are the manifest's, and the manifest names what is expected.
+public enum ArtifactCheck {
+    public static func verify(manifestPath: String, expectedName: String? = nil) throws(BuildError) -> ArtifactManifest {
+        let manifest: ArtifactManifest
+        do {
+            let decoded = try JSONDecoder().decode(ManifestFields.self, from: Data(try FilePath.readBytes(manifestPath)))
+            manifest = ArtifactManifest(name: decoded.name, version: decoded.version, commit: decoded.commit, file: decoded.file,
+                                        sha256: decoded.sha256, size: decoded.size, buildTime: decoded.buildTime)
+        } catch {
+            throw .file(path: manifestPath, problem: "is not a readable artifact manifest: \(error)")
+        }
+        let artifactPath = LanesBuildFolders.join(FilePath.directory(of: manifestPath), manifest.file)
+        let bytes: [UInt8]
+        do { bytes = try FilePath.readBytes(artifactPath) } catch {
+            throw .artifactRefused(path: artifactPath, problem: "the manifest names it, but it cannot be read: \(error)")
+        }
+        guard bytes.count == manifest.size else {
+            throw .artifactRefused(path: artifactPath, problem: "is \(bytes.count) bytes; the manifest says \(manifest.size)")
+        }
+        let digest = SHA256Digest.hex(bytes)
+        guard digest == manifest.sha256 else {
+            throw .artifactRefused(path: artifactPath, problem: "has SHA-256 \(digest); the manifest says \(manifest.sha256)")
+        }
+        if let expectedName, manifest.name != expectedName {
+            throw .artifactRefused(path: manifestPath, problem: "describes \(manifest.name), not \(expectedName)")
+        }
+        return manifest
+    }
+
+    private struct ManifestFields: Decodable {
+        let name, version, commit, file, sha256, buildTime: String
+        let size: Int
+    }
+}
