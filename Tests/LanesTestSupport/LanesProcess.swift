@@ -76,6 +76,12 @@ public struct LanesProcess {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // Foundation may hand the launch to another thread and return before the child exists, with
+        // processIdentifier still 0; a signal sent then (`kill(0, ...)`) would hit the test runner's
+        // own process group. Wait until the child has a pid.
+        let deadline = Date().addingTimeInterval(120)
+        while process.processIdentifier == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        precondition(process.processIdentifier != 0, "lanes did not start within 120 s")
         return Running(process: process, output: output, errors: errors)
     }
 
