@@ -29,6 +29,9 @@ let package = Package(
         .target(name: "LanesXcode", swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesGit", dependencies: ["CGit2"], swiftSettings: resilient),
+        // Uploads: local store, HTTP PUT, S3, Firebase App Distribution, App Store Connect. Its HTTP
+        // client needs only OpenSSL, which libLanes already links (no libcurl at lane start).
+        .target(name: "LanesUpload", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         .target(
             name: "Lanes",
             dependencies: [
