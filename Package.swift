@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
+                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesUpload",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
