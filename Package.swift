@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesGit", "Lanes"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
+        .testTarget(name: "LanesUploadTests", dependencies: ["LanesUpload"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
     ]
 )
