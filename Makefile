@@ -4,13 +4,15 @@ CONFIG ?= debug
 SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
 APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl
+# Real servers the upload tests and benchmark start on 127.0.0.1 (Ceph RGW is a real S3; nginx WebDAV).
+UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-ext curl
 # PyPI packages the tests and benchmarks use as independent references.
-PIP_PACKAGES := croniter pbxproj
+PIP_PACKAGES := croniter pbxproj PyJWT cryptography awscli
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git clean
+.PHONY: all deps deps-upload-servers bench-upload build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git clean
 
 all: build
 
@@ -22,6 +24,15 @@ deps:
 	fi
 	@if [ -n "$(PIP_PACKAGES)" ]; then python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES); fi
 
+# The upload servers, without recommends (a full Ceph would pull in much more). Debian's nginx
+# package may start its service on :80; the tests never use it.
+deps-upload-servers:
+	@missing=""; for p in $(UPLOAD_SERVER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
@@ -29,7 +40,7 @@ build: deps
 demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes developerRelease --env demo
 
-test: deps
+test: deps deps-upload-servers
 	$(SWIFT) build
 	$(SWIFT) test
 
@@ -83,6 +94,12 @@ bench-git: deps
 	$(SWIFT) build -c release --product lanes
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) run -c release GitBenchmark --lanes .build/release/lanes
+
+# 1 GiB to Ceph RGW: lanes upload vs aws s3 cp vs curl --aws-sigv4 (wall time, peak RSS).
+bench-upload: deps deps-upload-servers
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) build -c release --product UploadBenchmark
+	.build/release/UploadBenchmark --lanes .build/release/lanes-tool
 
 clean:
 	rm -rf .build

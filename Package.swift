@@ -58,6 +58,7 @@ let package = Package(
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),
         .executableTarget(name: "CronBenchmark", dependencies: ["LanesCron"], path: "Benchmarks/CronBenchmark", exclude: ["croniter_bench.py"]),
         .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
+        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload"], path: "Benchmarks/UploadBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"], exclude: ["Fixtures"]),

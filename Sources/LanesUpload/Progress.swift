@@ -88,7 +88,8 @@ public final class TerminalProgressBar: ProgressReporter {
         write("\r" + Self.line(name: name, completed: completed, total: total, elapsed: now - started) + "\u{1B}[K\n")
     }
 
-    static func line(name: String, completed: Int64, total: Int64, elapsed: Double) -> String {
+    /// One frame of the bar (public for its tests).
+    public static func line(name: String, completed: Int64, total: Int64, elapsed: Double) -> String {
         let fraction = total > 0 ? min(1, Double(completed) / Double(total)) : 1
         let width = 24
         let filled = Int(fraction * Double(width))

@@ -75,23 +75,38 @@ struct S3UploadTests {
         let bucket = try servers.freshBucket(client)
         let file = try TestFiles.random(size: 4096)
         let error = try #require(throws: UploadError.self) {
-            try client.putObject(bucket: bucket, key: "bad.bin", path: file.path, length: 4096, md5: [UInt8](repeating: 7, count: 16))
+            try client.putObject(bucket: bucket, key: "bad.bin", path: file.path, length: 4096, checksum: .md5([UInt8](repeating: 7, count: 16)))
         }
         #expect(error.message.contains("checksum mismatch"))
         #expect(error.message.contains("400 BadDigest"))
         #expect(try client.headObject(bucket: bucket, key: "bad.bin") == nil)
     }
 
-    @Test func aByteCorruptedInTransitFailsTheUploadAndAbortsIt() throws {
+    @Test func aWrongSignedPayloadHashIsRejected() throws {
+        let bucket = try servers.freshBucket(client)
+        let file = try TestFiles.random(size: 4096)
+        let error = try #require(throws: UploadError.self) {
+            try client.putObject(bucket: bucket, key: "bad.bin", path: file.path, length: 4096, checksum: .sha256([UInt8](repeating: 7, count: 32)))
+        }
+        #expect(error.message.contains("checksum mismatch"))
+        #expect(error.message.contains("400 XAmzContentSHA256Mismatch"))
+        #expect(try client.headObject(bucket: bucket, key: "bad.bin") == nil)
+    }
+
+    @Test(arguments: [(PayloadChecksum.Kind.md5, "BadDigest"), (.sha256, "XAmzContentSHA256Mismatch")])
+    func aByteCorruptedInTransitFailsTheUploadAndAbortsIt(checksum: PayloadChecksum.Kind, code: String) throws {
         let bucket = try servers.freshBucket(client)
         let file = try TestFiles.random(size: 12 << 20)
         let proxy = try FaultProxy(upstream: servers.s3Endpoint, fault: .corruptByte(at: 3 << 20))
         let proxied = try servers.s3Client(endpoint: proxy.url)
+        var options = smallParts
+        options.checksum = checksum
         let error = try #require(throws: UploadError.self) {
-            try S3Uploader(client: proxied, options: smallParts).upload(file: file.path, bucket: bucket, key: "corrupt.bin", progress: SilentProgress())
+            try S3Uploader(client: proxied, options: options).upload(file: file.path, bucket: bucket, key: "corrupt.bin", progress: SilentProgress())
         }
         #expect(proxy.faults == 1)
-        #expect(error.message.contains("BadDigest"))
+        #expect(error.message.contains("checksum mismatch"))
+        #expect(error.message.contains(code))
         // Nothing left behind: no object, no multipart upload holding parts.
         #expect(try client.headObject(bucket: bucket, key: "corrupt.bin") == nil)
         #expect(try client.listMultipartUploads(bucket: bucket, key: "corrupt.bin").isEmpty)
@@ -124,7 +139,7 @@ struct S3UploadTests {
             try data.close()
             let md5 = try md5Of(bytes)
             _ = try client.uploadPart(bucket: bucket, key: "resume.bin", uploadID: uploadID, number: number, path: file.path,
-                                      offset: Int64(number - 1) * partSize, length: partSize, md5: md5)
+                                      offset: Int64(number - 1) * partSize, length: partSize, checksum: .md5(md5))
         }
         let result = try S3Uploader(client: client, options: smallParts).upload(file: file.path, bucket: bucket, key: "resume.bin", progress: SilentProgress())
         #expect(result.resumedParts == 2)

@@ -27,6 +27,8 @@ struct UploadCommand: ParsableCommand {
     @Flag(help: "S3: address the bucket as a host name (bucket.endpoint) instead of a path.") var virtualHosted = false
     @Option(help: ArgumentHelp("S3: part size in MiB for multipart uploads.", valueName: "MIB")) var partSize: Int = 16
     @Option(help: "S3/TestFlight: parts in flight at once.") var concurrency: Int = 4
+    @Option(help: ArgumentHelp("S3: the checksum the server verifies on every PUT: sha256 (signed payload hash) or md5 (Content-MD5).",
+                               valueName: "KIND")) var checksum: String = "sha256"
     @Option(help: "Firebase: release notes.") var releaseNotes: String?
     @Option(help: ArgumentHelp("Firebase: tester emails, comma-separated.", valueName: "EMAILS")) var testers: String?
     @Option(help: ArgumentHelp("Firebase: group aliases, comma-separated.", valueName: "ALIASES")) var groups: String?
@@ -40,6 +42,7 @@ struct UploadCommand: ParsableCommand {
     func validate() throws {
         guard partSize >= 5 else { throw ValidationError("--part-size must be at least 5 (MiB), S3's minimum part size") }
         guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 32") }
+        guard ["sha256", "md5"].contains(checksum) else { throw ValidationError("--checksum must be sha256 or md5") }
     }
 
     func run() throws {
@@ -49,7 +52,7 @@ struct UploadCommand: ParsableCommand {
         let environment = ProcessEnvironment.current()
         let settings = UploadSettings(
             s3Endpoint: endpoint, s3Region: region, s3Profile: profile, s3Addressing: virtualHosted ? .virtualHosted : nil,
-            s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency),
+            s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency, checksum: checksum == "md5" ? .md5 : .sha256),
             firebase: FirebaseReleaseOptions(releaseNotes: releaseNotes, testers: Self.list(testers), groups: Self.list(groups)),
             testFlight: TestFlightBuildOptions(version: appVersion, buildNumber: buildNumber, concurrency: concurrency))
         let http = HTTPClient(onRetry: { errors.writeLine("retrying: \($0)") })

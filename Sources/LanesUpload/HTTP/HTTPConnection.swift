@@ -140,6 +140,21 @@ final class HTTPConnection: @unchecked Sendable {
             let file: ArtifactFile
             do { file = try ArtifactFile.open(path) } catch { throw TransportError(reason: .protocolViolation, detail: error.message) }
             defer { file.close() }
+            if tls == nil {
+                // Plain TCP: the kernel copies from the page cache to the socket (no user-space copy).
+                var position = off_t(offset)
+                let end = off_t(offset + length)
+                while position < end {
+                    let sent = sendfile(descriptor, file.descriptor, &position, Int(min(off_t(1 << 20), end - position)))
+                    if sent < 0 {
+                        if errno == EINTR { continue }
+                        throw socketError(writing: true)
+                    }
+                    if sent == 0 { throw TransportError(reason: .protocolViolation, detail: "\(path) shrank while it was being uploaded") }
+                    onSent(Int64(sent))
+                }
+                return
+            }
             var block = [UInt8](repeating: 0, count: 256 << 10)
             var sent: Int64 = 0
             while sent < length {
@@ -314,6 +329,9 @@ final class TLSContext: @unchecked Sendable {
 
     init() {
         OpenSSLStart.ensure()
+        // OpenSSL writes to the socket itself, without MSG_NOSIGNAL: a peer that closes mid-upload
+        // would kill the process with SIGPIPE instead of failing the request (then retried).
+        signal(SIGPIPE, SIG_IGN)
         context = SSL_CTX_new(TLS_client_method())
         if let context {
             SSL_CTX_set_default_verify_paths(context)

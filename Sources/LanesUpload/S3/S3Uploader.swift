@@ -8,11 +8,28 @@ public struct S3UploadOptions: Sendable, Hashable {
     public var partSize: Int64
     /// Parts in flight at once, each on its own connection.
     public var concurrency: Int
+    /// The checksum every PUT carries for the server to verify.
+    public var checksum: PayloadChecksum.Kind
 
-    public init(multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, concurrency: Int = 4) {
+    public init(multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, concurrency: Int = 4, checksum: PayloadChecksum.Kind = .sha256) {
         self.multipartThreshold = multipartThreshold
         self.partSize = partSize
         self.concurrency = concurrency
+        self.checksum = checksum
+    }
+
+    /// Computes this kind of checksum of a byte range.
+    func checksum(path: String, offset: Int64, length: Int64) throws(UploadError) -> PayloadChecksum {
+        switch checksum {
+        case .md5:
+            let digest = Digest(.md5)
+            try FileDigest.compute([digest], path: path, offset: offset, length: length)
+            return .md5(digest.finish())
+        case .sha256:
+            let digest = Digest(.sha256)
+            try FileDigest.compute([digest], path: path, offset: offset, length: length)
+            return .sha256(digest.finish())
+        }
     }
 
     func partSize(for size: Int64) -> Int64 {
@@ -62,11 +79,10 @@ public struct S3Uploader: Sendable {
     }
 
     private func single(path: String, size: Int64, bucket: String, key: String, counter: TransferCounter) throws(UploadError) -> S3UploadResult {
-        let md5 = Digest(.md5)
-        try FileDigest.compute([md5], path: path)
-        let sum = md5.finish()
-        _ = try client.putObject(bucket: bucket, key: key, path: path, length: size, md5: sum, progress: counter.add)
-        let etag = try verify(bucket: bucket, key: key, size: size, expectedETag: sum.hex)
+        let checksum = try options.checksum(path: path, offset: 0, length: size)
+        let answered = try client.putObject(bucket: bucket, key: key, path: path, length: size, checksum: checksum, progress: counter.add)
+        let expected: String? = if case .md5(let sum) = checksum { sum.hex } else { answered.trimmingQuotes.isEmpty ? nil : answered.trimmingQuotes }
+        let etag = try verify(bucket: bucket, key: key, size: size, expectedETag: expected)
         return S3UploadResult(bucket: bucket, key: key, size: size, etag: etag, parts: 1, resumedParts: 0)
     }
 
@@ -81,9 +97,9 @@ public struct S3Uploader: Sendable {
             var held: [S3Part] = []
             if let existing { held = try client.listParts(bucket: bucket, key: key, uploadID: existing) }
             let heldByNumber = Dictionary(held.map { ($0.number, $0) }, uniquingKeysWith: { _, last in last })
-            let state = Mutex<(next: Int, etags: [Int: String], md5s: [Int: [UInt8]], resumed: Int, failure: UploadError?)>(
-                (1, [:], [:], 0, nil))
-            let client = self.client
+            let state = Mutex<(next: Int, etags: [Int: String], resumed: Int, failure: UploadError?)>(
+                (1, [:], 0, nil))
+            let client = self.client, options = self.options
             ParallelWorkers.run(count: min(options.concurrency, count)) { _ in
                 while true {
                     let number: Int? = state.withLock { value in
@@ -95,22 +111,23 @@ public struct S3Uploader: Sendable {
                     let offset = Int64(number - 1) * partSize
                     let length = min(partSize, size - offset)
                     do throws(UploadError) {
-                        let md5 = Digest(.md5)
-                        try FileDigest.compute([md5], path: path, offset: offset, length: length)
-                        let sum = md5.finish()
-                        let etag: String
-                        var resumed = 0
-                        if let part = heldByNumber[number], part.size == length, part.etag.trimmingQuotes == sum.hex {
-                            etag = part.etag
-                            resumed = 1
+                        var etag: String?
+                        // A part the server already holds is kept when its ETag is the MD5 of our bytes.
+                        if let part = heldByNumber[number], part.size == length {
+                            let md5 = Digest(.md5)
+                            try FileDigest.compute([md5], path: path, offset: offset, length: length)
+                            if part.etag.trimmingQuotes == md5.finish().hex { etag = part.etag }
+                        }
+                        let resumed = etag == nil ? 0 : 1
+                        if etag != nil {
                             counter.add(length)
                         } else {
+                            let checksum = try options.checksum(path: path, offset: offset, length: length)
                             etag = try client.uploadPart(bucket: bucket, key: key, uploadID: uploadID, number: number, path: path,
-                                                         offset: offset, length: length, md5: sum, progress: counter.add)
+                                                         offset: offset, length: length, checksum: checksum, progress: counter.add)
                         }
                         state.withLock { value in
-                            value.etags[number] = etag.isEmpty ? "\"\(sum.hex)\"" : etag
-                            value.md5s[number] = sum
+                            value.etags[number] = etag
                             value.resumed += resumed
                         }
                     } catch {
@@ -119,12 +136,14 @@ public struct S3Uploader: Sendable {
                     }
                 }
             }
-            let (etags, md5s, resumed, failure) = state.withLock { ($0.etags, $0.md5s, $0.resumed, $0.failure) }
+            let (etags, resumed, failure) = state.withLock { ($0.etags, $0.resumed, $0.failure) }
             if let failure { throw failure }
             let parts = (1...count).map { (number: $0, etag: etags[$0]!) }
             try client.completeMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, parts: parts)
-            // Complete's own ETag is unreliable (Ceph RGW answers an empty one): ask HeadObject.
-            let combined = Digest.hash(.md5, (1...count).flatMap { md5s[$0]! }).hex + "-\(count)"
+            // Complete's own ETag is unreliable (Ceph RGW answers an empty one): HeadObject's must be
+            // the MD5 of the parts' MD5s (their ETags, each verified by the server on receipt).
+            let partMD5s = parts.map { Self.bytes(hex: $0.etag.trimmingQuotes) }
+            let combined: String? = partMD5s.contains { $0 == nil } ? nil : Digest.hash(.md5, partMD5s.flatMap { $0! }).hex + "-\(count)"
             let etag = try verify(bucket: bucket, key: key, size: size, expectedETag: combined)
             return S3UploadResult(bucket: bucket, key: key, size: size, etag: etag, parts: count, resumedParts: resumed)
         } catch {
@@ -136,17 +155,29 @@ public struct S3Uploader: Sendable {
 
     /// HeadObject must show the size sent and the ETag the checksums predict; otherwise the object
     /// is deleted, so that no wrong object stays under the key.
-    private func verify(bucket: String, key: String, size: Int64, expectedETag: String) throws(UploadError) -> String {
+    private func verify(bucket: String, key: String, size: Int64, expectedETag: String?) throws(UploadError) -> String {
         guard let head = try client.headObject(bucket: bucket, key: key) else {
             throw .transfer("s3://\(bucket)/\(key)", "the object is missing after the upload reported success")
         }
         let etag = head.etag.trimmingQuotes
-        guard head.size == size, etag == expectedETag || etag.isEmpty else {
+        guard head.size == size, expectedETag == nil || etag == expectedETag || etag.isEmpty else {
             try? client.deleteObject(bucket: bucket, key: key)
             throw .checksumMismatch(destination: "s3://\(bucket)/\(key)",
-                                    detail: "the server holds \(head.size) bytes with ETag \(etag), expected \(size) bytes with ETag \(expectedETag)")
+                                    detail: "the server holds \(head.size) bytes with ETag \(etag), expected \(size) bytes with ETag \(expectedETag ?? "-")")
         }
         return etag
+    }
+
+    /// 16 bytes from 32 hex digits; nil for anything else (an ETag that is not a plain MD5).
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
     }
 }
 
