@@ -123,7 +123,7 @@ osd data = $d/osd
 osd objectstore = bluestore
 bluestore block path = $d/osd-block.img
 bluestore block create = true
-bluestore block size = 8G
+bluestore block size = 24G
 bluestore fsck on mkfs = false
 osd memory target = 939524096
 [client.rgw.lanes]

@@ -25,7 +25,7 @@ struct UploadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("S3 region (default: AWS_REGION, AWS_DEFAULT_REGION, us-east-1).", valueName: "NAME")) var region: String?
     @Option(help: ArgumentHelp("Profile of ~/.aws/credentials (default: AWS_PROFILE).", valueName: "NAME")) var profile: String?
     @Flag(help: "S3: address the bucket as a host name (bucket.endpoint) instead of a path.") var virtualHosted = false
-    @Option(help: ArgumentHelp("S3: part size in MiB for multipart uploads.", valueName: "MIB")) var partSize: Int = 16
+    @Option(help: ArgumentHelp("S3: part size in MiB for multipart uploads.", valueName: "MIB")) var partSize: Int = 64
     @Option(help: "S3/TestFlight: parts in flight at once.") var concurrency: Int = 4
     @Option(help: ArgumentHelp("S3: the checksum the server verifies on every PUT: sha256 (signed payload hash) or md5 (Content-MD5).",
                                valueName: "KIND")) var checksum: String = "sha256"

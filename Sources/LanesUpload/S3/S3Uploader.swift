@@ -11,7 +11,7 @@ public struct S3UploadOptions: Sendable, Hashable {
     /// The checksum every PUT carries for the server to verify.
     public var checksum: PayloadChecksum.Kind
 
-    public init(multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, concurrency: Int = 4, checksum: PayloadChecksum.Kind = .sha256) {
+    public init(multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 64 << 20, concurrency: Int = 4, checksum: PayloadChecksum.Kind = .sha256) {
         self.multipartThreshold = multipartThreshold
         self.partSize = partSize
         self.concurrency = concurrency
