@@ -73,6 +73,9 @@ func package(_ config: any Configuration) async throws {
                                     outputDirectory: ".lanes/artifacts")
         try await checkArtifact(name: "brewer")
     }
+    // The local content-addressed store by default; LANES_UPLOAD_DESTINATION=s3://bucket/brewer/ (or an
+    // https:// URL) ships to a real store with the credentials in the environment.
+    try await upload(configuration: config.buildConfiguration)
     let changelog = try await changelogFromGitCommits(commitsCount: 5)
     try echo("Build \(buildNumber) of \(config.appIdentifier) (\(config.exportMethod)), \(changelog.commits.count) recent changes")
 }

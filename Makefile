@@ -9,19 +9,21 @@ APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl libsqli
 # Offline checkers of `lanes export`: systemd-analyze (systemd) and groovyc (groovy, about 30 s to install).
 APT_PACKAGES += systemd groovy
 # PyPI packages the tests and benchmarks use as independent references.
-PIP_PACKAGES := croniter pbxproj
+PIP_PACKAGES := croniter pbxproj PyJWT cryptography awscli
 # Offline checkers of `lanes export`: Kubernetes schemas and the GitHub workflow schema ship in these.
 PIP_PACKAGES += kubernetes-validate check-jsonschema
+# Real servers the upload tests and benchmark start on 127.0.0.1 (Ceph RGW is a real S3; nginx WebDAV).
+UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-ext curl
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild
+LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-cli bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
+.PHONY: all deps build test demo install install-files bench bench-startup bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
 
 all: build
 
@@ -32,6 +34,15 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 	@if [ -n "$(PIP_PACKAGES)" ]; then python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES); fi
+
+# The upload servers, without recommends (a full Ceph would pull in much more). Debian's nginx
+# package may start its service on :80; the tests never use it.
+deps-upload-servers:
+	@missing=""; for p in $(UPLOAD_SERVER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
@@ -45,7 +56,7 @@ demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
 	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
-test: deps
+test: deps deps-upload-servers
 	$(SWIFT) build
 	$(SWIFT) test
 
@@ -121,6 +132,12 @@ bench-git: deps
 	$(SWIFT) build -c release --product lanes
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) run -c release GitBenchmark --lanes .build/release/lanes
+
+# 1 GiB to Ceph RGW: lanes upload vs aws s3 cp vs curl --aws-sigv4 (wall time, peak RSS).
+bench-upload: deps deps-upload-servers
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) build -c release --product UploadBenchmark
+	.build/release/UploadBenchmark --lanes .build/release/lanes-tool
 
 clean:
 	rm -rf .build

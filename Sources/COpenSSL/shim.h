@@ -11,6 +11,8 @@
 #include <openssl/sha.h>
 #include <openssl/rand.h>
 #include <openssl/bn.h>
+#include <openssl/ssl.h>
+#include <openssl/ecdsa.h>
 
 // OpenSSL spells these as macros, which Swift cannot call: wrap them.
 static inline int lanes_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
@@ -30,4 +32,6 @@ static inline void lanes_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
 static inline long lanes_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 static inline int lanes_ERR_GET_LIB(unsigned long code) { return ERR_GET_LIB(code); }
 static inline int lanes_ERR_GET_REASON(unsigned long code) { return ERR_GET_REASON(code); }
+/// Server Name Indication for a TLS client (a macro over SSL_ctrl).
+static inline long lanes_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
 #endif

@@ -13,6 +13,7 @@ public enum LanefileFunctions {
             import LanesBuild
             import LanesGit
             import LanesSigning
+            import LanesUpload
             import LanesXcode
 
             """

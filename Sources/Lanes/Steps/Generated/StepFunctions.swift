@@ -3,6 +3,7 @@
 import LanesBuild
 import LanesGit
 import LanesSigning
+import LanesUpload
 import LanesXcode
 
 /// Run a command (argv, no shell) and stream its output.
@@ -419,6 +420,102 @@ public func checkArtifact(
     try await runStep(CheckArtifact.self, [
         "manifest": manifest,
         "name": name,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload an artifact to a local store, an HTTP server (PUT) or S3.
+///
+/// The `upload` step; `lanes actions upload` documents it.
+/// - Parameter file: The file (default: what build_app or build_swift_package made in this lane)
+/// - Parameter destination: A folder or file:// URL, an http(s):// URL, or s3://BUCKET/KEY (a KEY ending in / gets the file name) (environment LANES_UPLOAD_DESTINATION; default .lanes/store)
+/// - Parameter endpoint: S3-compatible endpoint URL (default AWS) (environment AWS_ENDPOINT_URL)
+/// - Parameter region: S3 region (environment AWS_REGION)
+/// - Parameter profile: Profile in ~/.aws/credentials (environment AWS_PROFILE)
+/// - Parameter virtualHosted: Address the bucket as a host name instead of a path (default false)
+/// - Parameter partSize: S3 multipart part size in MiB (at least 5) (default 64)
+/// - Parameter concurrency: Parts in flight at once (default 4)
+/// - Parameter configuration: The build configuration a local store's manifest records
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func upload(
+    file: String? = nil,
+    destination: String? = nil,
+    endpoint: String? = nil,
+    region: String? = nil,
+    profile: String? = nil,
+    virtualHosted: Bool? = nil,
+    partSize: Int? = nil,
+    concurrency: Int? = nil,
+    configuration: String? = nil,
+    timeout: Double? = nil
+) async throws -> UploadReceipt {
+    try await runStep(Upload.self, [
+        "file": file,
+        "to": destination,
+        "endpoint": endpoint,
+        "region": region,
+        "profile": profile,
+        "virtual_hosted": virtualHosted,
+        "part_size_mib": partSize,
+        "concurrency": concurrency,
+        "configuration": configuration,
+        "timeout": timeout,
+    ])
+}
+
+/// Send a build to testers through Firebase App Distribution.
+///
+/// The `firebase_app_distribution` step; `lanes actions firebase_app_distribution` documents it.
+/// - Parameter ipaPath: The .ipa, .apk or .aab (default: what build_app made in this lane)
+/// - Parameter appID: The Firebase app id (1:NUMBER:ios:HEX) (environment FIREBASE_APP_ID)
+/// - Parameter releaseNotes: Release notes shown to testers
+/// - Parameter testers: Tester emails (default )
+/// - Parameter groups: Tester group aliases (default )
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func firebaseAppDistribution(
+    ipaPath: String? = nil,
+    appID: String? = nil,
+    releaseNotes: String? = nil,
+    testers: [String]? = nil,
+    groups: [String]? = nil,
+    timeout: Double? = nil
+) async throws -> UploadReceipt {
+    try await runStep(FirebaseAppDistribution.self, [
+        "ipa_path": ipaPath,
+        "app_id": appID,
+        "release_notes": releaseNotes,
+        "testers": testers,
+        "groups": groups,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload a build to App Store Connect for TestFlight and wait for processing.
+///
+/// The `upload_to_testflight` step; `lanes actions upload_to_testflight` documents it.
+/// - Parameter ipaPath: The .ipa (default: what build_app made in this lane)
+/// - Parameter appleID: The app's Apple id in App Store Connect (environment ASC_APP_ID)
+/// - Parameter appVersion: The build's CFBundleShortVersionString (default: read from the .ipa build_app made)
+/// - Parameter buildNumber: The build's CFBundleVersion (default: read from the .ipa build_app made)
+/// - Parameter waitForProcessing: Wait until App Store Connect has processed the build (default true)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func uploadToTestflight(
+    ipaPath: String? = nil,
+    appleID: String? = nil,
+    appVersion: String? = nil,
+    buildNumber: String? = nil,
+    waitForProcessing: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> UploadReceipt {
+    try await runStep(UploadToTestFlight.self, [
+        "ipa_path": ipaPath,
+        "apple_id": appleID,
+        "app_version": appVersion,
+        "build_number": buildNumber,
+        "wait_for_processing": waitForProcessing,
         "timeout": timeout,
     ])
 }

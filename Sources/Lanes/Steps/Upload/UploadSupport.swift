@@ -1,0 +1,79 @@
+import LanesUpload
+import LanesGit
+import Synchronization
+
+extension StepContext {
+    /// The uploader for a step: the lane's variables (credentials come from there), every secret
+    /// it meets registered with the lane's redactor, and retries said in the step's output.
+    func uploads() -> Uploads {
+        let redactor = environment.redactor
+        let log = self.log
+        return Uploads(environment: environment.variables, registerSecret: { redactor.register($0) },
+                       http: HTTPClient(onRetry: { log.line("retrying: \($0)") }))
+    }
+
+    /// The file a step ships: the one given, else what the lane built last (.ipa, then artifact).
+    func artifactToShip(_ given: String?, step: String) throws -> String {
+        if let given { return resolve(given) }
+        if let app = values[BuiltAppValue.self] { return app.ipaPath }
+        if let artifact = values[BuiltArtifact.self] { return artifact.artifactPath }
+        throw LanesError(.usage, "\(step): no file given and nothing built in this lane", hint: "pass the file, or run build_app or build_swift_package first")
+    }
+
+    /// What the manifest of a local upload records.
+    func artifactMetadata(configuration: String?) -> ArtifactMetadata {
+        let commit = (try? Repository(discoveringFrom: projectDirectory).head().commit?.description) ?? nil
+        return ArtifactMetadata(lane: nil, configuration: configuration, commit: commit)
+    }
+}
+
+/// Upload progress as step output: a line at every 10%, whatever the terminal.
+final class StepLogProgress: ProgressReporter {
+    let log: StepLog
+    private let lastTenth = Mutex(-1)
+
+    init(log: StepLog) { self.log = log }
+
+    func start(name: String, total: Int64) {
+        log.line("uploading \(name) (\(total) bytes)")
+    }
+
+    func update(completed: Int64, total: Int64) {
+        guard total > 0 else { return }
+        let tenth = Int(completed * 10 / total)
+        let isNew = lastTenth.withLock { last in
+            guard tenth > last else { return false }
+            last = tenth
+            return true
+        }
+        if isNew, tenth < 10 { log.line("\(tenth * 10)%") }
+    }
+
+    func finish(completed: Int64, total: Int64) {
+        log.line("100% (\(completed) bytes)")
+    }
+}
+
+extension UploadError: ClassifiedError {
+    public var lanesKind: ErrorKind {
+        switch kind {
+        case .usage: .usage
+        case .configuration: .configuration
+        case .environment: .environment
+        case .transfer: .laneFailure
+        case .internal: .internal
+        }
+    }
+}
+
+extension UploadReceipt: ReportableResult {
+    public var report: StepResultReport {
+        StepResultReport(
+            lines: ["uploaded \(size) bytes to \(location)"] + details.keys.sorted().compactMap { key in
+                details[key].flatMap { $0.isEmpty ? nil : "\(key): \($0)" }
+            } + (sha256.map { ["sha256: \($0)"] } ?? []),
+            json: .object([("destination", .string(destination)), ("location", .string(location)), ("size", .number(Double(size))),
+                           ("sha256", sha256.map(JSONValue.string) ?? .null),
+                           ("details", .object(details.keys.sorted().map { ($0, .string(details[$0] ?? "")) }))]))
+    }
+}

@@ -1,0 +1,139 @@
+internal import COpenSSL
+
+/// OpenSSL's process-wide start without its `atexit` cleanup (see LanesSigning's OpenSSLRuntime:
+/// a thread still inside OpenSSL at exit would otherwise take a freed lock).
+enum OpenSSLStart {
+    private static let started: Bool =
+        OPENSSL_init_ssl(UInt64(OPENSSL_INIT_NO_ATEXIT) | UInt64(OPENSSL_INIT_LOAD_SSL_STRINGS), nil) == 1
+
+    static func ensure() { _ = started }
+}
+
+/// A message digest computed incrementally, so that a file of any size is hashed in constant memory.
+/// Not Sendable: it owns an OpenSSL context; one per task.
+final class Digest {
+    enum Algorithm {
+        case md5, sha1, sha256
+
+        var name: String {
+            switch self {
+            case .md5: "MD5"
+            case .sha1: "SHA1"
+            case .sha256: "SHA256"
+            }
+        }
+    }
+
+    private let context: OpaquePointer
+
+    init(_ algorithm: Algorithm) {
+        OpenSSLStart.ensure()
+        context = EVP_MD_CTX_new()
+        let method = EVP_MD_fetch(nil, algorithm.name, nil)
+        EVP_DigestInit_ex2(context, method, nil)
+        EVP_MD_free(method)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+
+    func finish() -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &output, &length)
+        return Array(output.prefix(Int(length)))
+    }
+
+    static func hash(_ algorithm: Algorithm, _ bytes: [UInt8]) -> [UInt8] {
+        let digest = Digest(algorithm)
+        digest.update(bytes)
+        return digest.finish()
+    }
+
+    static func hash(_ algorithm: Algorithm, _ text: String) -> [UInt8] { hash(algorithm, Array(text.utf8)) }
+}
+
+enum HMAC {
+    static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        OpenSSLStart.ensure()
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: Int = 0
+        key.withUnsafeBytes { keyBytes in
+            message.withUnsafeBytes { messageBytes in
+                _ = EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, keyBytes.baseAddress, keyBytes.count,
+                              messageBytes.baseAddress, messageBytes.count, &output, output.count, &length)
+            }
+        }
+        return Array(output.prefix(length))
+    }
+}
+
+/// Digests of a whole file or of a byte range of it, read in blocks.
+enum FileDigest {
+    static let blockSize = 1 << 20
+
+    /// Feeds `length` bytes of `path` from `offset` to every digest, in one pass.
+    static func compute(_ digests: [Digest], path: String, offset: Int64 = 0, length: Int64? = nil) throws(UploadError) {
+        let file = try ArtifactFile.open(path)
+        defer { file.close() }
+        let total = length ?? (file.size - offset)
+        var buffer = [UInt8](repeating: 0, count: min(blockSize, max(1, Int(total))))
+        var done: Int64 = 0
+        while done < total {
+            let wanted = Int(min(Int64(buffer.count), total - done))
+            let count = try file.read(into: &buffer, count: wanted, at: offset + done)
+            buffer.withUnsafeBytes { raw in digests.forEach { $0.update(UnsafeRawBufferPointer(rebasing: raw[0..<count])) } }
+            done += Int64(count)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(count * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    var base64: String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity((count + 2) / 3 * 4)
+        var index = 0
+        while index < count {
+            let chunk = self[index..<Swift.min(index + 3, count)]
+            let b0 = chunk[chunk.startIndex]
+            let b1 = chunk.count > 1 ? chunk[chunk.startIndex + 1] : 0
+            let b2 = chunk.count > 2 ? chunk[chunk.startIndex + 2] : 0
+            out.append(alphabet[Int(b0 >> 2)])
+            out.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
+            out.append(chunk.count > 1 ? alphabet[Int((b1 & 0x0f) << 2 | b2 >> 6)] : UInt8(ascii: "="))
+            out.append(chunk.count > 2 ? alphabet[Int(b2 & 0x3f)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Base64 with the URL alphabet and no padding, as JWTs use.
+    var base64URL: String {
+        String(base64.compactMap { character -> Character? in
+            switch character {
+            case "+": "-"
+            case "/": "_"
+            case "=": nil
+            default: character
+            }
+        })
+    }
+}

@@ -1,0 +1,364 @@
+internal import COpenSSL
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Per-request time limits. Each applies to one step of one request (connecting; any single wait
+/// for the peer to accept or send bytes), never to the whole transfer: a 2 GB upload that keeps
+/// moving never times out, a stalled one does within `idle`.
+public struct RequestTimeouts: Sendable, Hashable {
+    public var connect: Double
+    public var idle: Double
+
+    public init(connect: Double = 15, idle: Double = 60) {
+        self.connect = connect
+        self.idle = idle
+    }
+}
+
+/// One TCP connection, optionally under TLS, speaking HTTP/1.1 with keep-alive.
+/// Used by one thread at a time: the pool hands it out exclusively.
+final class HTTPConnection: @unchecked Sendable {
+    let origin: String
+    private let descriptor: Int32
+    private let tls: OpaquePointer?
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+    private var bufferStart = 0
+    private var bufferEnd = 0
+    private(set) var reusable = true
+
+    private init(origin: String, descriptor: Int32, tls: OpaquePointer?) {
+        self.origin = origin
+        self.descriptor = descriptor
+        self.tls = tls
+    }
+
+    deinit {
+        if let tls {
+            SSL_shutdown(tls)
+            SSL_free(tls)
+        }
+        close(descriptor)
+    }
+
+    static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext) throws(TransportError) -> HTTPConnection {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var results: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(url.host, String(url.port), &hints, &results)
+        guard status == 0, let first = results else {
+            throw TransportError(reason: .resolve, detail: "cannot resolve \(url.host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(results) }
+        var lastError = "no address"
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+            guard descriptor >= 0 else { lastError = String(cString: strerror(errno)); continue }
+            if let failure = connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen, timeout: timeouts.connect) {
+                close(descriptor)
+                lastError = failure
+                continue
+            }
+            configure(descriptor, idle: timeouts.idle)
+            guard url.isTLS else { return HTTPConnection(origin: url.origin, descriptor: descriptor, tls: nil) }
+            do {
+                let session = try tlsContext.handshake(descriptor: descriptor, host: url.host)
+                return HTTPConnection(origin: url.origin, descriptor: descriptor, tls: session)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+        }
+        throw TransportError(reason: .connect, detail: "cannot connect to \(url.origin): \(lastError)")
+    }
+
+    /// A non-blocking connect bounded by `timeout`; the error text, or nil once connected.
+    private static func connect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: socklen_t, timeout: Double) -> String? {
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(descriptor, F_SETFL, flags) }
+        if Glibc.connect(descriptor, address, length) == 0 { return nil }
+        guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        let ready = poll(&poller, 1, Int32(timeout * 1000))
+        if ready == 0 { return "connect timed out after \(timeout) s" }
+        if ready < 0 { return String(cString: strerror(errno)) }
+        var code: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &size)
+        return code == 0 ? nil : String(cString: strerror(code))
+    }
+
+    private static func configure(_ descriptor: Int32, idle: Double) {
+        var time = timeval(tv_sec: Int(idle), tv_usec: Int((idle - Double(Int(idle))) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var on: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        // Large send buffers keep a fast link full while the sender reads the next block.
+        var size: Int32 = 4 << 20
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Whether the server closed this idle connection (readable with nothing, or EOF): then it is
+    /// not reused, which would fail the next request for nothing.
+    var isStale: Bool {
+        if bufferEnd > bufferStart { return true }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) != 0
+    }
+
+    // MARK: - Exchange
+
+    /// Sends `request` and reads the whole response. `onSent` hears each block of body bytes written.
+    func exchange(_ request: HTTPRequest, onSent: (Int64) -> Void) throws(TransportError) -> HTTPResponse {
+        reusable = false
+        var head = "\(request.method) \(request.url.target) HTTP/1.1\r\nHost: \(request.url.authority)\r\n"
+        for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
+        if request.header("Content-Length") == nil && (request.body.length > 0 || ["PUT", "POST", "PATCH"].contains(request.method)) {
+            head += "Content-Length: \(request.body.length)\r\n"
+        }
+        head += "\r\n"
+        try writeAll(Array(head.utf8))
+        try sendBody(request.body, onSent: onSent)
+        let response = try readResponse(isHead: request.method == "HEAD")
+        return response
+    }
+
+    private func sendBody(_ body: RequestBody, onSent: (Int64) -> Void) throws(TransportError) {
+        switch body {
+        case .empty: return
+        case .bytes(let bytes):
+            try writeAll(bytes)
+            onSent(Int64(bytes.count))
+        case .file(let path, let offset, let length):
+            let file: ArtifactFile
+            do { file = try ArtifactFile.open(path) } catch { throw TransportError(reason: .protocolViolation, detail: error.message) }
+            defer { file.close() }
+            if tls == nil {
+                // Plain TCP: the kernel copies from the page cache to the socket (no user-space copy).
+                var position = off_t(offset)
+                let end = off_t(offset + length)
+                while position < end {
+                    let sent = sendfile(descriptor, file.descriptor, &position, Int(min(off_t(1 << 20), end - position)))
+                    if sent < 0 {
+                        if errno == EINTR { continue }
+                        throw socketError(writing: true)
+                    }
+                    if sent == 0 { throw TransportError(reason: .protocolViolation, detail: "\(path) shrank while it was being uploaded") }
+                    onSent(Int64(sent))
+                }
+                return
+            }
+            var block = [UInt8](repeating: 0, count: 256 << 10)
+            var sent: Int64 = 0
+            while sent < length {
+                let wanted = Int(min(Int64(block.count), length - sent))
+                let count: Int
+                do { count = try file.read(into: &block, count: wanted, at: offset + sent) } catch {
+                    throw TransportError(reason: .protocolViolation, detail: error.message)
+                }
+                try writeAll(block, count: count)
+                sent += Int64(count)
+                onSent(Int64(count))
+            }
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8], count total: Int? = nil) throws(TransportError) {
+        let total = total ?? bytes.count
+        var offset = 0
+        while offset < total {
+            if let tls {
+                var count = 0
+                let result = bytes.withUnsafeBytes { SSL_write_ex(tls, $0.baseAddress! + offset, total - offset, &count) }
+                if result != 1 { throw tlsIOError(tls, result, writing: true) }
+                offset += count
+            } else {
+                let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, total - offset, Int32(MSG_NOSIGNAL)) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw socketError(writing: true)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private func socketError(writing: Bool) -> TransportError {
+        if errno == EAGAIN || errno == EWOULDBLOCK {
+            return TransportError(reason: .timeout, detail: "\(origin) \(writing ? "accepted" : "sent") nothing for too long (idle timeout)")
+        }
+        return TransportError(reason: .reset, detail: "connection to \(origin) failed while \(writing ? "sending" : "receiving"): \(String(cString: strerror(errno)))")
+    }
+
+    private func tlsIOError(_ tls: OpaquePointer, _ result: Int32, writing: Bool) -> TransportError {
+        let code = SSL_get_error(tls, result)
+        ERR_clear_error()
+        if code == SSL_ERROR_SYSCALL || code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE { return socketError(writing: writing) }
+        if code == SSL_ERROR_ZERO_RETURN { return TransportError(reason: .reset, detail: "\(origin) closed the connection") }
+        return TransportError(reason: .reset, detail: "TLS error \(code) talking to \(origin)")
+    }
+
+    /// Fills the buffer with more bytes from the peer; false at end of stream.
+    private func fill() throws(TransportError) -> Bool {
+        if bufferStart > 0 {
+            let pending = bufferEnd - bufferStart
+            if pending > 0 { buffer.withUnsafeMutableBytes { raw in _ = memmove(raw.baseAddress!, raw.baseAddress! + bufferStart, pending) } }
+            bufferStart = 0
+            bufferEnd = pending
+        }
+        if bufferEnd == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
+        while true {
+            let count: Int = buffer.withUnsafeMutableBytes { raw in
+                let start = raw.baseAddress! + bufferEnd
+                let room = raw.count - bufferEnd
+                if let tls {
+                    var got = 0
+                    let result = SSL_read_ex(tls, start, room, &got)
+                    return result == 1 ? got : -Int(SSL_get_error(tls, result)) - 1000
+                }
+                return recv(descriptor, start, room, 0)
+            }
+            if count > 0 { bufferEnd += count; return true }
+            if count == 0 { return false }
+            if tls != nil {
+                let code = Int32(-(count + 1000))
+                ERR_clear_error()
+                if code == SSL_ERROR_ZERO_RETURN { return false }
+                if code == SSL_ERROR_SYSCALL && errno == 0 { return false }
+                throw socketError(writing: false)
+            }
+            if errno == EINTR { continue }
+            throw socketError(writing: false)
+        }
+    }
+
+    private func readLine() throws(TransportError) -> String {
+        while true {
+            if let newline = buffer[bufferStart..<bufferEnd].firstIndex(of: UInt8(ascii: "\n")) {
+                var end = newline
+                if end > bufferStart && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = String(decoding: buffer[bufferStart..<end], as: UTF8.self)
+                bufferStart = newline + 1
+                return line
+            }
+            if bufferEnd - bufferStart > 1 << 20 { throw TransportError(reason: .protocolViolation, detail: "\(origin) sent a header line over 1 MB") }
+            guard try fill() else { throw TransportError(reason: .reset, detail: "\(origin) closed the connection before answering") }
+        }
+    }
+
+    private func readExactly(_ count: Int, into body: inout [UInt8]) throws(TransportError) {
+        var remaining = count
+        while remaining > 0 {
+            if bufferEnd == bufferStart {
+                guard try fill() else { throw TransportError(reason: .reset, detail: "\(origin) closed the connection in the middle of a response") }
+            }
+            let take = min(remaining, bufferEnd - bufferStart)
+            body.append(contentsOf: buffer[bufferStart..<bufferStart + take])
+            bufferStart += take
+            remaining -= take
+        }
+    }
+
+    private func readResponse(isHead: Bool) throws(TransportError) -> HTTPResponse {
+        while true {
+            let statusLine = try readLine()
+            let parts = statusLine.split(separator: " ", maxSplits: 2)
+            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+                throw TransportError(reason: .protocolViolation, detail: "\(origin) sent a malformed status line")
+            }
+            var headers: [(name: String, value: String)] = []
+            while true {
+                let line = try readLine()
+                if line.isEmpty { break }
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces))
+            }
+            if (100..<200).contains(status) { continue }
+            let response = HTTPResponse(status: status, headers: headers, body: [])
+            var body: [UInt8] = []
+            let noBody = isHead || status == 204 || status == 304
+            var canReuse = response.header("Connection")?.lowercased() != "close" && parts[0] == "HTTP/1.1"
+            if noBody {
+            } else if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+                while true {
+                    let sizeLine = try readLine()
+                    guard let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingSpaces ?? "", radix: 16) else {
+                        throw TransportError(reason: .protocolViolation, detail: "\(origin) sent a malformed chunk size")
+                    }
+                    if size == 0 {
+                        while try !readLine().isEmpty {}
+                        break
+                    }
+                    try readExactly(size, into: &body)
+                    _ = try readLine()
+                }
+            } else if let lengthText = response.header("Content-Length"), let length = Int(lengthText) {
+                try readExactly(length, into: &body)
+            } else {
+                canReuse = false
+                while try fill() {}
+                body.append(contentsOf: buffer[bufferStart..<bufferEnd])
+                bufferStart = bufferEnd
+            }
+            reusable = canReuse
+            return HTTPResponse(status: status, headers: headers, body: body)
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var view = Substring(self)
+        while view.first == " " || view.first == "\t" { view = view.dropFirst() }
+        while view.last == " " || view.last == "\t" { view = view.dropLast() }
+        return String(view)
+    }
+}
+
+/// An OpenSSL client context: the system's trust store (or `SSL_CERT_FILE`), TLS 1.2 or later,
+/// host name verification. Thread-safe for making sessions.
+final class TLSContext: @unchecked Sendable {
+    private let context: OpaquePointer?
+
+    init() {
+        OpenSSLStart.ensure()
+        // OpenSSL writes to the socket itself, without MSG_NOSIGNAL: a peer that closes mid-upload
+        // would kill the process with SIGPIPE instead of failing the request (then retried).
+        signal(SIGPIPE, SIG_IGN)
+        context = SSL_CTX_new(TLS_client_method())
+        if let context {
+            SSL_CTX_set_default_verify_paths(context)
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+            SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
+        }
+    }
+
+    deinit { if let context { SSL_CTX_free(context) } }
+
+    func handshake(descriptor: Int32, host: String) throws(TransportError) -> OpaquePointer {
+        ERR_clear_error()
+        guard let context, let session = SSL_new(context) else {
+            throw TransportError(reason: .tls, detail: "cannot create a TLS session")
+        }
+        SSL_set_fd(session, descriptor)
+        _ = lanes_SSL_set_tlsext_host_name(session, host)
+        SSL_set1_host(session, host)
+        let result = SSL_connect(session)
+        guard result == 1 else {
+            let verify = SSL_get_verify_result(session)
+            var detail = "TLS handshake with \(host) failed"
+            if verify != X509_V_OK { detail += ": \(String(cString: X509_verify_cert_error_string(verify)))" }
+            ERR_clear_error()
+            SSL_free(session)
+            throw TransportError(reason: .tls, detail: detail + " (set SSL_CERT_FILE to a CA bundle for a private CA)")
+        }
+        return session
+    }
+}

@@ -1,0 +1,63 @@
+/// What a request sends after its headers. File bodies are streamed from disk in blocks, so a
+/// request's memory does not depend on its size.
+public enum RequestBody: Sendable {
+    case empty
+    case bytes([UInt8])
+    /// `length` bytes of the file at `path` from `offset`.
+    case file(path: String, offset: Int64, length: Int64)
+
+    public var length: Int64 {
+        switch self {
+        case .empty: 0
+        case .bytes(let bytes): Int64(bytes.count)
+        case .file(_, _, let length): length
+        }
+    }
+}
+
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: HTTPURL
+    public var headers: [(name: String, value: String)]
+    public var body: RequestBody
+
+    public init(method: String, url: HTTPURL, headers: [(name: String, value: String)] = [], body: RequestBody = .empty) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public let status: Int
+    public let headers: [(name: String, value: String)]
+    public let body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// A failure below HTTP: the connection could not be made, broke, or went quiet for too long.
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    public enum Reason: Sendable { case resolve, connect, tls, reset, timeout, protocolViolation }
+    public let reason: Reason
+    public let detail: String
+
+    public var description: String { detail }
+}

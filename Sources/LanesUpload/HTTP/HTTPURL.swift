@@ -1,0 +1,84 @@
+/// An absolute http or https URL, split the way an HTTP/1.1 client needs it.
+public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
+    public let isTLS: Bool
+    public let host: String
+    public let port: Int
+    /// Percent-encoded path, starting with "/".
+    public let path: String
+    /// Percent-encoded query without "?", or nil.
+    public let query: String?
+
+    public init(isTLS: Bool, host: String, port: Int? = nil, path: String, query: String? = nil) {
+        self.isTLS = isTLS
+        self.host = host
+        self.port = port ?? (isTLS ? 443 : 80)
+        self.path = path.hasPrefix("/") ? path : "/" + path
+        self.query = query
+    }
+
+    /// Parses `http(s)://host[:port][/path][?query]`; nil for anything else (user info is refused:
+    /// credentials come from the environment, never from a URL that gets printed).
+    public init?(_ text: String) {
+        let tls: Bool
+        let rest: Substring
+        if text.lowercased().hasPrefix("https://") { tls = true; rest = text.dropFirst(8) }
+        else if text.lowercased().hasPrefix("http://") { tls = false; rest = text.dropFirst(7) }
+        else { return nil }
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        var host = String(authority)
+        var port: Int?
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+            guard let number = Int(authority[authority.index(after: colon)...]), (1...65535).contains(number) else { return nil }
+            port = number
+            host = String(authority[..<colon])
+        }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        let remainder = rest[authorityEnd...]
+        let pathPart = remainder.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let queryPart = remainder.firstIndex(of: "?").map { String(remainder[remainder.index(after: $0)...]) }
+        self.init(isTLS: tls, host: host.lowercased(), port: port, path: pathPart.isEmpty ? "/" : pathPart, query: queryPart)
+    }
+
+    var defaultPort: Bool { port == (isTLS ? 443 : 80) }
+
+    /// The Host header value.
+    var authority: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return defaultPort ? name : "\(name):\(port)"
+    }
+
+    /// What goes on the request line.
+    var target: String { query.map { "\(path)?\($0)" } ?? path }
+
+    /// The same server with another path and query.
+    func with(path: String, query: String? = nil) -> HTTPURL {
+        HTTPURL(isTLS: isTLS, host: host, port: port, path: path, query: query)
+    }
+
+    /// Scheme, host and port: the key connections are pooled under.
+    var origin: String { "\(isTLS ? "https" : "http")://\(authority)" }
+
+    /// The URL without its query: query strings may hold signatures, so only this form is printed.
+    public var description: String { origin + path }
+
+    /// RFC 3986 percent-encoding of everything but unreserved characters (and "/" when `keepSlash`).
+    public static func encode(_ text: String, keepSlash: Bool = false) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "/") where keepSlash:
+                out += "/"
+            default:
+                let digits = Array("0123456789ABCDEF")
+                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0f)])
+            }
+        }
+        return out
+    }
+}
