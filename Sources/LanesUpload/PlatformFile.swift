@@ -1,4 +1,4 @@
-import LanesPlatform
+internal import LanesPlatform
 
 /// Reading small files (keys, service accounts) through LanesPlatform.
 enum LanesPlatformFile {

@@ -12,10 +12,19 @@ import Darwin
 /// tiny entry file that calls `LanefileRunner.main(lanes)`, and execs the result.
 public enum LanefileRunner {
     public static func main(_ lanefile: Lanefile) async -> Never {
+        // A user's Lanefile is checked as values first; `lanes run STEP` builds a one-lane Lanefile
+        // named after the step, which may share a subcommand's name (`upload`) by design.
+        do {
+            try lanefile.validate()
+        } catch {
+            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+            exit(error.lanesKind.exitStatus)
+        }
         await main(lanefile, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 
     static func main(_ lanefile: Lanefile, arguments words: [String]) async -> Never {
+        InterruptibleTask.acceptInterrupts()
         let arguments: RunnerArguments
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
@@ -49,7 +58,6 @@ public enum LanefileRunner {
 
     static func run(_ lanefile: Lanefile, arguments: RunnerArguments, redactor: Redactor,
                     streams: RedactedStandardStreams) async throws -> Int32 {
-        try lanefile.validate()
         let process = ProcessEnvironment.current()
         // Secret-named variables are masked before anything can print them, dotenv errors included.
         Environment(variables: process, redactor: redactor).registerSecretNamedVariables()
@@ -122,6 +130,17 @@ public enum LanefileRunner {
 /// as the lane unwinds. A second signal runs the cleanups at once and exits.
 enum InterruptibleTask {
     static let interruptedStatus: Int32 = 130
+
+    /// Unblocks SIGINT and SIGTERM in this thread, which every later thread inherits. A parent may
+    /// start lanes with them blocked (a thread pool's worker blocks signals, and a spawned child
+    /// keeps its parent thread's mask): Ctrl-C and a CI abort would then never reach the lane.
+    static func acceptInterrupts() {
+        var interrupts = sigset_t()
+        sigemptyset(&interrupts)
+        sigaddset(&interrupts, SIGINT)
+        sigaddset(&interrupts, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
+    }
 
     static func run(cleanups: CleanupStack, beforeForcedExit: @escaping @Sendable () -> Void,
                     _ body: @escaping @Sendable () async -> ErrorKind?) async -> ErrorKind? {

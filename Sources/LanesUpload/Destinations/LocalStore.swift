@@ -1,5 +1,5 @@
 internal import FoundationEssentials
-import LanesPlatform
+internal import LanesPlatform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

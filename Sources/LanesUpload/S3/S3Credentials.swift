@@ -1,4 +1,4 @@
-import LanesPlatform
+internal import LanesPlatform
 
 /// An access key pair, from the environment or a named profile of `~/.aws/credentials`.
 /// The secret and the token are secrets: `secrets` lists them for the redactor.

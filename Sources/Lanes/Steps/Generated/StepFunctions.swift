@@ -428,7 +428,7 @@ public func checkArtifact(
 ///
 /// The `upload` step; `lanes actions upload` documents it.
 /// - Parameter file: The file (default: what build_app or build_swift_package made in this lane)
-/// - Parameter destination: A folder or file:// URL, an http(s):// URL, or s3://BUCKET/KEY (a KEY ending in / gets the file name) (environment LANES_UPLOAD_DESTINATION; default .lanes/store)
+/// - Parameter to: A folder or file:// URL, an http(s):// URL, or s3://BUCKET/KEY (a KEY ending in / gets the file name) (environment LANES_UPLOAD_DESTINATION; default .lanes/store)
 /// - Parameter endpoint: S3-compatible endpoint URL (default AWS) (environment AWS_ENDPOINT_URL)
 /// - Parameter region: S3 region (environment AWS_REGION)
 /// - Parameter profile: Profile in ~/.aws/credentials (environment AWS_PROFILE)
@@ -440,7 +440,7 @@ public func checkArtifact(
 @discardableResult
 public func upload(
     file: String? = nil,
-    destination: String? = nil,
+    to: String? = nil,
     endpoint: String? = nil,
     region: String? = nil,
     profile: String? = nil,
@@ -452,7 +452,7 @@ public func upload(
 ) async throws -> UploadReceipt {
     try await runStep(Upload.self, [
         "file": file,
-        "to": destination,
+        "to": to,
         "endpoint": endpoint,
         "region": region,
         "profile": profile,

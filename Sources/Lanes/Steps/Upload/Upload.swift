@@ -22,7 +22,7 @@ public struct Upload: Step {
     var file: String?
     @StepOption("to", "A folder or file:// URL, an http(s):// URL, or s3://BUCKET/KEY (a KEY ending in / gets the file name)",
                 env: "LANES_UPLOAD_DESTINATION", default: ".lanes/store")
-    var destination: String
+    var to: String
     @StepOption("endpoint", "S3-compatible endpoint URL (default AWS)", env: "AWS_ENDPOINT_URL")
     var endpoint: String?
     @StepOption("region", "S3 region", env: "AWS_REGION")
@@ -40,13 +40,13 @@ public struct Upload: Step {
 
     public init() {}
 
-    public var banner: String { "Upload \(file ?? "the lane's build") to \(destination)" }
+    public var banner: String { "Upload \(file ?? "the lane's build") to \(to)" }
 
     public func run(in context: StepContext) async throws -> UploadReceipt {
         guard partSize >= 5 else { throw LanesError(.usage, "upload: part_size_mib must be at least 5 (S3's minimum part size)") }
         guard (1...32).contains(concurrency) else { throw LanesError(.usage, "upload: concurrency must be between 1 and 32") }
         let path = try context.artifactToShip(file, step: "upload")
-        var target = try UploadDestination(parsing: destination)
+        var target = try UploadDestination(parsing: to)
         if case .directory(let folder) = target { target = .directory(path: context.resolve(folder)) }
         if case .firebase = target { throw LanesError(.usage, "upload: use firebase_app_distribution for Firebase") }
         if case .testFlight = target { throw LanesError(.usage, "upload: use upload_to_testflight for TestFlight") }
