@@ -3,19 +3,27 @@ PREFIX ?= /usr/local
 CONFIG ?= debug
 SWIFT ?= swift
 # Debian packages the build and the tests need; each target that needs them depends on `deps`.
-APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl
+APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl libsqlite3-dev
+# Offline checkers of `lanes export`: systemd-analyze (systemd) and groovyc (groovy, about 30 s to install).
+APT_PACKAGES += systemd groovy
 # PyPI packages the tests and benchmarks use as independent references.
 PIP_PACKAGES := croniter pbxproj
+# Offline checkers of `lanes export`: Kubernetes schemas and the GitHub workflow schema ship in these.
+PIP_PACKAGES += kubernetes-validate check-jsonschema
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
+<<<<<<< HEAD
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
 generate:
 	$(SWIFT) run StepCodegen
 
 .PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git clean
+=======
+.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule clean
+>>>>>>> issue-14-schedule
 
 all: build
 
@@ -95,3 +103,9 @@ clean:
 # Read + edit + write of the ~1 MB pocket-casts project with LanesXcode versus Python's pbxproj.
 bench-xcode: deps
 	$(SWIFT) run -c release XcodeBenchmark
+
+# lanes daemon with 10,000 scheduled lanes: next-due computation, CPU and wake-ups over 60 idle
+# seconds (IDLE_SECONDS to change), and how late fires start.
+bench-schedule: deps
+	$(SWIFT) build -c release --product ScheduleBenchmark
+	.build/release/ScheduleBenchmark

@@ -23,12 +23,19 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLinuxEvents"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "LanesPlatform", swiftSettings: resilient),
         .target(name: "LanesCron", swiftSettings: resilient),
         .target(name: "LanesXcode", swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesGit", dependencies: ["CGit2"], swiftSettings: resilient),
+        // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
+        .target(name: "LanesSchedule", dependencies: [
+            "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
+            .target(name: "CLinuxEvents", condition: .when(platforms: [.linux])),
+        ]),
         .target(
             name: "Lanes",
             dependencies: [
@@ -49,7 +56,11 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
+<<<<<<< HEAD
                 "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
+=======
+                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule",
+>>>>>>> issue-14-schedule
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -60,13 +71,26 @@ let package = Package(
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),
         .executableTarget(name: "CronBenchmark", dependencies: ["LanesCron"], path: "Benchmarks/CronBenchmark", exclude: ["croniter_bench.py"]),
         .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
+        .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
 
+<<<<<<< HEAD
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
+=======
+        .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesGitTests", dependencies: ["LanesGit", "Lanes"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
+        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesSchedule", "LanesCron", "LanesGit"]),
+        // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
+        .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
+>>>>>>> issue-14-schedule
     ]
 )

@@ -16,6 +16,7 @@ struct LanesCommand: AsyncParsableCommand {
             CronCommand.self,
             XcodeCommand.self,
             GitCommand.self,
+            ScheduleCommand.self, DaemonCommand.self, HistoryCommand.self, LogsCommand.self, ExportCommand.self,
         ]
     )
 }

@@ -2,7 +2,10 @@
 /// Lanefile may not name a lane after one of them, and a test keeps `tool` equal to the tool's tree.
 public enum Subcommands {
     /// Served by `lanes-tool`.
-    public static let tool: Set<String> = ["init", "actions", "run", "cron", "cert", "profile", "xcode", "git"]
+    public static let tool: Set<String> = [
+        "init", "actions", "run", "cron", "cert", "profile", "xcode", "git",
+        "schedule", "daemon", "history", "logs", "export",
+    ]
     /// Answered by the compiled Lanefile itself.
     public static let runner: Set<String> = ["list"]
     public static var names: Set<String> { tool.union(runner) }

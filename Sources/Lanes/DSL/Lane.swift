@@ -10,6 +10,8 @@ public struct Lane: Sendable, CustomStringConvertible {
     public let requiredSecrets: [String]
     /// Jenkins-style cron specs on which `lanes daemon` fires this lane.
     public let schedules: [String]
+    /// What else starts this lane: `.schedule`, `.pollSCM`, `.hashSeed`, `.timeZone` (LaneTriggers.swift).
+    public internal(set) var triggers = LaneTriggers()
     let body: @Sendable (LaneInvocation) async throws -> Void
 
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],

@@ -1,26 +1,51 @@
 import FoundationEssentials
 import LanesCron
 
-/// A lane's cron schedule, parsed with Jenkins' semantics. `H` is hashed from the lane's name, so a
-/// schedule keeps its minute from run to run and machine to machine.
+/// A lane's cron schedule, parsed with Jenkins' semantics. `H` is hashed from the lane's seed (its
+/// name unless `.hashSeed(...)` says otherwise), so a schedule keeps its minute from run to run and
+/// machine to machine.
 struct LaneSchedule {
+    enum Kind { case timer, pollSCM }
+
+    let kind: Kind
+    /// The spec as the Lanefile writes it.
     let spec: String
     let schedule: CronSchedule
 
-    /// Parses every schedule of every lane; a bad one fails naming the lane and Jenkins' message.
+    /// Parses every trigger of every lane; a bad one fails naming the lane and the character or
+    /// Jenkins' message.
     static func all(in lanefile: Lanefile, timeZones: SystemTimeZoneResolver) throws -> [String: [LaneSchedule]] {
         var result: [String: [LaneSchedule]] = [:]
         for lane in lanefile.lanes {
-            result[lane.name] = try lane.schedules.map { spec in
-                do {
-                    return LaneSchedule(spec: spec, schedule: try CronSchedule(parsing: spec, seed: lane.name, timeZones: timeZones))
-                } catch {
-                    throw LanesError(.configuration, "lane \(lane.name): schedule \"\(spec)\": \(error)",
-                                     hint: "lanes cron explain '\(spec)' --seed \(lane.name) shows how lanes reads it")
-                }
+            let specs = lane.timerSpecs.map { (Kind.timer, $0) } + lane.triggers.pollSCM.map { (Kind.pollSCM, $0) }
+            result[lane.name] = try specs.map { kind, spec in
+                try LaneSchedule(kind: kind, spec: spec, lane: lane, timeZones: timeZones)
             }
         }
         return result
+    }
+
+    init(kind: Kind, spec: String, lane: Lane, timeZones: SystemTimeZoneResolver) throws {
+        let modifier = kind == .timer ? "schedule" : "pollSCM"
+        do {
+            try CronPastedCharacters.check(spec)
+            schedule = try CronSchedule(parsing: Self.text(spec, zone: lane.triggers.timeZone), seed: lane.scheduleSeed, timeZones: timeZones)
+        } catch {
+            throw LanesError(.configuration, "lane \(lane.name): \(modifier) \"\(spec)\": \(error)",
+                             hint: "lanes cron explain '\(spec)' --seed '\(lane.scheduleSeed)' shows how lanes reads it")
+        }
+        if let zone = lane.triggers.timeZone, let own = schedule.timeZoneIdentifier, own != zone {
+            throw LanesError(.configuration, "lane \(lane.name): \(modifier) \"\(spec)\" says TZ=\(own) but .timeZone(\"\(zone)\") says \(zone)",
+                             hint: "keep one of them")
+        }
+        self.kind = kind
+        self.spec = spec
+    }
+
+    /// The spec with the lane's `.timeZone` as a `TZ=` first line, unless it has one already.
+    static func text(_ spec: String, zone: String?) -> String {
+        guard let zone, !spec.trimmingCharacters(in: .whitespaces).hasPrefix("TZ=") else { return spec }
+        return "TZ=\(zone)\n\(spec)"
     }
 
     /// The next run at or after `now` in the machine's zone (or the schedule's `TZ=` line).

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Lanes
+import LanesCron
+import LanesPlatform
+import LanesSchedule
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lanes daemon`: runs the Lanefile's scheduled lanes in the foreground (for systemd, launchd or a
+/// container). Each run is `lanes LANE` through the compiled Lanefile, in its own process group,
+/// with its own log; the run history is what `lanes history` shows.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run scheduled lanes in the foreground until SIGTERM or SIGINT.",
+        discussion: """
+            Sleeps until the next due instant. Records each due run before starting it (a crash never runs \
+            it twice); after downtime, the latest run missed within --catch-up-hours runs once, older ones \
+            are recorded missed. A lane whose previous run is still going is skipped (and recorded). When \
+            Lanefile.swift changes it is recompiled; on a compile error the previous version keeps running.
+            """)
+
+    @OptionGroup var project: ProjectScheduleOptions
+
+    @Option(help: "Seconds running lanes get to finish after SIGTERM/SIGINT before their process groups are killed.")
+    var grace: Double = 30
+
+    @Option(name: .customLong("catch-up-hours"), help: "A run missed while the daemon was down runs once at start when at most this old.")
+    var catchUpHours: Double = 24
+
+    @Option(help: "The remote poll-SCM triggers fetch.")
+    var remote = "origin"
+
+    @Option(help: "The branch poll-SCM triggers track (default: the branch checked out).")
+    var branch: String?
+
+    func run() throws {
+        #if canImport(Glibc)
+        let lanefile = try project.locateLanefile()
+        let projectDirectory = FilePath.directory(of: lanefile)
+        let stateDirectory = project.stateDirectory(lanefile: lanefile)
+        let environment = ProcessEnvironment.current()
+        let errors = TextOutput.standardError(Redactor())
+        func report(_ text: String) { errors.writeLine("lanes daemon \(SystemCronClock().now()): \(text)") }
+        do {
+            try FilePath.makeDirectories(stateDirectory)
+            // Signals are blocked (and read through signalfd) before any thread starts.
+            let events = try DaemonEvents(lanefile: lanefile)
+            let lock = try InstanceLock(path: stateDirectory + "/daemon.lock")
+            defer { withExtendedLifetime(lock) {} }
+            let store = try HistoryStore(directory: stateDirectory)
+            let resolver = SystemTimeZoneResolver()
+            let snapshot = LanefileSnapshot(lanefile: lanefile, stateDirectory: stateDirectory)
+            let driver = try LanefileTriggers.driverExecutable()
+            let loader: Daemon.Loader = {
+                let candidate = try snapshot.prepareCandidate()
+                let declarations = try LanefileTriggers.load(lanefile: candidate, environment: environment)
+                let lanes = try declarations.filter(\.isScheduled).map { declaration in
+                    do { return try declaration.scheduledLane(timeZones: resolver) } catch {
+                        throw LanesError(.configuration, "lane \(declaration.lane): \(error)")
+                    }
+                }
+                let running = try snapshot.promoteCandidate()
+                let launcher = ProcessRunLauncher(lanesExecutable: driver, projectDirectory: projectDirectory, lanefile: running,
+                                                  environment: environment)
+                return (lanes, launcher)
+            }
+            let policy = SchedulePolicy(catchUpWindow: catchUpHours * 3600)
+            let poller = GitChangePoller(repositoryPath: projectDirectory, remote: remote, branch: branch, environment: environment)
+            let daemon = try Daemon(
+                store: store, logDirectory: stateDirectory + "/logs", clock: SystemCronClock(),
+                defaultZone: ScheduleFormat.machineZone(resolver), policy: policy, poller: poller, events: events,
+                load: loader, report: report)
+            daemon.graceSeconds = grace
+            try daemon.run()
+            report("stopped")
+        } catch let error as HistoryStoreError {
+            throw LanesError(.environment, error.message)
+        }
+        #else
+        throw LanesError(.environment, "lanes daemon runs on Linux only for now; export a launchd or systemd schedule instead")
+        #endif
+    }
+}
+
+/// The daemon runs a copy of the Lanefile: the last version that compiled. A changed Lanefile is
+/// copied to a candidate and listed (which compiles it); only then does the candidate replace the
+/// running copy. The compile cache is keyed by content, so the copy reuses the driver's runner.
+struct LanefileSnapshot {
+    let lanefile: String
+    let stateDirectory: String
+
+    var candidatePath: String { stateDirectory + "/lanefile/candidate/Lanefile.swift" }
+    var runningPath: String { stateDirectory + "/lanefile/running/Lanefile.swift" }
+
+    func prepareCandidate() throws -> String {
+        try FilePath.makeDirectories(FilePath.directory(of: candidatePath))
+        try AtomicFile.write(try FilePath.readBytes(lanefile), to: candidatePath)
+        return candidatePath
+    }
+
+    func promoteCandidate() throws -> String {
+        try FilePath.makeDirectories(FilePath.directory(of: runningPath))
+        try AtomicFile.write(try FilePath.readBytes(candidatePath), to: runningPath)
+        return runningPath
+    }
+}

@@ -1,0 +1,241 @@
+import ArgumentParser
+import Foundation
+import Lanes
+import LanesCron
+import LanesPlatform
+import LanesSchedule
+internal import Mustache
+
+/// `lanes export --to ...`: a lane's schedule for the scheduler a team already runs, from the
+/// `schedule-*.mustache` templates, with `H` resolved the way lanes resolves it.
+struct ExportCommand: ParsableCommand {
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case githubActions = "github-actions", kubernetes, systemd, jenkins
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a lane's schedule for GitHub Actions, Kubernetes, systemd or Jenkins.",
+        discussion: "Secrets are referenced from each system's secret store, never written into the files.")
+
+    @Option(help: "github-actions | kubernetes | systemd | jenkins")
+    var to: Target
+
+    @Option(help: "The lane (required when several lanes are scheduled).")
+    var lane: String?
+
+    @Option(help: "Write the file(s) into this folder instead of printing them.")
+    var output: String?
+
+    @Option(name: .customLong("job-name"), help: "jenkins: the job's full name, which Jenkins hashes H from (default: the lane's seed).")
+    var jobName: String?
+
+    @Option(help: "kubernetes: the container image that has lanes and the project.")
+    var image = "lanes-runner:latest"
+
+    @OptionGroup var project: ProjectScheduleOptions
+
+    func run() throws {
+        let lanefile = try project.locateLanefile()
+        let declarations = try LanefileTriggers.load(lanefile: lanefile, environment: ProcessEnvironment.current())
+        let scheduled = declarations.filter(\.isScheduled)
+        let declaration: TriggerDeclaration
+        if let lane {
+            guard let found = declarations.first(where: { $0.lane == lane }) else {
+                throw LanesError(.usage, "--lane \(lane): no such lane in \(lanefile)")
+            }
+            guard found.isScheduled else { throw LanesError(.configuration, "lane \(lane) has no .schedule or .pollSCM trigger") }
+            declaration = found
+        } else {
+            guard scheduled.count == 1 else {
+                throw LanesError(.usage, scheduled.isEmpty ? "no lane in \(lanefile) has a schedule"
+                                 : "several lanes are scheduled (\(scheduled.map(\.lane).joined(separator: ", "))): pick one with --lane")
+            }
+            declaration = scheduled[0]
+        }
+        let exporter = try ScheduleExporter(declaration: declaration, projectDirectory: FilePath.directory(of: lanefile),
+                                            now: SystemCronClock().now())
+        let installation = try Installation.locate(environment: ProcessEnvironment.current())
+        let files: [(name: String, template: String, values: [String: Any])]
+        switch to {
+        case .githubActions:
+            files = [("lanes-\(exporter.fileStem).yml", "schedule-github-actions.yml.mustache", try exporter.githubActions())]
+        case .kubernetes:
+            files = [("lanes-\(exporter.fileStem).cronjob.yaml", "schedule-kubernetes.yaml.mustache", try exporter.kubernetes(image: image))]
+        case .systemd:
+            let values = try exporter.systemd(lanesExecutable: try LanefileTriggers.driverExecutable())
+            files = [("lanes-\(exporter.fileStem).service", "schedule-systemd.service.mustache", values),
+                     ("lanes-\(exporter.fileStem).timer", "schedule-systemd.timer.mustache", values)]
+        case .jenkins:
+            files = [("Jenkinsfile", "schedule-jenkinsfile.mustache", try exporter.jenkins(jobName: jobName ?? declaration.hashSeed))]
+        }
+        let rendered = try files.map { file in
+            (file.name, try MustacheTemplate(string: try FilePath.read(installation.templatesDirectory + "/" + file.template)).render(file.values))
+        }
+        let out = TextOutput.standardOutput(Redactor())
+        if let output {
+            let directory = FilePath.absolute(output, from: FilePath.currentDirectory())
+            try FilePath.makeDirectories(directory)
+            for (name, text) in rendered {
+                try AtomicFile.write(text, to: directory + "/" + name)
+                out.writeLine("wrote \(directory)/\(name)")
+            }
+        } else if rendered.count == 1 {
+            out.write(rendered[0].1)
+        } else {
+            for (name, text) in rendered { out.write("# ==> \(name) <==\n\(text)\n") }
+        }
+    }
+}
+
+/// The values the export templates render, for one lane.
+struct ScheduleExporter {
+    let declaration: TriggerDeclaration
+    let projectDirectory: String
+    let now: CronInstant
+    let resolver = SystemTimeZoneResolver()
+    /// Parsed timer specs (H resolved from the lane's seed).
+    let timers: [CronSchedule]
+    let zone: any CronTimeZone
+
+    init(declaration: TriggerDeclaration, projectDirectory: String, now: CronInstant) throws {
+        self.declaration = declaration
+        self.projectDirectory = projectDirectory
+        self.now = now
+        let resolver = SystemTimeZoneResolver()
+        do {
+            timers = try declaration.schedule.map { try declaration.parse($0, timeZones: resolver) }
+        } catch {
+            throw LanesError(.configuration, "lane \(declaration.lane): \(error)")
+        }
+        let identifier = timers.lazy.compactMap(\.timeZoneIdentifier).first ?? declaration.timeZone ?? TimeZone.current.identifier
+        guard let zone = resolver.timeZone(identifier: identifier) else {
+            throw LanesError(.configuration, "lane \(declaration.lane): unknown time zone \(identifier)")
+        }
+        self.zone = zone
+    }
+
+    /// `developerRelease` -> `developer-release`: a name Kubernetes and systemd accept.
+    var fileStem: String {
+        var result = ""
+        for character in declaration.lane {
+            if character.isUppercase, !result.isEmpty, result.last != "-" { result.append("-") }
+            result.append(character.isLetter || character.isNumber ? Character(character.lowercased()) : "-")
+        }
+        return String(result.prefix(40))
+    }
+
+    var specSummary: String {
+        "Spec " + declaration.schedule.map { "\"\($0.replacingOccurrences(of: "\n", with: "\\n"))\"" }.joined(separator: ", ")
+            + " (seed \"\(declaration.hashSeed)\")"
+    }
+
+    var resolved: [String] { timers.flatMap(TriggerDeclaration.resolvedLines) }
+
+    var pollNote: String? {
+        declaration.pollSCM.isEmpty ? nil
+            : "pollSCM \(declaration.pollSCM.joined(separator: ", ")) is not exported: trigger on pushes in this system, or run lanes daemon."
+    }
+
+    private func requireTimers(_ system: String) throws {
+        guard !timers.isEmpty else {
+            throw LanesError(.configuration, "lane \(declaration.lane) has only pollSCM triggers, which \(system) cannot poll",
+                             hint: "trigger it on pushes there, export --to jenkins, or run lanes daemon")
+        }
+    }
+
+    private func common() -> [String: Any] {
+        var values: [String: Any] = [
+            "lane": declaration.lane, "laneQuoted": JSONValue.string(declaration.lane).serialized, "seed": declaration.hashSeed,
+            "zone": zone.identifier, "specSummary": specSummary, "resolved": resolved.joined(separator: " | "),
+            "unitName": "lanes-\(fileStem)", "projectDirectory": projectDirectory,
+        ]
+        if let pollNote { values["pollNote"] = pollNote }
+        return values
+    }
+
+    func githubActions() throws -> [String: Any] {
+        try requireTimers("GitHub Actions")
+        let period = zone.period(containing: Int64(now.secondsSince1970))
+        var values = common()
+        do {
+            values["utcLines"] = try timers.flatMap { try ScheduleTranslation.utcCronLines($0, offsetSeconds: period.offset) }
+        } catch {
+            throw LanesError(.configuration, "lane \(declaration.lane): cannot convert to UTC: \(error)")
+        }
+        values["offset"] = Self.offsetText(period.offset)
+        values["exportDate"] = String(now.description.prefix(10))
+        let upcoming = period.end == .max ? nil : zone.period(containing: period.end)
+        if let upcoming, upcoming.offset != period.offset {
+            let next = upcoming
+            let other = (try? timers.flatMap { try ScheduleTranslation.utcCronLines($0, offsetSeconds: next.offset) })?.joined(separator: " | ") ?? "?"
+            let change = CronInstant(secondsSince1970: Double(period.end)).description.prefix(10)
+            values["dstNote"] = "DST: \(zone.identifier) changes to \(Self.offsetText(next.offset)) on \(change); GitHub does not follow. Then use `\(other)` (re-export), or runs are an hour off."
+        } else {
+            values["dstNote"] = "\(zone.identifier) has no daylight-saving changes ahead: these UTC times stay exact."
+        }
+        values["runStepName"] = "lanes " + declaration.lane
+        values["secretLines"] = declaration.secrets.map { "\($0): ${{ secrets.\($0) }}" }
+        return values
+    }
+
+    func kubernetes(image: String) throws -> [String: Any] {
+        try requireTimers("Kubernetes")
+        var values = common()
+        let lines = resolved
+        values["secretName"] = "lanes-\(fileStem)"
+        values["jobs"] = lines.enumerated().map { index, line -> [String: Any] in
+            [
+                "name": lines.count == 1 ? "lanes-\(fileStem)" : "lanes-\(fileStem)-\(index + 1)",
+                "schedule": line, "zone": zone.identifier, "image": image, "lane": declaration.lane,
+                "startingDeadlineSeconds": String(startingDeadline(line: index)),
+            ]
+        }
+        return values
+    }
+
+    /// One day (the daemon's catch-up window), shortened so that fewer than 100 schedules fit in
+    /// it: Kubernetes stops a CronJob that missed more than 100.
+    private func startingDeadline(line: Int) -> Int {
+        let entries = timers.flatMap(\.entries)
+        guard let schedule = try? CronSchedule(parsing: entries[line].effectiveSpec, seed: nil) else { return 86_400 }
+        let times = schedule.fireTimes(onOrAfter: now, defaultZone: zone, count: 200)
+        let gaps = zip(times, times.dropFirst()).map { Int($1.secondsSince1970 - $0.secondsSince1970) }
+        guard let smallest = gaps.min() else { return 86_400 }
+        return max(60, min(86_400, smallest * 50))
+    }
+
+    func systemd(lanesExecutable: String) throws -> [String: Any] {
+        try requireTimers("systemd")
+        var values = common()
+        values["calendars"] = timers.flatMap { ScheduleTranslation.systemdCalendar($0, zone: zone.identifier) }
+        values["lanesExecutable"] = lanesExecutable
+        return values
+    }
+
+    func jenkins(jobName: String) throws -> [String: Any] {
+        var values = common()
+        values["jobName"] = jobName
+        func groovy(_ text: String) -> String {
+            "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+                .replacingOccurrences(of: "\n", with: "\\n") + "'"
+        }
+        let specs = declaration.schedule.map { ("cron", $0) } + declaration.pollSCM.map { ("pollSCM", $0) }
+        values["triggers"] = specs.map { kind, spec in "\(kind)(\(groovy(declaration.text(of: spec))))" }
+        let asJob = TriggerDeclaration(lane: declaration.lane, schedule: declaration.schedule, pollSCM: declaration.pollSCM,
+                                       hashSeed: jobName, timeZone: declaration.timeZone)
+        values["resolvedSummary"] = try specs.map { kind, spec in
+            let schedule = try asJob.parse(spec, timeZones: resolver)
+            return "\(kind) `\(spec.replacingOccurrences(of: "\n", with: "\\n"))` -> `\(TriggerDeclaration.resolvedLines(of: schedule).joined(separator: " | "))`"
+        }.joined(separator: ", ")
+        values["secretLines"] = declaration.secrets.map { "\($0) = credentials('\($0)')" }
+        return values
+    }
+
+    static func offsetText(_ seconds: Int32) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let minutes = abs(Int(seconds)) / 60
+        let hours = minutes / 60, rest = minutes % 60
+        return "\(sign)\(hours < 10 ? "0" : "")\(hours):\(rest < 10 ? "0" : "")\(rest)"
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Lanes
+import LanesCron
+import LanesPlatform
+import LanesSchedule
+
+/// `lanes history [LANE]`: the runs the daemon recorded, newest first.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Show recorded runs: lane, trigger, scheduled instant, start, end, status, commit and log.")
+
+    @Argument(help: "Only this lane's runs.")
+    var lane: String?
+
+    @OptionGroup var project: ProjectScheduleOptions
+
+    @Option(help: "At most this many runs.")
+    var limit = 50
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let store = try project.openStore()
+        let runs = try store.runs(lane: lane, limit: limit)
+        let output = TextOutput.standardOutput(Redactor())
+        if json {
+            output.write(JSONValue.array(runs.map(RunJSON.value)).serialized + "\n")
+            return
+        }
+        guard !runs.isEmpty else {
+            output.writeLine(lane.map { "No runs of \($0) recorded." } ?? "No runs recorded.")
+            return
+        }
+        func time(_ instant: CronInstant?) -> String { instant?.description ?? "-" }
+        let rows = [["ID", "LANE", "TRIGGER", "SCHEDULED", "STARTED", "ENDED", "STATUS", "COMMIT", "LOG"]]
+            + runs.map { run in
+                [String(run.id), run.lane, run.trigger.rawValue, time(run.scheduled), time(run.started), time(run.ended),
+                 run.status.rawValue + (run.exitStatus.map { $0 == 0 ? "" : " (\($0))" } ?? ""),
+                 run.commit.map { String($0.prefix(10)) } ?? "-", run.logPath ?? "-"]
+            }
+        output.write(ScheduleFormat.columns(rows))
+    }
+}
+
+/// A run as JSON: the shape of `lanes history --json`.
+enum RunJSON {
+    static func value(_ run: RunRecord) -> JSONValue {
+        func instant(_ value: CronInstant?) -> JSONValue { value.map { .string($0.description) } ?? .null }
+        return .object([
+            ("id", .number(Double(run.id))),
+            ("lane", .string(run.lane)),
+            ("trigger", .string(run.trigger.rawValue)),
+            ("scheduled", instant(run.scheduled)),
+            ("started", instant(run.started)),
+            ("ended", instant(run.ended)),
+            ("status", .string(run.status.rawValue)),
+            ("exitStatus", run.exitStatus.map { .number(Double($0)) } ?? .null),
+            ("commit", run.commit.map { .string($0) } ?? .null),
+            ("log", run.logPath.map { .string($0) } ?? .null),
+            ("note", run.note.map { .string($0) } ?? .null),
+        ])
+    }
+}
+
+/// `lanes logs RUN_ID`: prints a run's log (already redacted by the lane that wrote it).
+struct LogsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "logs", abstract: "Print the log of a recorded run.")
+
+    @Argument(help: "The run's id, as `lanes history` shows it.")
+    var runID: Int64
+
+    @OptionGroup var project: ProjectScheduleOptions
+
+    func run() throws {
+        let store = try project.openStore()
+        guard let run = try store.run(id: runID) else {
+            throw LanesError(.usage, "no run \(runID) in \(store.path)", hint: "`lanes history` lists the runs")
+        }
+        guard let path = run.logPath else {
+            throw LanesError(.configuration, "run \(runID) (\(run.lane)) has no log: it was \(run.status.rawValue)\(run.note.map { " (\($0))" } ?? "")")
+        }
+        let bytes: [UInt8]
+        do { bytes = try FilePath.readBytes(path) } catch {
+            throw LanesError(.environment, "cannot read the log of run \(runID) at \(path): \(error)")
+        }
+        _ = FileDescriptorIO.writeAll(bytes, to: 1)
+    }
+}

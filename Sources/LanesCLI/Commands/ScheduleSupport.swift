@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import Lanes
+import LanesCron
+import LanesPlatform
+import LanesSchedule
+
+/// Options of the scheduling commands: which Lanefile, and where its schedule state lives.
+struct ProjectScheduleOptions: ParsableArguments {
+    @Option(help: "The Lanefile (default: Lanefile.swift in this folder or above).")
+    var lanefile: String?
+
+    @Option(name: .customLong("state-dir"),
+            help: "Schedule state and run history (env LANES_STATE_DIR; default $XDG_STATE_HOME/lanes/<project>; `.lanes/schedule` keeps it in the project).")
+    var stateDirectory: String?
+
+    /// The Lanefile's absolute path.
+    func locateLanefile() throws -> String {
+        let here = FilePath.currentDirectory()
+        if let lanefile {
+            let path = FilePath.absolute(lanefile, from: here)
+            guard FilePath.exists(path) else { throw LanesError(.configuration, "--lanefile \(lanefile): no such file") }
+            return FilePath.realPath(path) ?? path
+        }
+        guard let found = FilePath.findUpwards("Lanefile.swift", from: here) else {
+            throw LanesError(.configuration, "no Lanefile.swift in \(here) or any folder above it",
+                             hint: "run `lanes init` to create one, or pass --lanefile PATH")
+        }
+        return found
+    }
+
+    /// The state directory for the project of `lanefile`.
+    func stateDirectory(lanefile: String) -> String {
+        if let stateDirectory { return FilePath.absolute(stateDirectory, from: FilePath.currentDirectory()) }
+        return HistoryStore.defaultDirectory(projectDirectory: FilePath.directory(of: lanefile), environment: ProcessEnvironment.current())
+    }
+
+    /// The history store; readers do not need the Lanefile when `--state-dir` or LANES_STATE_DIR is given.
+    func openStore() throws -> HistoryStore {
+        let environment = ProcessEnvironment.current()
+        let directory: String
+        if let stateDirectory {
+            directory = FilePath.absolute(stateDirectory, from: FilePath.currentDirectory())
+        } else if let fromEnvironment = environment["LANES_STATE_DIR"], !fromEnvironment.isEmpty {
+            directory = fromEnvironment
+        } else {
+            directory = self.stateDirectory(lanefile: try locateLanefile())
+        }
+        do { return try HistoryStore(directory: directory) } catch {
+            throw LanesError(.environment, "\(error)")
+        }
+    }
+}
+
+/// Reads the lanes' triggers from the compiled Lanefile (`lanes list --json`, compiled if needed).
+enum LanefileTriggers {
+    /// The `lanes` driver beside this tool (build folder) or in PREFIX/bin (installed).
+    static func driverExecutable() throws -> String {
+        let directory = FilePath.directory(of: try FilePath.executable())
+        for candidate in [directory + "/lanes", FilePath.directory(of: FilePath.directory(of: directory)) + "/bin/lanes"]
+        where FilePath.exists(candidate) {
+            return candidate
+        }
+        throw LanesError(.environment, "cannot find the lanes driver beside \(directory)", hint: "reinstall with `make install`")
+    }
+
+    static func load(lanefile: String, environment: [String: String]) throws -> [TriggerDeclaration] {
+        let driver = try driverExecutable()
+        let (status, output) = try ChildOutput.capture([driver, "--lanefile", lanefile, "list", "--json"], environment: environment)
+        guard status == 0 else {
+            throw LanesError(.configuration, "\(lanefile) cannot be listed (`lanes list` exited \(status); see the errors above)")
+        }
+        do {
+            return try JSONDecoder().decode(TriggerDeclaration.Listing.self, from: Data(output)).lanes
+        } catch {
+            throw LanesError(.internal, "cannot read the lanes the compiled Lanefile listed: \(error)")
+        }
+    }
+}
+
+/// Runs a program with its standard output captured and its standard error passed through, without
+/// Foundation's Process (whose SIGCHLD handling would race the daemon's signalfd).
+enum ChildOutput {
+    static func capture(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: [UInt8]) {
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw LanesError(.environment, "cannot create a pipe") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard code == 0 else { throw LanesError(.environment, "cannot run \(arguments[0]): \(String(cString: strerror(code)))") }
+        let output = FileDescriptorIO.readAll(from: pipe[0]) ?? []
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return (status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
+    }
+}
+
+/// Time formatting of the scheduling commands.
+enum ScheduleFormat {
+    /// ISO 8601 with the zone's offset at that instant.
+    static func local(_ instant: CronInstant, in zone: any CronTimeZone) -> String {
+        instant.iso8601(offset: zone.period(containing: Int64(instant.secondsSince1970.rounded(.down))).offset)
+    }
+
+    /// The machine's zone.
+    static func machineZone(_ resolver: SystemTimeZoneResolver) -> any CronTimeZone {
+        resolver.timeZone(identifier: TimeZone.current.identifier) ?? FixedOffsetTimeZone.utc
+    }
+
+    /// Left-aligned columns separated by two spaces.
+    static func columns(_ rows: [[String]]) -> String {
+        guard let first = rows.first else { return "" }
+        let widths = first.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+                .replacing(/\s+$/, with: "")
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,210 @@
+public import LanesCron
+import LanesPlatform
+
+/// Schedule state and run history of one project, in one SQLite database (`history.sqlite`).
+///
+/// Readers (`lanes history`, `lanes logs`, a web page) open their own store and call `runs(...)`,
+/// `run(id:)` and `laneNames()`; WAL mode lets them read while the daemon writes. The daemon writes
+/// through the scheduler: a lane's cursor (every due instant up to it has been decided) moves in the
+/// same transaction that records the runs it decided, so a crash never decides an instant twice.
+///
+/// A store is one connection: use it from one thread at a time, and open one per thread.
+public final class HistoryStore {
+    /// The database file.
+    public let path: String
+    private let connection: SQLiteConnection
+
+    static let schemaVersion = 1
+    static let fileName = "history.sqlite"
+
+    /// Opens (creating) `directory/history.sqlite`.
+    public convenience init(directory: String) throws(HistoryStoreError) {
+        do { try FilePath.makeDirectories(directory) } catch {
+            throw HistoryStoreError("cannot create the state directory \(directory): \(error)")
+        }
+        try self.init(path: directory + "/" + Self.fileName)
+    }
+
+    /// Opens (creating) the database at `path`.
+    public init(path: String) throws(HistoryStoreError) {
+        self.path = path
+        connection = try SQLiteConnection(path: path)
+        try migrate()
+    }
+
+    /// Where a project's state lives: `$LANES_STATE_DIR`, else `$XDG_STATE_HOME/lanes/<project-key>`,
+    /// else `~/.local/state/lanes/<project-key>`. The key is the project folder's name and a hash of
+    /// its path, so two checkouts never share a history.
+    public static func defaultDirectory(projectDirectory: String, environment: [String: String]) -> String {
+        if let directory = environment["LANES_STATE_DIR"], !directory.isEmpty { return directory }
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? "/tmp") + "/.local/state"
+        return "\(base)/lanes/\(projectKey(projectDirectory))"
+    }
+
+    /// `<folder name>-<16 hex digits of FNV-1a over the real path>`.
+    static func projectKey(_ projectDirectory: String) -> String {
+        let path = FilePath.realPath(projectDirectory) ?? projectDirectory
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return FilePath.name(of: path) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    // MARK: Reading
+
+    /// Runs, newest first: of one lane or all, at most `limit`, older than run `before` when given.
+    public func runs(lane: String? = nil, limit: Int = 100, before: Int64? = nil) throws(HistoryStoreError) -> [RunRecord] {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if let lane { conditions.append("lane = ?"); values.append(.text(lane)) }
+        if let before { conditions.append("id < ?"); values.append(.integer(before)) }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        values.append(.integer(Int64(limit)))
+        return try connection.query("SELECT \(Self.columns) FROM runs \(filter) ORDER BY id DESC LIMIT ?", values).map(Self.record)
+    }
+
+    /// One run, or nil when there is no run with that id.
+    public func run(id: Int64) throws(HistoryStoreError) -> RunRecord? {
+        try connection.query("SELECT \(Self.columns) FROM runs WHERE id = ?", [.integer(id)]).first.map(Self.record)
+    }
+
+    /// Every lane that has history, sorted.
+    public func laneNames() throws(HistoryStoreError) -> [String] {
+        try connection.query("SELECT DISTINCT lane FROM runs ORDER BY lane").compactMap { $0[0].text }
+    }
+
+    /// Runs that are starting or running, oldest first.
+    public func activeRuns() throws(HistoryStoreError) -> [RunRecord] {
+        try connection.query("SELECT \(Self.columns) FROM runs WHERE status IN ('starting', 'running') ORDER BY id").map(Self.record)
+    }
+
+    /// SQLite's `PRAGMA integrity_check`: "ok", or the problems found.
+    public func integrityCheck() throws(HistoryStoreError) -> String {
+        try connection.query("PRAGMA integrity_check").compactMap { $0.first?.text }.joined(separator: "\n")
+    }
+
+    // MARK: Schedule state
+
+    /// Every due instant of `lane` up to this one has been decided (run, skipped or missed).
+    public func cursor(lane: String) throws(HistoryStoreError) -> CronInstant? {
+        try connection.query("SELECT cursor FROM lane_state WHERE lane = ?", [.text(lane)]).first?[0].real
+            .map(CronInstant.init(secondsSince1970:))
+    }
+
+    /// Every lane's cursor.
+    public func cursors() throws(HistoryStoreError) -> [String: CronInstant] {
+        var result: [String: CronInstant] = [:]
+        for row in try connection.query("SELECT lane, cursor FROM lane_state") {
+            if let lane = row[0].text, let cursor = row[1].real { result[lane] = CronInstant(secondsSince1970: cursor) }
+        }
+        return result
+    }
+
+    /// The commit the lane's last SCM-triggered run was started for.
+    public func lastCommit(lane: String) throws(HistoryStoreError) -> String? {
+        try connection.query("SELECT last_commit FROM lane_state WHERE lane = ?", [.text(lane)]).first?[0].text
+    }
+
+    // MARK: Writing
+
+    /// Records decided runs and moves cursors (and SCM commits) in one transaction; returns the new
+    /// runs' ids in order.
+    public func record(_ runs: [NewRun], cursors: [String: CronInstant], commits: [String: String] = [:]) throws(HistoryStoreError) -> [Int64] {
+        try connection.transaction { () throws(HistoryStoreError) -> [Int64] in
+            var ids: [Int64] = []
+            for run in runs {
+                try connection.query(
+                    "INSERT INTO runs (lane, trigger, scheduled, status, commit_id, note) VALUES (?, ?, ?, ?, ?, ?)",
+                    [.text(run.lane), .text(run.trigger.rawValue), run.scheduled.map { .real($0.secondsSince1970) } ?? .null,
+                     .text(run.status.rawValue), run.commit.map(SQLValue.text) ?? .null, run.note.map(SQLValue.text) ?? .null])
+                ids.append(connection.lastInsertedRowID)
+            }
+            for (lane, cursor) in cursors {
+                try connection.query(
+                    "INSERT INTO lane_state (lane, cursor) VALUES (?, ?) ON CONFLICT(lane) DO UPDATE SET cursor = excluded.cursor",
+                    [.text(lane), .real(cursor.secondsSince1970)])
+            }
+            for (lane, commit) in commits {
+                try connection.query("UPDATE lane_state SET last_commit = ? WHERE lane = ?", [.text(commit), .text(lane)])
+            }
+            return ids
+        }
+    }
+
+    /// The child of a `starting` run was started.
+    public func markRunning(id: Int64, processID: Int32, started: CronInstant, logPath: String) throws(HistoryStoreError) {
+        try markRunning([StartedRun(id: id, processID: processID, started: started, logPath: logPath)])
+    }
+
+    /// Children started together, recorded in one transaction (one sync to disk, not one per run).
+    public func markRunning(_ runs: [StartedRun]) throws(HistoryStoreError) {
+        guard !runs.isEmpty else { return }
+        try connection.transaction { () throws(HistoryStoreError) in
+            for run in runs {
+                try connection.query("UPDATE runs SET status = 'running', pid = ?, started = ?, log_path = ? WHERE id = ?",
+                                     [.integer(Int64(run.processID)), .real(run.started.secondsSince1970), .text(run.logPath), .integer(run.id)])
+            }
+        }
+    }
+
+    /// An active run ended (succeeded, failed, cancelled or interrupted).
+    public func finish(id: Int64, status: RunStatus, exitStatus: Int32?, ended: CronInstant, note: String? = nil) throws(HistoryStoreError) {
+        try connection.query(
+            "UPDATE runs SET status = ?, exit_status = ?, ended = ?, note = COALESCE(?, note) WHERE id = ?",
+            [.text(status.rawValue), exitStatus.map { .integer(Int64($0)) } ?? .null, .real(ended.secondsSince1970),
+             note.map(SQLValue.text) ?? .null, .integer(id)])
+    }
+
+    // MARK: Schema
+
+    private func migrate() throws(HistoryStoreError) {
+        let version = try connection.query("PRAGMA user_version").first?[0].integer ?? 0
+        guard version < Self.schemaVersion else {
+            guard version == Self.schemaVersion else {
+                throw HistoryStoreError("\(path) has schema version \(version), newer than this lanes (\(Self.schemaVersion)); upgrade lanes")
+            }
+            return
+        }
+        try connection.transaction { () throws(HistoryStoreError) in
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS runs (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    lane TEXT NOT NULL,
+                    trigger TEXT NOT NULL,
+                    scheduled REAL,
+                    started REAL,
+                    ended REAL,
+                    status TEXT NOT NULL,
+                    exit_status INTEGER,
+                    commit_id TEXT,
+                    log_path TEXT,
+                    pid INTEGER,
+                    note TEXT
+                );
+                CREATE UNIQUE INDEX IF NOT EXISTS runs_by_due_instant ON runs (lane, scheduled) WHERE scheduled IS NOT NULL;
+                CREATE INDEX IF NOT EXISTS runs_by_lane ON runs (lane, id);
+                CREATE INDEX IF NOT EXISTS runs_by_status ON runs (status) WHERE status IN ('starting', 'running');
+                CREATE TABLE IF NOT EXISTS lane_state (
+                    lane TEXT PRIMARY KEY,
+                    cursor REAL NOT NULL,
+                    last_commit TEXT
+                );
+                PRAGMA user_version = \(Self.schemaVersion);
+                """)
+        }
+    }
+
+    private static let columns = "id, lane, trigger, scheduled, started, ended, status, exit_status, commit_id, log_path, pid, note"
+
+    private static func record(_ row: [SQLValue]) -> RunRecord {
+        func instant(_ value: SQLValue) -> CronInstant? { value.real.map(CronInstant.init(secondsSince1970:)) }
+        return RunRecord(
+            id: row[0].integer ?? 0, lane: row[1].text ?? "",
+            trigger: row[2].text.flatMap(RunTrigger.init(rawValue:)) ?? .manual,
+            scheduled: instant(row[3]), started: instant(row[4]), ended: instant(row[5]),
+            status: row[6].text.flatMap(RunStatus.init(rawValue:)) ?? .interrupted,
+            exitStatus: row[7].integer.map { Int32(truncatingIfNeeded: $0) }, commit: row[8].text, logPath: row[9].text,
+            processID: row[10].integer.map { Int32(truncatingIfNeeded: $0) }, note: row[11].text)
+    }
+}

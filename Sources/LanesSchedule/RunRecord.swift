@@ -1,0 +1,90 @@
+public import LanesCron
+
+/// Why a run started.
+public enum RunTrigger: String, Sendable, Hashable, CaseIterable {
+    /// A `.schedule(...)` (or `schedule:`) spec was due.
+    case timer
+    /// A `.pollSCM(...)` spec was due and the tracked branch had moved.
+    case scm
+    /// A run missed while the daemon was down, within the catch-up window, run once at start.
+    case catchUp = "catch-up"
+    /// Started by hand.
+    case manual
+}
+
+/// Where a run is. `starting` and `running` are active; every other status is final.
+public enum RunStatus: String, Sendable, Hashable, CaseIterable {
+    /// Recorded, the child not yet known to be started (the due instant is taken before the start).
+    case starting
+    case running
+    case succeeded
+    /// The lane exited with a non-zero status (`exitStatus`).
+    case failed
+    /// Ended by the daemon's shutdown after the grace period.
+    case cancelled
+    /// The daemon stopped (crash, kill -9, power loss) while the run was starting or running; never rerun.
+    case interrupted
+    /// Due while the daemon was down and outside the catch-up window, or superseded by one catch-up run.
+    case missed
+    /// Due while the previous run of the same lane was still active (no overlapping runs), or its poll failed.
+    case skipped
+
+    public var isActive: Bool { self == .starting || self == .running }
+}
+
+/// One row of the run history.
+public struct RunRecord: Sendable, Hashable {
+    /// Increasing with time; what `lanes logs RUN_ID` takes.
+    public let id: Int64
+    public let lane: String
+    public let trigger: RunTrigger
+    /// The due instant the run belongs to (nil for manual runs).
+    public let scheduled: CronInstant?
+    public let started: CronInstant?
+    public let ended: CronInstant?
+    public let status: RunStatus
+    /// The child's exit status, when it ended by itself.
+    public let exitStatus: Int32?
+    /// The commit an SCM-triggered run was started for.
+    public let commit: String?
+    /// The run's redacted log file.
+    public let logPath: String?
+    /// The child's process id, which is also its process group id.
+    public let processID: Int32?
+    /// Why a run was skipped, missed, interrupted or cancelled.
+    public let note: String?
+}
+
+/// A row the scheduler records before anything happens for it.
+public struct NewRun: Sendable, Hashable {
+    public var lane: String
+    public var trigger: RunTrigger
+    public var scheduled: CronInstant?
+    public var status: RunStatus
+    public var commit: String?
+    public var note: String?
+
+    public init(lane: String, trigger: RunTrigger, scheduled: CronInstant?, status: RunStatus, commit: String? = nil, note: String? = nil) {
+        self.lane = lane
+        self.trigger = trigger
+        self.scheduled = scheduled
+        self.status = status
+        self.commit = commit
+        self.note = note
+    }
+}
+
+/// A run whose child was started: its process id (= process group), when, and its log.
+public struct StartedRun: Sendable, Hashable {
+    public var id: Int64
+    public var processID: Int32
+    public var started: CronInstant
+    public var logPath: String
+
+    public init(id: Int64, processID: Int32, started: CronInstant, logPath: String) {
+        self.id = id
+        self.processID = processID
+        self.started = started
+        self.logPath = logPath
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `lanes export`: each file is checked by the target system's own tool, offline.
+@Suite struct ExportCommandTests {
+    static func tool(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs a tool; returns its exit status, standard output and standard error.
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> LanesProcess.Result {
+        var lanes = LanesProcess()
+        lanes.environment.merge(environment) { $1 }
+        return try lanes.run(arguments, in: URL(fileURLWithPath: "/"), executable: tool)
+    }
+
+    /// Exports `lane` to `target` in a fresh folder; returns the folder.
+    static func export(_ target: String, lane: String = "developerRelease", extra: [String] = []) throws -> URL {
+        let project = try LanesProcess.project("triggers")
+        let output = project.appendingPathComponent("exported")
+        let result = try LanesProcess().run(["export", "--to", target, "--lane", lane, "--output", output.path] + extra, in: project)
+        #expect(result.status == 0, "\(result.output)")
+        return output
+    }
+
+    static func read(_ url: URL, _ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test(.enabled(if: tool("systemd-analyze") != nil, "needs systemd-analyze (Debian's systemd package; make deps installs it)"))
+    func systemdUnitsVerifyAndListTheSameInstantsAsLanesSchedule() throws {
+        let analyze = try #require(Self.tool("systemd-analyze"))
+        let folder = try Self.export("systemd")
+        let service = folder.appendingPathComponent("lanes-developer-release.service").path
+        let timer = folder.appendingPathComponent("lanes-developer-release.timer").path
+        let verify = try Self.run(analyze, ["verify", service, timer])
+        #expect(verify.status == 0 && verify.standardError.isEmpty, "\(verify.output)")  // unknown keys only warn on stderr
+        let timerText = try Self.read(folder, "lanes-developer-release.timer")
+        #expect(timerText.contains("Persistent=true"))
+        let calendar = try #require(timerText.split(separator: "\n").first { $0.hasPrefix("OnCalendar=") }).dropFirst("OnCalendar=".count)
+        #expect(calendar == "Mon..Thu,Sun *-*-* 00:30:00 Asia/Taipei")
+
+        // The same next 5 instants as `lanes schedule`, compared in UTC.
+        let listed = try Self.run(analyze, ["calendar", "--iterations=5", String(calendar)], environment: ["TZ": "UTC"])
+        #expect(listed.status == 0, "\(listed.output)")
+        let systemdTimes = listed.standardOutput.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("Next elapse:") || line.contains("Iter. #") else { return nil }
+            return line.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
+        }
+        let project = try LanesProcess.project("triggers")
+        let schedule = try LanesProcess().run(["schedule", "--json"], in: project)
+        let lanes = try #require(try JSONSerialization.jsonObject(with: Data(schedule.standardOutput.utf8)) as? [[String: Any]])
+        let next = try #require((lanes[0]["triggers"] as? [[String: Any]])?[0]["next"] as? [String])
+        let formatter = ISO8601DateFormatter()
+        let printer = DateFormatter()
+        printer.locale = Locale(identifier: "en_US_POSIX")
+        printer.timeZone = TimeZone(identifier: "UTC")
+        printer.dateFormat = "EEE yyyy-MM-dd HH:mm:ss 'UTC'"
+        #expect(systemdTimes == next.compactMap { formatter.date(from: $0).map(printer.string(from:)) })
+        #expect(systemdTimes.count == 5)
+    }
+
+    @Test(.enabled(if: tool("kubernetes-validate") != nil, "needs kubernetes-validate (PyPI; make deps installs it)"))
+    func kubernetesCronJobValidatesStrictly() throws {
+        let folder = try Self.export("kubernetes")
+        let file = folder.appendingPathComponent("lanes-developer-release.cronjob.yaml")
+        let validate = try Self.run(try #require(Self.tool("kubernetes-validate")), ["--strict", file.path])
+        #expect(validate.status == 0, "\(validate.output)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for line in ["schedule: \"30 0 * * 0-4\"", "timeZone: \"Asia/Taipei\"", "concurrencyPolicy: Forbid", "startingDeadlineSeconds: 86400",
+                     "name: lanes-developer-release"] {
+            #expect(text.contains(line), "missing \(line)")
+        }
+        #expect(!text.contains("APP_STORE_KEY="))
+        // Day-of-week 7 (Sunday) is written as 0.
+        let sunday = try Self.read(try Self.export("kubernetes", lane: "sunday"), "lanes-sunday.cronjob.yaml")
+        #expect(sunday.contains("schedule: \"0 4 * * 0,5,6\""))
+    }
+
+    @Test(.enabled(if: tool("check-jsonschema") != nil, "needs check-jsonschema (PyPI; make deps installs it)"))
+    func githubWorkflowMatchesTheSchemaInUTC() throws {
+        let folder = try Self.export("github-actions")
+        let file = folder.appendingPathComponent("lanes-developer-release.yml")
+        let check = try Self.run(try #require(Self.tool("check-jsonschema")), ["--builtin-schema", "vendor.github-workflows", file.path])
+        #expect(check.status == 0, "\(check.output)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        // 00:30 Sunday-Thursday in Taipei (+08:00) is 16:30 UTC the day before: Saturday-Wednesday.
+        #expect(text.contains("- cron: \"30 16 * * 0-3,6\""))
+        #expect(text.contains("Asia/Taipei has no daylight-saving changes ahead"))
+        #expect(text.contains("APP_STORE_KEY: ${{ secrets.APP_STORE_KEY }}"))
+        let newYork = try Self.read(try Self.export("github-actions", lane: "newYork"), "lanes-new-york.yml")
+        #expect(newYork.contains("DST: America/New_York changes to"))
+    }
+
+    @Test(.enabled(if: tool("groovyc") != nil, "needs groovyc (Debian's groovy; make deps installs it)"))
+    func jenkinsfileCompilesAndKeepsH() throws {
+        let folder = try Self.export("jenkins")
+        let text = try Self.read(folder, "Jenkinsfile")
+        #expect(text.contains("cron('TZ=Asia/Taipei\\nH 0 * * 0-4')"))
+        #expect(text.contains("pollSCM('TZ=Asia/Taipei\\nH/15 * * * *')"))
+        #expect(text.contains("as the job \"Brewer/developerRelease\""))
+        #expect(text.contains("cron `H 0 * * 0-4` -> `30 0 * * 0-4`"))
+        #expect(text.contains("APP_STORE_KEY = credentials('APP_STORE_KEY')"))
+        let groovy = folder.appendingPathComponent("Jenkinsfile.groovy")
+        try text.write(to: groovy, atomically: true, encoding: .utf8)
+        let javaHome = ProcessInfo.processInfo.environment["JAVA_HOME"]
+            ?? Self.tool("java").map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().path }
+        let compile = try Self.run(try #require(Self.tool("groovyc")), ["-d", folder.appendingPathComponent("classes").path, groovy.path],
+                                   environment: javaHome.map { ["JAVA_HOME": $0] } ?? [:])
+        #expect(compile.status == 0, "\(compile.output)")
+        // Another job name, another minute: the one lanes' Jenkins-exact engine gives for it.
+        let other = try Self.read(try Self.export("jenkins", extra: ["--job-name", "Other/job"]), "Jenkinsfile")
+        let explain = try LanesProcess().run(["cron", "explain", "H 0 * * 0-4", "--seed", "Other/job", "--tz", "UTC"], in: folder)
+        let minute = try #require(explain.standardOutput.split(separator: "\n").first { $0.contains("minute") }?.split(separator: " ").last)
+        #expect(other.contains("cron `H 0 * * 0-4` -> `\(minute) 0 * * 0-4`"), "\(other)")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import LanesCron
+import Testing
+@testable import LanesSchedule
+
+/// Poll SCM through LanesGit against a local bare remote: the lane runs once after the remote
+/// gains a commit, not before, and not twice.
+@Suite struct PollSCMTests {
+    @discardableResult
+    static func git(_ arguments: [String], in directory: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-c", "user.name=lanes", "-c", "user.email=lanes@example.com", "-c", "init.defaultBranch=main"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func runsOnceAfterTheRemoteGainsACommit() throws {
+        let root = try temporaryDirectory("poll", preferMemory: false)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Self.git(["init", "-q", "seed"], in: root)
+        try Self.git(["commit", "-q", "--allow-empty", "-m", "first"], in: root + "/seed")
+        try Self.git(["clone", "-q", "--bare", "seed", "server.git"], in: root)
+        try Self.git(["clone", "-q", "file://\(root)/server.git", "project"], in: root)
+        try Self.git(["clone", "-q", "file://\(root)/server.git", "other"], in: root)
+
+        let clock = ManualClock(instant("2026-03-01T10:00:30Z"))
+        let store = try HistoryStore(directory: root + "/state")
+        let lane = ScheduledLane(name: "staging", timers: [], polls: [try CronSchedule(parsing: "* * * * *", seed: "staging")])
+        let poller = GitChangePoller(repositoryPath: root + "/project", environment: [:])
+        let scheduler = try Scheduler(lanes: [lane], store: store, clock: clock, defaultZone: FixedOffsetTimeZone.utc, poller: poller)
+        _ = try scheduler.takeDueRuns()
+
+        func pollMinute() throws -> [PlannedRun] {
+            clock.set(scheduler.nextWake()!.adding(seconds: 0.5))
+            let runs = try scheduler.takeDueRuns()
+            for run in runs { try store.finish(id: run.id, status: .succeeded, exitStatus: 0, ended: clock.now()) }
+            return runs
+        }
+        #expect(try pollMinute().isEmpty)  // nothing new: no run
+        #expect(try pollMinute().isEmpty)
+
+        try Self.git(["commit", "-q", "--allow-empty", "-m", "second"], in: root + "/other")
+        try Self.git(["push", "-q", "origin", "HEAD:main"], in: root + "/other")
+        let pushed = try Self.git(["rev-parse", "HEAD"], in: root + "/other")
+
+        let runs = try pollMinute()
+        #expect(runs.count == 1)
+        #expect(runs.first?.trigger == .scm)
+        #expect(runs.first?.commit == pushed)
+        #expect(try pollMinute().isEmpty)  // not twice
+        #expect(try pollMinute().isEmpty)
+        let history = try store.runs(lane: "staging")
+        #expect(history.count == 1)
+        #expect(history.first?.commit == pushed && history.first?.status == .succeeded)
+        #expect(try store.lastCommit(lane: "staging") == pushed)
+    }
+}
