@@ -14,16 +14,12 @@ PIP_PACKAGES += kubernetes-validate check-jsonschema
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit
 
-<<<<<<< HEAD
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git clean
-=======
 .PHONY: all deps build test demo install install-files bench bench-startup bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule clean
->>>>>>> issue-14-schedule
 
 all: build
 

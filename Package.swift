@@ -45,6 +45,10 @@ let package = Package(
             ],
             swiftSettings: resilient
         ),
+        // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
+        .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
+        // The read-only run-history web page: a small HTTP/1.1 server over POSIX sockets.
+        .target(name: "LanesWeb", dependencies: ["Lanes", "LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
         .target(name: "LanesCodegen", dependencies: ["Lanes"]),
         .executableTarget(name: "StepCodegen", dependencies: ["Lanes", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
@@ -56,11 +60,8 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-<<<<<<< HEAD
-                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform",
-=======
-                "Lanes", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule",
->>>>>>> issue-14-schedule
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule",
+                "LanesDoctor", "LanesWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -74,23 +75,15 @@ let package = Package(
         .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
 
-<<<<<<< HEAD
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
-=======
-        .testTarget(name: "LanesCronTests", dependencies: ["LanesCron"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesXcodeTests", dependencies: ["LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesSigningTests", dependencies: ["LanesSigning", "Lanes"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesGitTests", dependencies: ["LanesGit", "Lanes"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes"]),
         .testTarget(name: "LanesScheduleTests", dependencies: ["LanesSchedule", "LanesCron", "LanesGit"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
->>>>>>> issue-14-schedule
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"]),
     ]
 )
