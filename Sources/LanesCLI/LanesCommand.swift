@@ -17,6 +17,7 @@ struct LanesCommand: AsyncParsableCommand {
             XcodeCommand.self,
             GitCommand.self,
             ScheduleCommand.self, DaemonCommand.self, HistoryCommand.self, LogsCommand.self, ExportCommand.self,
+            ServeCommand.self, DoctorCommand.self,
         ]
     )
 }

@@ -39,6 +39,13 @@ public enum LanefileRunner {
         case .list(let json):
             output.write(try LaneListing(lanefile: lanefile).render(json: json))
             return 0
+        case .listSigning(let json):
+            guard let signing = lanefile.codeSigning else {
+                output.write(json ? "null\n" : "The Lanefile declares no CodeSigning.\n")
+                return 0
+            }
+            output.write(json ? signing.json.serialized + "\n" : signing.table)
+            return 0
         case .lane(let name, let options):
             let diagnostics = Diagnostics(environment: process, output: .standardError(redactor))
             let variables = try DotEnv(directory: arguments.projectDirectory, diagnostics: diagnostics)

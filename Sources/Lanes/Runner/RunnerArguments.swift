@@ -2,6 +2,8 @@
 struct RunnerArguments {
     enum Command {
         case list(json: Bool)
+        /// `lanes list signing`: the `CodeSigning` declaration.
+        case listSigning(json: Bool)
         case lane(name: String, options: [String: String])
     }
 
@@ -14,6 +16,7 @@ struct RunnerArguments {
     static let usage = """
         usage: lanes LANE [key:value ...] [--env NAME] [--json] [--junit PATH]
                lanes list [--json]
+               lanes list signing [--json]
         """
 
     init(_ arguments: [String], defaultProjectDirectory: String) throws {
@@ -42,8 +45,11 @@ struct RunnerArguments {
         }
         guard let first = words.first else { throw LanesError(.usage, "no lane given", hint: Self.usage) }
         if first == "list" {
-            guard words.count == 1 else { throw LanesError(.usage, "list takes no arguments", hint: Self.usage) }
-            command = .list(json: json)
+            switch words.dropFirst().first {
+            case nil: command = .list(json: json)
+            case "signing" where words.count == 2: command = .listSigning(json: json)
+            default: throw LanesError(.usage, "list takes no arguments but `signing`", hint: Self.usage)
+            }
         } else {
             command = .lane(name: first, options: try OptionValues.parse(Array(words.dropFirst())))
         }
