@@ -84,6 +84,6 @@ let package = Package(
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"]),
+        .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
     ]
 )

@@ -5,6 +5,7 @@ public struct AccessPolicy: Sendable {
     public static let tokenVariable = "LANES_WEB_TOKEN"
 
     let token: String?
+    /// Host names a loopback server answers to (any port); empty off loopback.
     let loopbackHosts: Set<String>
 
     /// Throws when `address` is not loopback and no token is given.
@@ -19,12 +20,15 @@ public struct AccessPolicy: Sendable {
             }
         }
         self.token = token
-        loopbackHosts = address.isLoopback ? ["\(address.host):\(address.port)", "localhost:\(address.port)"] : []
+        loopbackHosts = address.isLoopback ? [address.host, "localhost"] : []
     }
 
-    func allows(_ request: HTTPRequest) -> Bool {
+    /// Whether the request may be answered.
+    public func allows(_ request: HTTPRequest) -> Bool {
         if !loopbackHosts.isEmpty, token == nil {
-            return loopbackHosts.contains(request.headers["host"] ?? "")
+            let host = request.headers["host"] ?? ""
+            let name = host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            return loopbackHosts.contains(name)
         }
         guard let token else { return false }
         if let authorization = request.headers["authorization"], authorization.hasPrefix("Bearer "),

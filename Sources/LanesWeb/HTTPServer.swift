@@ -51,7 +51,12 @@ public final class HTTPServer: @unchecked Sendable {
     static let maximumHeadBytes = 16 * 1024
 
     public init(listeningOn requested: ListenAddress, handler: @escaping Handler) throws(HTTPServerError) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a lane or `lanes list` started while serving must not hold the sockets open.
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         guard descriptor >= 0 else { throw HTTPServerError(description: "cannot create a socket: \(Self.lastError)") }
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -84,6 +89,7 @@ public final class HTTPServer: @unchecked Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let handler = handler
             Thread.detachNewThread { Self.serve(client, handler: handler) }
         }

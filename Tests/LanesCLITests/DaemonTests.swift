@@ -1,4 +1,5 @@
 import Foundation
+import LanesTestSupport
 import Testing
 
 /// `lanes daemon` in real time: a `* * * * *` lane fires within a few seconds of the minute and shows

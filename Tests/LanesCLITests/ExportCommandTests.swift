@@ -1,4 +1,5 @@
 import Foundation
+import LanesTestSupport
 import Testing
 
 /// `lanes export`: each file is checked by the target system's own tool, offline.

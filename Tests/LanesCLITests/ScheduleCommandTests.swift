@@ -1,4 +1,5 @@
 import Foundation
+import LanesTestSupport
 import Testing
 
 /// `lanes schedule`, `lanes list --json` triggers, and the pasted-character error, through the

@@ -5,6 +5,9 @@ import LanesDoctor
 import LanesPlatform
 import LanesSchedule
 import LanesWeb
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `lanes serve`: the run history as a read-only web site, without a daemon.
 struct ServeCommand: ParsableCommand {
@@ -32,6 +35,15 @@ struct ServeCommand: ParsableCommand {
         guard let address = ListenAddress(parsing: http) else {
             throw LanesError(.usage, "--http '\(http)' is not HOST:PORT with an IPv4 address, such as 127.0.0.1:7340")
         }
+        // A read-only server has nothing to clean up: SIGINT and SIGTERM end it at once, even when
+        // the parent started it with those signals blocked (a mask survives exec).
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            sigaddset(&stopSignals, number)
+            signal(number, SIG_DFL)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let environment = ProcessEnvironment.current()
         let site = try WebSite(project: project, environment: environment, environmentName: env, warningDays: warningDays)
         let access: AccessPolicy
