@@ -10,6 +10,9 @@ APT_PACKAGES += systemd groovy
 PIP_PACKAGES := croniter pbxproj
 # Offline checkers of `lanes export`: Kubernetes schemas and the GitHub workflow schema ship in these.
 PIP_PACKAGES += kubernetes-validate check-jsonschema
+# The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
+APT_PACKAGES += chromium chromium-driver
+PIP_PACKAGES += selenium
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit

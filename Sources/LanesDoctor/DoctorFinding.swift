@@ -1,9 +1,9 @@
 /// What part of a release a check looks at.
-public enum DoctorArea: String, Sendable, CaseIterable {
+public enum DoctorArea: String, Sendable, CaseIterable, Codable {
     case toolchain, signing, schedules, secrets
 }
 
-public enum DoctorSeverity: String, Sendable, Comparable, CaseIterable {
+public enum DoctorSeverity: String, Sendable, Comparable, CaseIterable, Codable {
     case ok, warning, error
 
     private var rank: Int {
@@ -19,7 +19,7 @@ public enum DoctorSeverity: String, Sendable, Comparable, CaseIterable {
 
 /// One result of `lanes doctor`: what was checked, how it stands and, when it is not ok, how to
 /// fix it. Messages name files and variables, never a secret's value.
-public struct DoctorFinding: Sendable, Hashable {
+public struct DoctorFinding: Sendable, Hashable, Codable {
     public let area: DoctorArea
     /// What was checked: a tool, `Staging certificate`, a lane, a variable name.
     public let subject: String

@@ -25,7 +25,7 @@ public struct SigningMaterial: Sendable, Hashable {
 }
 
 /// When a certificate or profile stops working, and how far away that is.
-public struct ExpiryCountdown: Sendable, Hashable {
+public struct ExpiryCountdown: Sendable, Hashable, Codable {
     /// The certificate's common name or the profile's name.
     public let name: String
     public let path: String
@@ -36,7 +36,7 @@ public struct ExpiryCountdown: Sendable, Hashable {
 }
 
 /// One configuration's signing health: what the page shows and what the doctor prints.
-public struct SigningHealth: Sendable, Hashable {
+public struct SigningHealth: Sendable, Hashable, Codable {
     public let configuration: String
     public let appIdentifier: String
     public let certificate: ExpiryCountdown?

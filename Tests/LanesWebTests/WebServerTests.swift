@@ -222,17 +222,24 @@ import Glibc
         let server = try WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let live = try fixture.project.start("slow")
-        let finished = Thread { _ = try? live.wait() }
+        let release = fixture.project.directory.appendingPathComponent("release")
+        let finished = Thread {
+            Thread.sleep(forTimeInterval: 2)
+            FileManager.default.createFile(atPath: release.path, contents: nil)
+            _ = try? live.wait()
+        }
         finished.start()
+        defer { try? FileManager.default.removeItem(at: release) }
         let started = Date()
         let response = try server.get("/runs/\(live.id)/events?offset=0")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "text/event-stream; charset=utf-8")
         #expect(response.body.contains("event: log\ndata: "))
         #expect(response.body.contains("data: tick 1\n"))
-        #expect(response.body.contains("data: tick 10\n"))
+        #expect(response.body.contains("data: tick 5\n"))
+        #expect(response.body.contains("data: released\n"))
         #expect(response.body.hasSuffix("event: end\ndata: succeeded\n\n"))
-        #expect(Date().timeIntervalSince(started) >= 2)  // it waited for the lane, 10 × 0.3 s
+        #expect(Date().timeIntervalSince(started) >= 2)  // it followed the lane until it ended
         let page = try server.get("/runs/\(live.id)")
         #expect(page.body.contains("status-succeeded"))
     }

@@ -93,7 +93,7 @@ struct DoctorCommand: ParsableCommand {
         let state = project.stateDirectory(lanefile: lanefile)
         var existing = state
         while !FilePath.exists(existing), existing != "/" { existing = FilePath.directory(of: existing) }
-        if access(existing, W_OK) == 0 {
+        if FilePath.isDirectory(existing), access(existing, W_OK) == 0 {
             findings.append(DoctorFinding(.schedules, "state folder", .ok, "\(state) is writable"))
         } else {
             findings.append(DoctorFinding(.schedules, "state folder", .error, "\(existing) is not writable, so the daemon cannot keep its history in \(state)",

@@ -30,7 +30,7 @@ let lanes = Lanefile {
         try await sh("echo", "about to fail")
         try await sh("sh", "-c", "echo 'disk <full>' >&2; exit 3")
     }
-    Lane("slow", "Prints a line every 0.3 s") {
-        try await sh("sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo tick $i; sleep 0.3; done")
+    Lane("slow", "Prints a line every 0.2 s until a file named release appears (at most 60 s)") {
+        try await sh("sh", "-c", "i=0; while [ ! -e release ] && [ $i -lt 300 ]; do i=$((i+1)); echo tick $i; sleep 0.2; done; echo released")
     }
 }
