@@ -74,6 +74,13 @@ public struct CronSchedule: Sendable {
         warning = entries.lazy.compactMap { CronSanity.warning(spec: $0.effectiveSpec, table: $0.table) }.first
     }
 
+    /// `text` with `TZ=<zone>` as its first line, unless `zone` is nil or the text has a `TZ=` line
+    /// already: how a lane's `.timeZone(...)` applies to its specs.
+    public static func text(_ text: String, defaultingToZone zone: String?) -> String {
+        guard let zone, !javaTrim(javaLines(text).first ?? "").unicodeScalars.starts(with: "TZ=".unicodeScalars) else { return text }
+        return "TZ=\(zone)\n\(text)"
+    }
+
     /// Java's `text.split("\\r?\\n")`: a lone `\r` stays in the line; trailing empty lines are dropped.
     static func javaLines(_ text: String) -> [String] {
         var lines: [String] = []

@@ -57,10 +57,7 @@ public struct TriggerDeclaration: Sendable, Hashable, Decodable {
     }
 
     /// The spec as LanesCron reads it: with the lane's zone as a `TZ=` first line unless it has one.
-    public func text(of spec: String) -> String {
-        guard let timeZone, !spec.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).hasPrefix("TZ=") else { return spec }
-        return "TZ=\(timeZone)\n\(spec)"
-    }
+    public func text(of spec: String) -> String { CronSchedule.text(spec, defaultingToZone: timeZone) }
 
     /// Parses one spec with the lane's seed and zone.
     public func parse(_ spec: String, timeZones: some CronTimeZoneResolver) throws(CronSyntaxError) -> CronSchedule {

@@ -21,3 +21,11 @@ import LanesCron
         try CronPastedCharacters.check("TZ=America/New_York\nH H(0-7) * * 1-5\n# comment")
     }
 }
+
+@Suite struct LaneZoneTextTests {
+    @Test func aLanesZoneBecomesTheFirstLineUnlessTheSpecHasOne() {
+        #expect(CronSchedule.text("H 0 * * 0-4", defaultingToZone: "Asia/Taipei") == "TZ=Asia/Taipei\nH 0 * * 0-4")
+        #expect(CronSchedule.text("  TZ=UTC\nH 0 * * *", defaultingToZone: "Asia/Taipei") == "  TZ=UTC\nH 0 * * *")
+        #expect(CronSchedule.text("H 0 * * *", defaultingToZone: nil) == "H 0 * * *")
+    }
+}

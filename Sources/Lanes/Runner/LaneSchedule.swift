@@ -29,7 +29,8 @@ struct LaneSchedule {
         let modifier = kind == .timer ? "schedule" : "pollSCM"
         do {
             try CronPastedCharacters.check(spec)
-            schedule = try CronSchedule(parsing: Self.text(spec, zone: lane.triggers.timeZone), seed: lane.scheduleSeed, timeZones: timeZones)
+            schedule = try CronSchedule(parsing: CronSchedule.text(spec, defaultingToZone: lane.triggers.timeZone),
+                                        seed: lane.scheduleSeed, timeZones: timeZones)
         } catch {
             throw LanesError(.configuration, "lane \(lane.name): \(modifier) \"\(spec)\": \(error)",
                              hint: "lanes cron explain '\(spec)' --seed '\(lane.scheduleSeed)' shows how lanes reads it")
@@ -40,12 +41,6 @@ struct LaneSchedule {
         }
         self.kind = kind
         self.spec = spec
-    }
-
-    /// The spec with the lane's `.timeZone` as a `TZ=` first line, unless it has one already.
-    static func text(_ spec: String, zone: String?) -> String {
-        guard let zone, !spec.trimmingCharacters(in: .whitespaces).hasPrefix("TZ=") else { return spec }
-        return "TZ=\(zone)\n\(spec)"
     }
 
     /// The next run at or after `now` in the machine's zone (or the schedule's `TZ=` line).

@@ -82,14 +82,14 @@ enum LanefileTriggers {
 /// Foundation's Process (whose SIGCHLD handling would race the daemon's signalfd).
 enum ChildOutput {
     static func capture(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: [UInt8]) {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw LanesError(.environment, "cannot create a pipe") }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw LanesError(.environment, "cannot create a pipe") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -105,10 +105,10 @@ enum ChildOutput {
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        close(pipe[1])
-        defer { close(pipe[0]) }
+        close(ends[1])
+        defer { close(ends[0]) }
         guard code == 0 else { throw LanesError(.environment, "cannot run \(arguments[0]): \(String(cString: strerror(code)))") }
-        let output = FileDescriptorIO.readAll(from: pipe[0]) ?? []
+        let output = FileDescriptorIO.readAll(from: ends[0]) ?? []
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return (status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
