@@ -35,6 +35,8 @@ public struct WebApplication: Sendable {
         }
         do {
             return try route(request)
+        } catch let error as WebRequestError {
+            return .html(WebPages.layout(title: "Bad request", current: "", body: "<p>\(HTML.escape(error.description))</p>"), status: 400)
         } catch {
             return .html(WebPages.layout(title: "Error", current: "", body: "<pre class=\"error\">\(HTML.escape("\(error)"))</pre>"), status: 500)
         }

@@ -53,7 +53,8 @@ import Glibc
         let failedOnly = try server.get("/history?status=failed")
         #expect(failedOnly.body.contains("href=\"/runs/\(fixture.failed)\""))
         #expect(!failedOnly.body.contains("href=\"/runs/\(fixture.manual)\""))
-        #expect(try server.get("/history?status=bogus").status == 500)
+        #expect(try server.get("/history?status=bogus").status == 400)
+        #expect(try server.get("/api/runs?status=%3Cb%3E").body.contains("&lt;b&gt;"))
     }
 
     @Test func runPageShowsStepsTheFailingStepAndTheEscapedLog() throws {
