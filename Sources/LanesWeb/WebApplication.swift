@@ -50,7 +50,8 @@ public struct WebApplication: Sendable {
             switch parts[0] {
             case "schedules": return try schedulesPage()
             case "history": return try historyPage(request)
-            case "signing": return .html(WebPages.signing(try data.signingHealth(), checkedAt: clock.now().description))
+            case "signing":
+                return .html(WebPages.signing(try data.signingHealth(), checkedAt: clock.now().description, watch: data.lastSigningWatch()))
             default: break
             }
         case 2:

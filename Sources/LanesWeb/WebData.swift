@@ -54,6 +54,8 @@ public protocol WebDataSource: Sendable {
     func laneNames() throws -> [String]
     func schedules() throws -> [LaneScheduleView]
     func signingHealth() throws -> [SigningHealth]
+    /// The daemon's last expiry check, when it made one.
+    func lastSigningWatch() -> SigningWatch.Record?
     /// The only folder logs are served from; a run whose log resolves elsewhere has none on the page.
     var logDirectory: String { get }
 }
@@ -96,4 +98,5 @@ public struct HistoryDatabaseSource: WebDataSource {
     public func laneNames() throws -> [String] { try store().laneNames() }
     public func schedules() throws -> [LaneScheduleView] { try loadSchedules() }
     public func signingHealth() throws -> [SigningHealth] { try loadSigningHealth() }
+    public func lastSigningWatch() -> SigningWatch.Record? { SigningWatch(stateDirectory: stateDirectory).latest() }
 }

@@ -130,10 +130,23 @@ enum WebPages {
 
     // MARK: Signing
 
-    static func signing(_ health: [SigningHealth], checkedAt: String) -> String {
+    static func signing(_ health: [SigningHealth], checkedAt: String, watch: SigningWatch.Record?) -> String {
+        var watchNote = ""
+        if let watch {
+            var problems: [DoctorFinding] = []
+            for finding in watch.health.flatMap(\.findings) where finding.severity != .ok
+                && !problems.contains(where: { $0.subject == finding.subject && $0.severity == finding.severity }) {
+                problems.append(finding)
+            }
+            let checked = CronInstant(secondsSince1970: watch.checked.timeIntervalSince1970).description
+            watchNote = "<p id=\"watch\">The daemon’s daily expiry check ran at \(HTML.escape(checked)): "
+                + (problems.isEmpty ? "no problems." : "\(problems.count) problem(s): "
+                    + problems.map { HTML.escape("\($0.subject) (\($0.severity.rawValue))") }.joined(separator: ", ") + ".")
+                + "</p>"
+        }
         guard !health.isEmpty else {
             return layout(title: "Signing health", current: "Signing health",
-                          body: "<p>The Lanefile declares no signing configurations (see <code>CodeSigning</code> in docs/doctor.md).</p>")
+                          body: watchNote + "<p>The Lanefile declares no signing configurations (see <code>CodeSigning</code> in docs/doctor.md).</p>")
         }
         func cell(_ countdown: ExpiryCountdown?) -> String {
             guard let countdown else { return "<span class=\"muted\">unreadable</span>" }
@@ -151,7 +164,7 @@ enum WebPages {
                 + (finding.fix.map { "<br><em>Fix:</em> \(HTML.escape($0))" } ?? "") + "</li>"
         }.joined() + "</ul>"
         return layout(title: "Signing health", current: "Signing health",
-                      body: "<p class=\"muted\">Checked \(HTML.escape(checkedAt)).</p>"
+                      body: watchNote + "<p class=\"muted\">Checked \(HTML.escape(checkedAt)).</p>"
                         + table(["Configuration", "App identifier", "Certificate", "Profile", "Health"], rows, id: "signing")
                         + "<h2>Problems</h2>" + problemList)
     }

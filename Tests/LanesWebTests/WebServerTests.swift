@@ -1,5 +1,6 @@
 import Foundation
 import LanesCron
+import LanesDoctor
 import LanesSchedule
 import LanesTestSupport
 import LanesWeb
@@ -120,8 +121,19 @@ import Glibc
         let fixture = try Self.fixture()
         let server = try WebProject.Server(project: fixture.project)
         defer { server.stop() }
+        #expect(!(try server.get("/signing").body.contains("id=\"watch\"")))
+        // What the daemon's daily check recorded is shown above the live check.
+        let root = LanesProcess.repositoryRoot.path
+        let lapsed = SigningMaterial(configuration: "Lapsed", certificatePath: root + "/Example/codesigning/ios_distribution.p12",
+                                     passwordVariable: "PASS", profilePath: root + "/Tests/LanesSigningTests/Fixtures/profiles/Brewer_Staging_Expired.mobileprovision",
+                                     trustPath: nil, appIdentifier: "works.sth.brewer.staging")
+        let watch = SigningWatch(stateDirectory: fixture.project.state)
+        try watch.checkIfDue([lapsed], checkup: SigningCheckup(), variables: ["PASS": "brewer-3des-pass"], at: Date())
+        defer { try? FileManager.default.removeItem(atPath: watch.path) }
         let page = try server.get("/signing")
         #expect(page.status == 200)
+        #expect(page.body.contains("The daemon’s daily expiry check ran at"))
+        #expect(page.body.contains("Lapsed profile (error)"))
         #expect(page.body.contains("Staging"))
         #expect(page.body.contains("Lapsed"))
         #expect(page.body.contains("day(s) left"))
