@@ -81,6 +81,9 @@ func package(_ config: any Configuration) async throws {
 }
 
 let lanes = Lanefile {
+    // What `lanes doctor` and the daemon's expiry watch check: each configuration's certificate and profile.
+    CodeSigning(folder: codeSigningPath, trust: "\(codeSigningPath)/test-root.crt", certificatePassword: "CERTIFICATE_PASSWORD",
+                configurations: [Staging(), Production(), Release()])
     Lane("developerRelease", "Nightly Staging build for developers",
          environment: ["KEYCHAIN_NAME"], secrets: ["KEYCHAIN_PASSWORD", "CERTIFICATE_PASSWORD"]) {
         try await package(Staging())

@@ -14,6 +14,9 @@ PIP_PACKAGES := croniter pbxproj PyJWT cryptography awscli
 PIP_PACKAGES += kubernetes-validate check-jsonschema
 # Real servers the upload tests and benchmark start on 127.0.0.1 (Ceph RGW is a real S3; nginx WebDAV).
 UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-ext curl
+# The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
+APT_PACKAGES += chromium chromium-driver
+PIP_PACKAGES += selenium
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload

@@ -50,6 +50,10 @@ let package = Package(
             ],
             swiftSettings: resilient
         ),
+        // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
+        .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
+        // The read-only run-history web page: a small HTTP/1.1 server over POSIX sockets.
+        .target(name: "LanesWeb", dependencies: ["Lanes", "LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
         .target(name: "LanesCodegen", dependencies: ["Lanes"]),
         .executableTarget(name: "StepCodegen", dependencies: ["Lanes", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
@@ -62,6 +66,7 @@ let package = Package(
             name: "LanesCLI",
             dependencies: [
                 "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesUpload",
+                "LanesDoctor", "LanesWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -91,5 +96,6 @@ let package = Package(
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload"]),
+        .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
     ]
 )

@@ -161,7 +161,7 @@ import Testing
         let lanes = LanesProcess()
         #expect(try lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
         let running = try lanes.start(["wait"], in: project)
-        let started = try await waitForChild(of: running.process.processIdentifier)
+        let started = try await waitForStart(of: project)
         kill(running.process.processIdentifier, SIGINT)
         let result = running.finish()
         #expect(result.status == 130, "\(result.output)")
@@ -182,7 +182,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: keychains.path).isEmpty)
 
         let running = try lanes.start(["sign"], in: project, extraEnvironment: password)
-        #expect(try await waitForChild(of: running.process.processIdentifier))
+        #expect(try await waitForStart(of: project))
         let sawKeychain = !(try FileManager.default.contentsOfDirectory(atPath: keychains.path)).isEmpty
         kill(running.process.processIdentifier, SIGINT)
         let interrupted = running.finish()
@@ -192,27 +192,15 @@ import Testing
         #expect(!interrupted.output.contains("brewer-3des-pass"))
     }
 
-    /// Waits (up to a minute: CI machines are busy) until `pid` has started a child process.
-    private func waitForChild(of pid: Int32) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(60)
+    /// Waits (up to two minutes: CI machines are busy) until the lane's shell step has started: it
+    /// touches `lane-started` in the project before it sleeps.
+    private func waitForStart(of project: URL) async throws -> Bool {
+        let marker = project.appendingPathComponent("lane-started").path
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
-            if hasChild(pid) { return true }
+            if FileManager.default.fileExists(atPath: marker) { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
-    }
-
-    /// Whether `pid` has a child process. Read from the children's /proc/N/stat (their parent is
-    /// field 4): a lanes holding secrets is not dumpable, so its own /proc entries are closed to
-    /// other processes, while a child is dumpable again after exec.
-    private func hasChild(_ pid: Int32) -> Bool {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.contains { entry in
-            guard entry.allSatisfy(\.isNumber),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && fields[1] == "\(pid)"
-        }
     }
 }

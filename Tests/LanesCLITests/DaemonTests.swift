@@ -1,5 +1,6 @@
 import LanesTestSupport
 import Foundation
+import LanesTestSupport
 import Testing
 
 /// `lanes daemon` in real time: a `* * * * *` lane fires within a few seconds of the minute and shows

@@ -1,5 +1,6 @@
 import LanesTestSupport
 import Foundation
+import LanesTestSupport
 import Testing
 
 /// `lanes export`: each file is checked by the target system's own tool, offline.

@@ -1,5 +1,6 @@
 import LanesTestSupport
 import Foundation
+import LanesTestSupport
 import Testing
 
 /// `lanes schedule`, `lanes list --json` triggers, and the pasted-character error, through the

@@ -3,10 +3,13 @@ internal import LanesPlatform
 /// The lanes of a project and the hooks around them: what `Lanefile.swift` defines as `let lanes`.
 public struct Lanefile: Sendable {
     public let lanes: [Lane]
+    /// The signing material its configurations use, when the Lanefile declares it (`CodeSigning`).
+    public let codeSigning: CodeSigningDeclaration?
     let beforeEach: [@Sendable (Lane) async throws -> Void]
     let afterSuccess: [@Sendable (Lane) async throws -> Void]
     let onError: [@Sendable (Lane, any Error) async throws -> Void]
     let finally: [@Sendable (Lane) async throws -> Void]
+    private let codeSigningCount: Int
 
     public init(@LanefileBuilder _ content: () -> [LanefileItem]) {
         var lanes: [Lane] = []
@@ -14,6 +17,7 @@ public struct Lanefile: Sendable {
         var afterSuccess: [@Sendable (Lane) async throws -> Void] = []
         var onError: [@Sendable (Lane, any Error) async throws -> Void] = []
         var finally: [@Sendable (Lane) async throws -> Void] = []
+        var codeSigning: [CodeSigningDeclaration] = []
         for item in content() {
             switch item.kind {
             case .lane(let lane): lanes.append(lane)
@@ -21,9 +25,12 @@ public struct Lanefile: Sendable {
             case .afterSuccess(let hook): afterSuccess.append(hook)
             case .onError(let hook): onError.append(hook)
             case .finally(let hook): finally.append(hook)
+            case .codeSigning(let declaration): codeSigning.append(declaration)
             }
         }
         self.lanes = lanes
+        self.codeSigning = codeSigning.first
+        self.codeSigningCount = codeSigning.count
         self.beforeEach = beforeEach
         self.afterSuccess = afterSuccess
         self.onError = onError
@@ -48,6 +55,15 @@ public struct Lanefile: Sendable {
                 problems.append("lane '\(name)' has the name of the subcommand `lanes \(name)`, which would always run instead")
             }
         }
+        if codeSigningCount > 1 {
+            problems.append("CodeSigning is declared \(codeSigningCount) times; declare it once, with every configuration")
+        }
+        if let codeSigning {
+            for name in Set(codeSigning.configurations.map(\.name)).sorted()
+            where codeSigning.configurations.filter({ $0.name == name }).count > 1 {
+                problems.append("CodeSigning lists the configuration \(name) more than once")
+            }
+        }
         guard problems.isEmpty else {
             throw ValidationErrors(kind: .configuration, problems: problems.map { "Lanefile.swift: \($0)" })
         }
@@ -62,6 +78,7 @@ public struct LanefileItem: Sendable {
         case afterSuccess(@Sendable (Lane) async throws -> Void)
         case onError(@Sendable (Lane, any Error) async throws -> Void)
         case finally(@Sendable (Lane) async throws -> Void)
+        case codeSigning(CodeSigningDeclaration)
     }
     let kind: Kind
 }

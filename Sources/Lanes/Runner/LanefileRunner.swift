@@ -78,6 +78,13 @@ public enum LanefileRunner {
             }
             output.write(LaneHelp(lane: lane, schedules: try LaneListing(lanefile: lanefile).schedules[name] ?? []).rendered)
             return 0
+        case .listSigning(let json):
+            guard let signing = lanefile.codeSigning else {
+                output.write(json ? "null\n" : "The Lanefile declares no CodeSigning.\n")
+                return 0
+            }
+            output.write(json ? signing.json.serialized + "\n" : signing.table)
+            return 0
         case .lane(let name, let options):
             let diagnostics = Diagnostics(environment: process, output: errors)
             let variables = try DotEnv(directory: arguments.projectDirectory, diagnostics: diagnostics)

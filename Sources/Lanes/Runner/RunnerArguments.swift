@@ -4,6 +4,8 @@ struct RunnerArguments {
         case list(ListFormat)
         /// `lanes help LANE`, `lanes LANE --help`.
         case help(lane: String)
+        /// `lanes list signing`: the `CodeSigning` declaration.
+        case listSigning(json: Bool)
         case lane(name: String, options: [String: String])
     }
 
@@ -26,6 +28,7 @@ struct RunnerArguments {
         usage: lanes LANE [key:value ...] [--env NAME[,NAME...]] [--json] [--junit PATH] [--lanefile PATH]
                lanes list [--json]
                lanes help LANE
+               lanes list signing [--json]
         """
 
     init(_ arguments: [String], defaultProjectDirectory: String) throws {
@@ -67,8 +70,11 @@ struct RunnerArguments {
         guard let first = words.first else { throw LanesError(.usage, "no lane given", hint: Self.usage) }
         switch first {
         case "list":
-            guard words.count == 1 else { throw LanesError(.usage, "list takes no arguments", hint: Self.usage) }
-            command = .list(names ? .names : json ? .json : .table)
+            switch words.dropFirst().first {
+            case nil: command = .list(names ? .names : json ? .json : .table)
+            case "signing" where words.count == 2: command = .listSigning(json: json)
+            default: throw LanesError(.usage, "list takes no arguments but `signing`", hint: Self.usage)
+            }
         case "help":
             guard words.count == 2 else { throw LanesError(.usage, "help takes one lane name", hint: Self.usage) }
             command = .help(lane: words[1])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lanes
 import LanesCron
+import LanesDoctor
 import LanesPlatform
 import LanesSchedule
 #if canImport(Glibc)
@@ -35,6 +36,13 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "The branch poll-SCM triggers track (default: the branch checked out).")
     var branch: String?
 
+    @Option(help: "Also serve the history page on HOST:PORT (as `lanes serve`; off loopback it needs LANES_WEB_TOKEN).")
+    var http: String?
+
+    @Flag(name: .customLong("fail-on-expired-signing"),
+          help: "Record a due run failed, without starting it, while the daily signing check finds expired material.")
+    var failOnExpiredSigning = false
+
     func run() throws {
         #if canImport(Glibc)
         let lanefile = try project.locateLanefile()
@@ -50,6 +58,12 @@ struct DaemonCommand: ParsableCommand {
             let lock = try InstanceLock(path: stateDirectory + "/daemon.lock")
             defer { withExtendedLifetime(lock) {} }
             let store = try HistoryStore(directory: stateDirectory)
+            // Issue 15: the page and the daily signing expiry watch (DaemonWatch.swift).
+            let watch = SigningWatch(stateDirectory: stateDirectory)
+            let site = try WebSite(project: project, environment: environment, environmentName: nil, warningDays: 30)
+            if let http { try DaemonWatch.startServer(http, site: site, environment: environment, report: report) }
+            DaemonWatch.startSigningWatch(watch, inspection: ProjectInspection(lanefile: lanefile, environment: environment),
+                                          variables: environment, warningDays: 30)
             let resolver = SystemTimeZoneResolver()
             let snapshot = LanefileSnapshot(lanefile: lanefile, stateDirectory: stateDirectory)
             let driver = try LanefileTriggers.driverExecutable()
@@ -64,7 +78,7 @@ struct DaemonCommand: ParsableCommand {
                 let running = try snapshot.promoteCandidate()
                 let launcher = ProcessRunLauncher(lanesExecutable: driver, projectDirectory: projectDirectory, lanefile: running,
                                                   environment: environment)
-                return (lanes, launcher)
+                return (lanes, failOnExpiredSigning ? SigningGatedLauncher(inner: launcher, watch: watch) : launcher)
             }
             let policy = SchedulePolicy(catchUpWindow: catchUpHours * 3600)
             let poller = GitChangePoller(repositoryPath: projectDirectory, remote: remote, branch: branch, environment: environment)

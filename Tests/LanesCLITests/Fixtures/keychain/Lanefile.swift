@@ -4,7 +4,7 @@ let lanes = Lanefile {
     Lane("sign", "Imports the certificate, then waits to be interrupted", secrets: ["CERTIFICATE_PASSWORD"]) {
         try await importCertificate(keychainName: "interrupted", certificatePath: "ios_distribution.p12",
                                     certificatePassword: secret("CERTIFICATE_PASSWORD"))
-        try await sh("sh", "-c", "echo keychain ready; sleep 30")
+        try await sh("sh", "-c", "echo keychain ready; touch lane-started; sleep 120")
     }
     Lane("signThenFail", "Imports the certificate, then fails", secrets: ["CERTIFICATE_PASSWORD"]) {
         try await importCertificate(keychainName: "failing", certificatePath: "ios_distribution.p12",

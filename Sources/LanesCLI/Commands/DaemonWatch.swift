@@ -1,0 +1,67 @@
+import Foundation
+import Lanes
+import LanesDoctor
+import LanesPlatform
+import LanesSchedule
+import LanesWeb
+
+/// What `lanes daemon` adds for issue 15: the web page (`--http`) and the daily signing expiry
+/// watch, each on a thread of its own so the daemon's loop stays as it is. Started after the daemon
+/// blocked its signals, so these threads never take SIGTERM from it.
+enum DaemonWatch {
+    /// Serves the site on `address` until the process ends.
+    static func startServer(_ http: String, site: WebSite, environment: [String: String], report: @escaping (String) -> Void) throws {
+        guard let address = ListenAddress(parsing: http) else {
+            throw LanesError(.usage, "--http '\(http)' is not HOST:PORT with an IPv4 address, such as 127.0.0.1:7340")
+        }
+        let access: AccessPolicy
+        do { access = try AccessPolicy(address: address, token: environment[AccessPolicy.tokenVariable]) } catch {
+            throw LanesError(.configuration, error.description)
+        }
+        let application = WebApplication(data: site.source, access: access)
+        let server: HTTPServer
+        do { server = try HTTPServer(listeningOn: address, handler: application.handle) } catch {
+            throw LanesError(.environment, error.description)
+        }
+        report("serving the history on http://\(server.address)/")
+        Thread.detachNewThread { server.run() }
+    }
+
+    /// Checks the Lanefile's signing material now and then whenever the last check is a day old;
+    /// the result goes to `signing-watch.json` in the state folder.
+    static func startSigningWatch(_ watch: SigningWatch, inspection: ProjectInspection, variables: [String: String],
+                                  warningDays: Int) {
+        Thread.detachNewThread {
+            let errors = TextOutput.standardError(Redactor())
+            func report(_ text: String) { errors.writeLine("lanes daemon: \(text)") }
+            while true {
+                if watch.isDue(at: Date()) {
+                    do {
+                        let record = try watch.checkIfDue(try inspection.signingMaterial(), checkup: SigningCheckup(warningDays: warningDays),
+                                                          variables: variables, at: Date())
+                        for finding in record.health.flatMap(\.findings) where finding.severity != .ok {
+                            report("signing \(finding.severity.rawValue): \(finding.subject): \(finding.message)")
+                        }
+                    } catch {
+                        report("the signing expiry check failed: \(error)")
+                    }
+                }
+                Thread.sleep(forTimeInterval: 3600)
+            }
+        }
+    }
+}
+
+/// Refuses to start a run while the last expiry check found expired signing material; the daemon
+/// then records the run failed with that reason, before any build starts (`--fail-on-expired-signing`).
+struct SigningGatedLauncher: RunLauncher {
+    let inner: any RunLauncher
+    let watch: SigningWatch
+
+    func start(_ run: PlannedRun, logPath: String) throws -> Int32 {
+        if let note = watch.latest().flatMap({ SigningWatch.expiredMaterial(in: $0.health) }) {
+            throw LanesError(.configuration, note)
+        }
+        return try inner.start(run, logPath: logPath)
+    }
+}

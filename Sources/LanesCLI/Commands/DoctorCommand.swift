@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Lanes
+import LanesCron
+import LanesDoctor
+import LanesPlatform
+import LanesSchedule
+import LanesWeb
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lanes doctor`: checks what breaks releases (toolchain, signing material, schedules, secrets),
+/// says how to fix each problem, and exits 1 when one is an error (warnings alone exit 0).
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the toolchain, signing material, schedules and secrets before a release breaks.",
+        discussion: """
+            Exit status: 0 when nothing is an error (warnings allowed), 1 when a check found an error, \
+            78 when the Lanefile cannot be listed. Secret values are never shown, only their names.
+            """)
+
+    @OptionGroup var project: ProjectScheduleOptions
+
+    @Option(help: "Also read .env.NAME (after .env.default and .env), as `lanes LANE --env NAME` does.")
+    var env: String?
+
+    @Option(name: .customLong("warning-days"), help: "Certificates and profiles expiring within this many days are warnings.")
+    var warningDays = 30
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let environment = ProcessEnvironment.current()
+        let lanefile = try project.locateLanefile()
+        let inspection = ProjectInspection(lanefile: lanefile, environment: environment)
+        let variables = try DotEnvFiles.load(directory: inspection.projectDirectory, environmentName: env, over: environment)
+
+        var findings = ToolchainCheckup(environment: environment, projectDirectory: inspection.projectDirectory).findings()
+        let signing = try inspection.signingMaterial().map { SigningCheckup(warningDays: warningDays).check($0, variables: variables, at: Date()) }
+        if signing.isEmpty {
+            findings.append(DoctorFinding(.signing, "CodeSigning", .ok, "the Lanefile declares no signing configurations"))
+        }
+        findings += signing.flatMap(\.findings)
+        findings += scheduleFindings(inspection, lanefile: lanefile)
+        let declared = try inspection.declaredLanes().map { (lane: $0.name, variables: $0.environment, secrets: $0.secrets) }
+        findings += SecretsCheckup.findings(declared: declared, variables: variables)
+
+        // Messages name files and variables; the redactor is a second guard for any secret value.
+        let redactor = Redactor(secrets: declared.flatMap(\.secrets).compactMap { variables[$0] }.filter { !$0.isEmpty })
+        let output = TextOutput.standardOutput(redactor)
+        if json {
+            output.write(JSONValue.object([
+                ("status", .string(findings.worst.rawValue)),
+                ("findings", .array(findings.map(WebJSON.finding))),
+            ]).serialized + "\n")
+        } else {
+            output.write(DoctorText.render(findings))
+        }
+        if findings.worst == .error { throw ExitCode(ExitStatus.laneFailed.rawValue) }
+    }
+
+    /// Every spec parses; two triggers of one lane never fire at the same instant (the daemon would
+    /// run the lane once and record the other skipped); the state folder is writable.
+    private func scheduleFindings(_ inspection: ProjectInspection, lanefile: String) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        do {
+            let lanes = try inspection.schedules(count: 200)
+            for lane in lanes {
+                var seen: [String: String] = [:]
+                var clashes: [String] = []
+                for trigger in lane.triggers {
+                    for instant in trigger.next {
+                        if let other = seen[instant], other != trigger.spec, clashes.count < 3 {
+                            clashes.append("\(instant) (\"\(other)\" and \"\(trigger.spec)\")")
+                        }
+                        seen[instant] = trigger.spec
+                    }
+                }
+                if clashes.isEmpty {
+                    findings.append(DoctorFinding(.schedules, lane.lane, .ok, "\(lane.triggers.count) trigger(s), next \(lane.triggers.first?.next.first ?? "never")"))
+                } else {
+                    findings.append(DoctorFinding(.schedules, lane.lane, .warning,
+                        "triggers fire at the same instant: \(clashes.joined(separator: ", ")); the daemon runs the lane once and records the other skipped",
+                        fix: "move one spec (e.g. another minute or H) so the lane's triggers never coincide"))
+                }
+            }
+        } catch {
+            findings.append(DoctorFinding(.schedules, "schedules", .error, "\(error)", fix: "fix the spec; `lanes cron explain SPEC` shows what it means"))
+        }
+        let state = project.stateDirectory(lanefile: lanefile)
+        var existing = state
+        while !FilePath.exists(existing), existing != "/" { existing = FilePath.directory(of: existing) }
+        if FilePath.isDirectory(existing), access(existing, W_OK) == 0 {
+            findings.append(DoctorFinding(.schedules, "state folder", .ok, "\(state) is writable"))
+        } else {
+            findings.append(DoctorFinding(.schedules, "state folder", .error, "\(existing) is not writable, so the daemon cannot keep its history in \(state)",
+                                          fix: "give this user write access, or set LANES_STATE_DIR (or --state-dir) to a writable folder"))
+        }
+        return findings
+    }
+}
+
+/// The doctor's human output: one line per check, grouped by area, with the fix under each problem.
+enum DoctorText {
+    static func render(_ findings: [DoctorFinding]) -> String {
+        var lines: [String] = []
+        for area in DoctorArea.allCases {
+            let inArea = findings.filter { $0.area == area }
+            guard !inArea.isEmpty else { continue }
+            lines.append(area.rawValue.capitalized)
+            for finding in inArea {
+                let mark = switch finding.severity {
+                case .ok: "ok     "
+                case .warning: "WARNING"
+                case .error: "ERROR  "
+                }
+                lines.append("  \(mark) \(finding.subject): \(finding.message)")
+                if let fix = finding.fix, finding.severity != .ok { lines.append("          fix: \(fix)") }
+            }
+        }
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.filter { $0.severity == .warning }.count
+        lines.append(errors == 0 && warnings == 0 ? "Everything is ready." : "\(errors) error(s), \(warnings) warning(s).")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Lanes
+import LanesDoctor
+import LanesPlatform
+import LanesSchedule
+import LanesWeb
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lanes serve`: the run history as a read-only web site, without a daemon.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the run history, schedules and signing health as a read-only web page.",
+        discussion: """
+            Binds to 127.0.0.1 unless --http names another address; then every request needs the token \
+            in \(AccessPolicy.tokenVariable) (Authorization: Bearer TOKEN, or a lanes_token cookie). \
+            Pages: / (schedules), /history, /runs/ID, /signing; JSON under /api/.
+            """)
+
+    @OptionGroup var project: ProjectScheduleOptions
+
+    @Option(help: "Address to listen on: HOST:PORT or PORT (port 0 picks a free one).")
+    var http = "127.0.0.1:7340"
+
+    @Option(help: "Also read .env.NAME for the certificate passwords the signing page checks.")
+    var env: String?
+
+    @Option(name: .customLong("warning-days"), help: "Signing material expiring within this many days is a warning.")
+    var warningDays = 30
+
+    func run() throws {
+        guard let address = ListenAddress(parsing: http) else {
+            throw LanesError(.usage, "--http '\(http)' is not HOST:PORT with an IPv4 address, such as 127.0.0.1:7340")
+        }
+        // A read-only server has nothing to clean up: SIGINT and SIGTERM end it at once, even when
+        // the parent started it with those signals blocked (a mask survives exec).
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            sigaddset(&stopSignals, number)
+            signal(number, SIG_DFL)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        let environment = ProcessEnvironment.current()
+        let site = try WebSite(project: project, environment: environment, environmentName: env, warningDays: warningDays)
+        let access: AccessPolicy
+        do { access = try AccessPolicy(address: address, token: environment[AccessPolicy.tokenVariable]) } catch {
+            throw LanesError(.configuration, error.description)
+        }
+        let application = WebApplication(data: site.source, access: access)
+        let server: HTTPServer
+        do { server = try HTTPServer(listeningOn: address, handler: application.handle) } catch {
+            throw LanesError(.environment, error.description)
+        }
+        TextOutput.standardError(Redactor()).writeLine("lanes serve: http://\(server.address)/ (history in \(site.stateDirectory))")
+        server.run()
+    }
+}
+
+/// The data behind the site, for `lanes serve` and `lanes daemon --http`: the history in the state
+/// folder, the schedules and signing health from the compiled Lanefile (none without a Lanefile).
+struct WebSite {
+    let stateDirectory: String
+    let source: HistoryDatabaseSource
+
+    init(project: ProjectScheduleOptions, environment: [String: String], environmentName: String?, warningDays: Int) throws {
+        let lanefile = try? project.locateLanefile()
+        if let lanefile {
+            stateDirectory = project.stateDirectory(lanefile: lanefile)
+        } else if let fromEnvironment = environment["LANES_STATE_DIR"], !fromEnvironment.isEmpty {
+            stateDirectory = fromEnvironment
+        } else if let directory = project.stateDirectory {
+            stateDirectory = FilePath.absolute(directory, from: FilePath.currentDirectory())
+        } else {
+            throw LanesError(.configuration, "no Lanefile.swift here or above, and no --state-dir or LANES_STATE_DIR",
+                             hint: "run in the project, or pass --state-dir to the daemon's state folder")
+        }
+        let inspection = lanefile.map { ProjectInspection(lanefile: $0, environment: environment) }
+        let variables = try lanefile.map {
+            try DotEnvFiles.load(directory: FilePath.directory(of: $0), environmentName: environmentName, over: environment)
+        } ?? environment
+        let checkup = SigningCheckup(warningDays: warningDays)
+        source = HistoryDatabaseSource(
+            stateDirectory: stateDirectory,
+            schedules: { try inspection?.schedules() ?? [] },
+            signingHealth: {
+                try (inspection?.signingMaterial() ?? []).map { checkup.check($0, variables: variables, at: Date()) }
+            })
+    }
+}

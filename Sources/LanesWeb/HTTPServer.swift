@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the server listens: an IPv4 address and a port (0 picks a free one).
+public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    public let host: String
+    public let port: UInt16
+
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `HOST:PORT` or `PORT` (loopback); nil when malformed.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let port = UInt16(parts.last ?? "") else { return nil }
+        let host = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    /// 127.0.0.0/8: only this machine can connect.
+    public var isLoopback: Bool { host.hasPrefix("127.") }
+
+    public var description: String { "\(host):\(port)" }
+}
+
+public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// A small HTTP/1.1 server over POSIX sockets: one thread per connection, one request per
+/// connection (`Connection: close`), no request bodies. Every response gets the security headers
+/// of `SecurityHeaders`. Enough for a local status page; not a general web server.
+public final class HTTPServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// The address actually bound (the port filled in when 0 was asked).
+    public let address: ListenAddress
+    private let socketDescriptor: Int32
+    private let handler: Handler
+    private let stopped = Mutex(false)
+
+    static let maximumHeadBytes = 16 * 1024
+
+    public init(listeningOn requested: ListenAddress, handler: @escaping Handler) throws(HTTPServerError) {
+        // Close-on-exec: a lane or `lanes list` started while serving must not hold the sockets open.
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw HTTPServerError(description: "cannot create a socket: \(Self.lastError)") }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = requested.port.bigEndian
+        inet_pton(AF_INET, requested.host, &address.sin_addr)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 64) == 0 else {
+            let error = Self.lastError
+            close(descriptor)
+            throw HTTPServerError(description: "cannot listen on \(requested): \(error)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.address = ListenAddress(host: requested.host, port: UInt16(bigEndian: address.sin_port))
+        self.socketDescriptor = descriptor
+        self.handler = handler
+    }
+
+    /// Accepts connections until `stop()`.
+    public func run() {
+        while !stopped.withLock({ $0 }) {
+            let client = accept(socketDescriptor, nil, nil)
+            if client < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            let handler = handler
+            Thread.detachNewThread { Self.serve(client, handler: handler) }
+        }
+    }
+
+    /// Stops accepting; connections being served finish on their own.
+    public func stop() {
+        stopped.withLock { $0 = true }
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        close(socketDescriptor)
+    }
+
+    private static func serve(_ client: Int32, handler: Handler) {
+        defer { close(client) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #if canImport(Darwin)
+        var noSignal: Int32 = 1
+        setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        let response: HTTPResponse
+        var isHead = false
+        switch readHead(client) {
+        case .tooLarge: response = .text("request head too large\n", status: 431)
+        case .malformed: response = .text("bad request\n", status: 400)
+        case .head(let head):
+            if let request = HTTPRequest.parse(head: head) {
+                isHead = request.method == "HEAD"
+                response = handler(request)
+            } else {
+                response = .text("bad request\n", status: 400)
+            }
+        }
+        write(response, to: client, omittingBody: isHead)
+    }
+
+    private enum Head { case head(String), tooLarge, malformed }
+
+    private static func readHead(_ client: Int32) -> Head {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return .malformed }
+            bytes += buffer[..<count]
+            if let end = bytes.firstRange(of: [13, 10, 13, 10]) {
+                return String(validating: bytes[..<end.lowerBound], as: UTF8.self).map(Head.head) ?? .malformed
+            }
+            if bytes.count > maximumHeadBytes { return .tooLarge }
+        }
+    }
+
+    private static func write(_ response: HTTPResponse, to client: Int32, omittingBody: Bool) {
+        var head = "HTTP/1.1 \(response.status) \(HTTPResponse.reason(response.status))\r\n"
+        for (name, value) in response.headers + SecurityHeaders.all + [("Connection", "close")] {
+            head += "\(name): \(value)\r\n"
+        }
+        switch response.body {
+        case .bytes(let body):
+            head += "Content-Length: \(body.count)\r\n\r\n"
+            _ = send(client, Array(head.utf8) + (omittingBody ? [] : body))
+        case .stream(let produce):
+            head += "\r\n"
+            guard send(client, Array(head.utf8)), !omittingBody else { return }
+            produce { chunk in send(client, Array(chunk.utf8)) }
+        }
+    }
+
+    /// Writes everything; false once the peer has gone (no SIGPIPE: MSG_NOSIGNAL).
+    private static func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { systemSend(client, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    private static func systemSend(_ client: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.send(client, base, count, Int32(MSG_NOSIGNAL))
+        #else
+        Darwin.send(client, base, count, 0)
+        #endif
+    }
+
+    private static var lastError: String { String(cString: strerror(errno)) }
+}
+
+/// Headers every response carries: no scripts but the site's own, no framing, no sniffing, no referrer.
+enum SecurityHeaders {
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let all: [(String, String)] = [
+        ("Content-Security-Policy", contentSecurityPolicy),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+}

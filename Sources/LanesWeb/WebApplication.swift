@@ -1,0 +1,180 @@
+import Lanes
+import LanesCron
+import LanesSchedule
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The read-only site: routes a request to a page, the JSON API, a log or its live stream.
+/// Only GET and HEAD exist; everything else is 405.
+public struct WebApplication: Sendable {
+    let data: any WebDataSource
+    let access: AccessPolicy
+    let clock: any CronClock & Sendable
+    /// How often the live stream looks for new log lines and the run's end.
+    var pollMilliseconds: UInt32 = 200
+
+    public init(data: any WebDataSource, access: AccessPolicy, clock: any CronClock & Sendable = SystemCronClock()) {
+        self.data = data
+        self.access = access
+        self.clock = clock
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = HTTPResponse.text("read-only: only GET and HEAD\n", status: 405)
+            response.headers.append(("Allow", "GET, HEAD"))
+            return response
+        }
+        guard access.allows(request) else {
+            var response = HTTPResponse.text("a token is required (Authorization: Bearer, or the lanes_token cookie)\n", status: 401)
+            response.headers.append(("WWW-Authenticate", "Bearer"))
+            return response
+        }
+        do {
+            return try route(request)
+        } catch let error as WebRequestError {
+            return .html(WebPages.layout(title: "Bad request", current: "", body: "<p>\(HTML.escape(error.description))</p>"), status: 400)
+        } catch {
+            return .html(WebPages.layout(title: "Error", current: "", body: "<pre class=\"error\">\(HTML.escape("\(error)"))</pre>"), status: 500)
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parts = request.path.split(separator: "/").map(String.init)
+        switch parts.count {
+        case 0: return try schedulesPage()
+        case 1:
+            switch parts[0] {
+            case "schedules": return try schedulesPage()
+            case "history": return try historyPage(request)
+            case "signing":
+                return .html(WebPages.signing(try data.signingHealth(), checkedAt: clock.now().description, watch: data.lastSigningWatch()))
+            default: break
+            }
+        case 2:
+            switch (parts[0], parts[1]) {
+            case ("static", "site.css"):
+                return HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(StaticFiles.stylesheet.utf8))
+            case ("static", "live.js"):
+                return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(StaticFiles.liveScript.utf8))
+            case ("runs", let id): return try runPage(id)
+            case ("api", "schedules"): return .json(JSONValue.array(try data.schedules().map(WebJSON.schedule)).serialized + "\n")
+            case ("api", "runs"):
+                let filter = try runFilter(request)
+                return .json(JSONValue.array(try data.runs(filter).map(WebJSON.run)).serialized + "\n")
+            case ("api", "signing"): return .json(JSONValue.array(try data.signingHealth().map(WebJSON.signing)).serialized + "\n")
+            default: break
+            }
+        case 3:
+            switch (parts[0], parts[1], parts[2]) {
+            case ("runs", let id, "log"): return try plainLog(id)
+            case ("runs", let id, "events"): return try liveLog(id, offset: Int(request.query["offset"] ?? "0") ?? 0)
+            case ("api", "runs", let id):
+                guard let run = try run(id) else { return .json("{\"error\":\"no such run\"}\n", status: 404) }
+                let log = logText(of: run)
+                return .json(WebJSON.runDetail(run, summary: RunLogSummary(log: log ?? "")).serialized + "\n")
+            default: break
+            }
+        default: break
+        }
+        return .html(WebPages.notFound("There is no page at this address."), status: 404)
+    }
+
+    private func schedulesPage() throws -> HTTPResponse {
+        let lanes = try data.schedules()
+        var last: [String: String] = [:]
+        for lane in lanes {
+            last[lane.lane] = try data.runs(RunFilter(lane: lane.lane, limit: 1)).first?.status.rawValue
+        }
+        return .html(WebPages.schedules(lanes, lastStatus: last))
+    }
+
+    private func runFilter(_ request: HTTPRequest) throws -> RunFilter {
+        var filter = RunFilter()
+        if let lane = request.query["lane"], !lane.isEmpty { filter.lane = lane }
+        if let status = request.query["status"], !status.isEmpty {
+            guard let parsed = RunStatus(rawValue: status) else {
+                throw WebRequestError("unknown status '\(status)'; one of \(RunStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            filter.status = parsed
+        }
+        if let limit = request.query["limit"].flatMap({ Int($0) }) { filter.limit = min(max(limit, 1), 1000) }
+        return filter
+    }
+
+    private func historyPage(_ request: HTTPRequest) throws -> HTTPResponse {
+        let filter = try runFilter(request)
+        let lanes = try data.laneNames()
+        var trends: [String: [RunRecord]] = [:]
+        for lane in filter.lane.map({ [$0] }) ?? lanes {
+            trends[lane] = try data.runs(RunFilter(lane: lane, limit: 30))
+        }
+        return .html(WebPages.history(try data.runs(filter), filter: filter, lanes: lanes, trends: trends))
+    }
+
+    private func run(_ id: String) throws -> RunRecord? {
+        guard let number = Int64(id), number > 0 else { return nil }
+        return try data.run(id: number)
+    }
+
+    private func logText(of run: RunRecord) -> String? {
+        guard let path = run.logPath, let bytes = LogFolder(directory: data.logDirectory).read(path) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func runPage(_ id: String) throws -> HTTPResponse {
+        guard let run = try run(id) else { return .html(WebPages.notFound("There is no run \(id)."), status: 404) }
+        let log = logText(of: run)
+        return .html(WebPages.run(run, summary: RunLogSummary(log: log ?? ""), log: log, logSize: log?.utf8.count ?? 0))
+    }
+
+    private func plainLog(_ id: String) throws -> HTTPResponse {
+        guard let run = try run(id), let log = logText(of: run) else { return .text("no such log\n", status: 404) }
+        return .text(log, status: 200)
+    }
+
+    /// Server-sent events: `log` events with whole new lines from `offset` on, then one `end` event
+    /// with the run's final status.
+    private func liveLog(_ id: String, offset start: Int) throws -> HTTPResponse {
+        guard let run = try run(id), let path = run.logPath, LogFolder(directory: data.logDirectory).contained(path) != nil else {
+            return .text("no such log\n", status: 404)
+        }
+        let data = data
+        let pause = pollMilliseconds
+        return HTTPResponse(status: 200, contentType: "text/event-stream; charset=utf-8") { write in
+            let folder = LogFolder(directory: data.logDirectory)
+            var offset = max(0, start)
+            var quietPolls = 0
+            while true {
+                let status = (try? data.run(id: run.id))?.status ?? .interrupted
+                let fresh = folder.read(path, from: offset) ?? []
+                // Whole lines only while the run goes on; the rest once it has ended.
+                let end = status.isActive ? (fresh.lastIndex(of: 10).map { $0 + 1 } ?? 0) : fresh.count
+                if end > 0 {
+                    let text = String(decoding: fresh[..<end], as: UTF8.self)
+                    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+                    guard write("event: log\n" + lines.map { "data: \($0)\n" }.joined() + "\n") else { return }
+                    offset += end
+                    quietPolls = 0
+                } else {
+                    quietPolls += 1
+                }
+                if !status.isActive {
+                    _ = write("event: end\ndata: \(status.rawValue)\n\n")
+                    return
+                }
+                // A comment now and then finds out when the reader has gone.
+                if quietPolls % 50 == 49, !write(": waiting\n\n") { return }
+                usleep(pause * 1000)
+            }
+        }
+    }
+}
+
+struct WebRequestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
