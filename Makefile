@@ -50,10 +50,12 @@ deps-upload-servers:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-# The main job: the founding workflow on the bundled example. developerRelease signs, provisions,
+# The main job: the founding workflow on the bundled example. The doctor checks the signing material,
+# schedules and secrets first; developerRelease signs, provisions,
 # tests, builds, checks and ships Brewer; then the nightly side: the schedules and a Kubernetes
 # CronJob for developerRelease. The clone is left as it was: no tracked file may change.
 demo: build
+	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes doctor --env demo
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes developerRelease --env demo
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes schedule
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
