@@ -1,4 +1,5 @@
 import ArgumentParser
+import LanesWeb
 import Lanes
 import LanesCron
 import LanesPlatform
@@ -26,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
         let runs = try store.runs(lane: lane, limit: limit)
         let output = TextOutput.standardOutput(Redactor())
         if json {
-            output.write(JSONValue.array(runs.map(RunJSON.value)).serialized + "\n")
+            output.write(JSONValue.array(runs.map(WebJSON.run)).serialized + "\n")
             return
         }
         guard !runs.isEmpty else {
@@ -41,26 +42,6 @@ struct HistoryCommand: ParsableCommand {
                  run.commit.map { String($0.prefix(10)) } ?? "-", run.logPath ?? "-"]
             }
         output.write(ScheduleFormat.columns(rows))
-    }
-}
-
-/// A run as JSON: the shape of `lanes history --json`.
-enum RunJSON {
-    static func value(_ run: RunRecord) -> JSONValue {
-        func instant(_ value: CronInstant?) -> JSONValue { value.map { .string($0.description) } ?? .null }
-        return .object([
-            ("id", .number(Double(run.id))),
-            ("lane", .string(run.lane)),
-            ("trigger", .string(run.trigger.rawValue)),
-            ("scheduled", instant(run.scheduled)),
-            ("started", instant(run.started)),
-            ("ended", instant(run.ended)),
-            ("status", .string(run.status.rawValue)),
-            ("exitStatus", run.exitStatus.map { .number(Double($0)) } ?? .null),
-            ("commit", run.commit.map { .string($0) } ?? .null),
-            ("log", run.logPath.map { .string($0) } ?? .null),
-            ("note", run.note.map { .string($0) } ?? .null),
-        ])
     }
 }
 
