@@ -142,6 +142,30 @@ import Testing
         #expect(listing.contains("\(product)/bin/\(product)"))
     }
 
+    /// The upload step stores what the lane built, and its manifest names the lane, configuration and
+    /// the file's SHA-256 (checked with sha256sum).
+    @Test func uploadKeepsTheArtifactInTheLocalStoreWithItsLane() throws {
+        let project = LanesProcess.temporaryDirectory("upload-lane")
+        try "brewer build".write(to: project.appendingPathComponent("brewer.tar.gz"), atomically: true, encoding: .utf8)
+        try """
+            import Lanes
+            let lanes = Lanefile {
+                Lane("ship", "Stores a build") {
+                    try await upload(file: "brewer.tar.gz", configuration: "Staging")
+                }
+            }
+            """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let result = try lanes.run(["ship"], in: project)
+        #expect(result.status == 0, "\(result.output)")
+        let manifests = project.appendingPathComponent(".lanes/store/manifests")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: manifests.path).first)
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifests.appendingPathComponent(name))) as? [String: Any])
+        #expect(manifest["lane"] as? String == "ship")
+        #expect(manifest["configuration"] as? String == "Staging")
+        let sha = try runTool(["sha256sum", project.appendingPathComponent("brewer.tar.gz").path]).prefix(64)
+        #expect(manifest["sha256"] as? String == String(sha))
+    }
+
     static func processes(running path: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.filter { Int($0) != nil }.filter { pid in

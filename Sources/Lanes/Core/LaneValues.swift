@@ -18,3 +18,8 @@ public final class LaneValues: Sendable {
         set { storage.withLock { $0[ObjectIdentifier(key)] = newValue } }
     }
 }
+
+/// The lane the command line started, for what steps record about a run (an upload's manifest).
+public enum RunningLaneName: LaneValueKey {
+    public typealias Value = String
+}

@@ -35,6 +35,7 @@ public struct LaneExecutor: Sendable {
     /// Runs a prepared lane and its hooks; the error, if any, has been reported when this returns.
     public func execute(_ lane: Lane, values: OptionValues) async -> ErrorKind? {
         let run = LaneRun(lanefile: lanefile, context: context, reporter: reporter)
+        context.values[RunningLaneName.self] = lane.name
         let clock = ContinuousClock()
         let start = clock.now
         reporter.report(.laneStarted(lane: lane.name, at: .now()))

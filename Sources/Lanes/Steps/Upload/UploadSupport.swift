@@ -23,7 +23,7 @@ extension StepContext {
     /// What the manifest of a local upload records.
     func artifactMetadata(configuration: String?) -> ArtifactMetadata {
         let commit = (try? Repository(discoveringFrom: projectDirectory).head().commit?.description) ?? nil
-        return ArtifactMetadata(lane: nil, configuration: configuration, commit: commit)
+        return ArtifactMetadata(lane: values[RunningLaneName.self], configuration: configuration, commit: commit)
     }
 }
 
