@@ -24,6 +24,9 @@ do {
 } catch let error as ValidationErrors {
     TextOutput.standardError(Redactor()).writeLine("error: \(error)")
     exit(error.kind.exitStatus)
+} catch let error as any ClassifiedError {
+    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    exit(error.lanesKind.exitStatus)
 } catch {
     LanesCommand.exit(withError: error)
 }

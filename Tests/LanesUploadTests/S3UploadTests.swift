@@ -157,8 +157,13 @@ struct S3UploadTests {
                                    environment: servers.s3Environment)
         let text = String(decoding: run.output, as: UTF8.self)
         #expect(run.status == 0, "\(text)")
-        let receipt = try JSONDecoder().decode(UploadReceipt.self, from: Data(text.utf8))
-        #expect(receipt.location == "s3://\(bucket)/drops/app.ipa")
+        // The command runs the upload step: its receipt is the `result` event of the JSON lines.
+        let result = try #require(text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.first { $0["event"] as? String == "result" })
+        let receipt = try #require(result["value"] as? [String: Any])
+        #expect(receipt["location"] as? String == "s3://\(bucket)/drops/app.ipa")
+        #expect(receipt["size"] as? Int == 200_000)
         #expect(!text.contains(servers.secretKey))
         #expect(try client.headObject(bucket: bucket, key: "drops/app.ipa")?.size == 200_000)
     }

@@ -6,7 +6,11 @@ import LanesUpload
 
 /// `lanes upload FILE --to DESTINATION`: sends an artifact to a local store, an HTTP server, S3,
 /// Firebase App Distribution or App Store Connect (see docs/upload.md for the forms and variables).
-struct UploadCommand: ParsableCommand {
+///
+/// The command is a shell spelling of the `upload`, `firebase_app_distribution` and
+/// `upload_to_testflight` steps: it maps its flags onto their options and runs the step like
+/// `lanes run`, so validation, redaction, output and `--json` are the steps' own.
+struct UploadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
         abstract: "Upload an artifact to a directory, an http(s) URL, S3, Firebase App Distribution or TestFlight.",
@@ -25,60 +29,39 @@ struct UploadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("S3 region (default: AWS_REGION, AWS_DEFAULT_REGION, us-east-1).", valueName: "NAME")) var region: String?
     @Option(help: ArgumentHelp("Profile of ~/.aws/credentials (default: AWS_PROFILE).", valueName: "NAME")) var profile: String?
     @Flag(help: "S3: address the bucket as a host name (bucket.endpoint) instead of a path.") var virtualHosted = false
-    @Option(help: ArgumentHelp("S3: part size in MiB for multipart uploads.", valueName: "MIB")) var partSize: Int = 64
-    @Option(help: "S3/TestFlight: parts in flight at once.") var concurrency: Int = 4
+    @Option(help: ArgumentHelp("S3: part size in MiB for multipart uploads.", valueName: "MIB")) var partSize: Int?
+    @Option(help: "S3: parts in flight at once.") var concurrency: Int?
     @Option(help: ArgumentHelp("S3: the checksum the server verifies on every PUT: sha256 (signed payload hash) or md5 (Content-MD5).",
-                               valueName: "KIND")) var checksum: String = "sha256"
+                               valueName: "KIND")) var checksum: String?
     @Option(help: "Firebase: release notes.") var releaseNotes: String?
     @Option(help: ArgumentHelp("Firebase: tester emails, comma-separated.", valueName: "EMAILS")) var testers: String?
     @Option(help: ArgumentHelp("Firebase: group aliases, comma-separated.", valueName: "ALIASES")) var groups: String?
     @Option(help: ArgumentHelp("TestFlight: the build's CFBundleShortVersionString.", valueName: "VERSION")) var appVersion: String?
     @Option(help: ArgumentHelp("TestFlight: the build's CFBundleVersion.", valueName: "NUMBER")) var buildNumber: String?
-    @Option(help: "Local store: the lane recorded in the manifest.") var lane: String?
     @Option(help: "Local store: the build configuration recorded in the manifest.") var configuration: String?
-    @Option(help: "Local store: the commit recorded in the manifest.") var commit: String?
-    @Flag(help: "Print the receipt as JSON (sorted keys) and no progress.") var json = false
+    @Flag(help: "JSON events instead of text; the receipt is the `result` event.") var json = false
 
-    func validate() throws {
-        guard partSize >= 5 else { throw ValidationError("--part-size must be at least 5 (MiB), S3's minimum part size") }
-        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 32") }
-        guard ["sha256", "md5"].contains(checksum) else { throw ValidationError("--checksum must be sha256 or md5") }
+    func run() async throws {
+        let (step, options) = try stepAndOptions()
+        await SingleStepRun.main(step, arguments: options + (json ? ["--json"] : []))
     }
 
-    func run() throws {
-        let redactor = Redactor()
-        let output = TextOutput.standardOutput(redactor)
-        let errors = TextOutput.standardError(redactor)
-        let environment = ProcessEnvironment.current()
-        let settings = UploadSettings(
-            s3Endpoint: endpoint, s3Region: region, s3Profile: profile, s3Addressing: virtualHosted ? .virtualHosted : nil,
-            s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency, checksum: checksum == "md5" ? .md5 : .sha256),
-            firebase: FirebaseReleaseOptions(releaseNotes: releaseNotes, testers: Self.list(testers), groups: Self.list(groups)),
-            testFlight: TestFlightBuildOptions(version: appVersion, buildNumber: buildNumber, concurrency: concurrency))
-        let http = HTTPClient(onRetry: { errors.writeLine("retrying: \($0)") })
-        let uploads = Uploads(environment: environment, registerSecret: { redactor.register($0) }, http: http)
-        do {
-            let destination = try UploadDestination(parsing: to)
-            let receipt = try uploads.upload(file: file, to: destination, settings: settings,
-                                             metadata: ArtifactMetadata(lane: lane, configuration: configuration, commit: commit),
-                                             progress: json ? SilentProgress() : progressReporter(writingTo: 2))
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-                output.writeLine(String(decoding: try encoder.encode(receipt), as: UTF8.self))
-            } else {
-                output.writeLine("uploaded \(receipt.size) bytes to \(receipt.location)")
-                for key in receipt.details.keys.sorted() where !(receipt.details[key] ?? "").isEmpty {
-                    output.writeLine("  \(key): \(receipt.details[key]!)")
-                }
-                if let sha = receipt.sha256 { output.writeLine("  sha256: \(sha)") }
-            }
-        } catch let error as UploadError {
-            throw LanesError(error.lanesKind, redactor.redact(error.message), hint: error.hint.map(redactor.redact))
+    /// The step for the destination, and the flags as its `key:value` options.
+    func stepAndOptions() throws -> (any Step.Type, [String]) {
+        func pairs(_ values: [(String, String?)]) -> [String] { values.compactMap { key, value in value.map { "\(key):\($0)" } } }
+        let destination = try UploadDestination(parsing: to)
+        switch destination {
+        case .firebase(let appID):
+            return (FirebaseAppDistribution.self, pairs([("ipa_path", file), ("app_id", appID), ("release_notes", releaseNotes),
+                                                         ("testers", testers), ("groups", groups)]))
+        case .testFlight(let appID):
+            return (UploadToTestFlight.self, pairs([("ipa_path", file), ("apple_id", appID), ("app_version", appVersion),
+                                                    ("build_number", buildNumber)]))
+        case .directory, .http, .s3:
+            return (Upload.self, pairs([("file", file), ("to", to), ("endpoint", endpoint), ("region", region), ("profile", profile),
+                                        ("virtual_hosted", virtualHosted ? "true" : nil), ("part_size_mib", partSize.map(String.init)),
+                                        ("concurrency", concurrency.map(String.init)), ("checksum", checksum),
+                                        ("configuration", configuration)]))
         }
-    }
-
-    static func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

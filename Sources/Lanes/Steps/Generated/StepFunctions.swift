@@ -435,6 +435,7 @@ public func checkArtifact(
 /// - Parameter virtualHosted: Address the bucket as a host name instead of a path (default false)
 /// - Parameter partSize: S3 multipart part size in MiB (at least 5) (default 64)
 /// - Parameter concurrency: Parts in flight at once (default 4)
+/// - Parameter checksum: What S3 verifies on every PUT: sha256 (the signed payload hash) or md5 (Content-MD5) (default sha256)
 /// - Parameter configuration: The build configuration a local store's manifest records
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -447,6 +448,7 @@ public func upload(
     virtualHosted: Bool? = nil,
     partSize: Int? = nil,
     concurrency: Int? = nil,
+    checksum: UploadChecksum? = nil,
     configuration: String? = nil,
     timeout: Double? = nil
 ) async throws -> UploadReceipt {
@@ -459,6 +461,7 @@ public func upload(
         "virtual_hosted": virtualHosted,
         "part_size_mib": partSize,
         "concurrency": concurrency,
+        "checksum": checksum,
         "configuration": configuration,
         "timeout": timeout,
     ])

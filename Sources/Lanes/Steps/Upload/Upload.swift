@@ -35,6 +35,8 @@ public struct Upload: Step {
     var partSize: Int
     @StepOption("concurrency", "Parts in flight at once", default: 4)
     var concurrency: Int
+    @StepOption("checksum", "What S3 verifies on every PUT: sha256 (the signed payload hash) or md5 (Content-MD5)", default: .sha256)
+    var checksum: UploadChecksum
     @StepOption("configuration", "The build configuration a local store's manifest records")
     var configuration: String?
 
@@ -52,13 +54,19 @@ public struct Upload: Step {
         if case .testFlight = target { throw LanesError(.usage, "upload: use upload_to_testflight for TestFlight") }
         let settings = UploadSettings(s3Endpoint: endpoint, s3Region: region, s3Profile: profile,
                                       s3Addressing: virtualHosted ? .virtualHosted : nil,
-                                      s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency))
+                                      s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency,
+                                                          checksum: checksum == .md5 ? .md5 : .sha256))
         let receipt = try context.uploads().upload(file: path, to: target, settings: settings,
                                                    metadata: context.artifactMetadata(configuration: configuration),
                                                    progress: StepLogProgress(log: context.log))
         context.log.line("uploaded \(receipt.size) bytes to \(receipt.location)")
         return receipt
     }
+}
+
+/// The checksum S3 verifies on every part.
+public enum UploadChecksum: String, Sendable, CaseIterable, OptionValue {
+    case sha256, md5
 }
 
 /// `firebase_app_distribution`: the successor of the founding workflow's `crashlytics(...)`: uploads the
