@@ -1,19 +1,9 @@
+import LanesPlatform
+
 /// HTML escaping: every text that reaches a page passes through `escape`.
 enum HTML {
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
+        MarkupText.escape(text, for: .html)
     }
 
     /// A query string component: unreserved characters as they are, everything else percent-encoded.

@@ -1,4 +1,6 @@
+import LanesTestSupport
 import Foundation
+import LanesPlatform
 import Testing
 @testable import LanesBuild
 
@@ -56,9 +58,9 @@ import Testing
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 5)
         #expect(xml.contains("<testcase classname=\"BrewerTests.RecipeTests\" name=\"testRatioText\" time=\"0.004\" file=\"/Users/ci/Brewer/BrewerTests/RecipeTests.swift\" line=\"27\">"))
         #expect(xml.contains("<failure message=\"XCTAssertEqual failed: (&quot;1:15&quot;) is not equal to (&quot;1:16&quot;) - ratio &lt;text&gt; &amp; &quot;quotes&quot;\" type=\"failure\">"))
-        #expect(XMLText.escape("a\u{1B}b'") == "a\u{FFFD}b&apos;")
+        #expect(MarkupText.escape("a\u{1B}b'") == "a\u{FFFD}b&apos;")
         // An independent XML parser reads it back with the same counts.
-        let directory = try temporaryDirectory("junit")
+        let directory = LanesProcess.temporaryDirectory("build-junit").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/report.xml"
         try JUnitReport.write(run, name: "Brewer & <friends>", to: path)

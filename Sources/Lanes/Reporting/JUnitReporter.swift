@@ -97,19 +97,6 @@ public final class JUnitReporter: Reporter {
     }
 
     private func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in redactor.redact(text).unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20: continue  // not allowed in XML 1.0
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        MarkupText.escape(redactor.redact(text))
     }
 }

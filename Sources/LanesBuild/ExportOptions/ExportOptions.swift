@@ -1,3 +1,4 @@
+internal import LanesPlatform
 /// A value in `exportOptions`: the three shapes ExportOptions.plist uses.
 public enum ExportOptionValue: Sendable, Equatable {
     case string(String)
@@ -99,14 +100,14 @@ public struct ExportOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral
 
             """
         for (key, value) in options.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            xml += "\t<key>\(XMLText.escape(key.rawValue))</key>\n"
+            xml += "\t<key>\(MarkupText.escape(key.rawValue))</key>\n"
             switch value {
-            case .string(let string): xml += "\t<string>\(XMLText.escape(string))</string>\n"
+            case .string(let string): xml += "\t<string>\(MarkupText.escape(string))</string>\n"
             case .bool(let flag): xml += flag ? "\t<true/>\n" : "\t<false/>\n"
             case .dictionary(let dictionary):
                 xml += "\t<dict>\n"
                 for (innerKey, innerValue) in dictionary.sorted(by: { $0.key < $1.key }) {
-                    xml += "\t\t<key>\(XMLText.escape(innerKey))</key>\n\t\t<string>\(XMLText.escape(innerValue))</string>\n"
+                    xml += "\t\t<key>\(MarkupText.escape(innerKey))</key>\n\t\t<string>\(MarkupText.escape(innerValue))</string>\n"
                 }
                 xml += "\t</dict>\n"
             }

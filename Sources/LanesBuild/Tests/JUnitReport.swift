@@ -13,15 +13,15 @@ public enum JUnitReport {
             }
         }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(XMLText.escape(name))\" tests=\"\(run.total)\" failures=\"\(run.failedCount)\" skipped=\"\(run.skippedCount)\" errors=\"0\" time=\"\(seconds(run.cases))\">\n"
+        xml += "<testsuites name=\"\(MarkupText.escape(name))\" tests=\"\(run.total)\" failures=\"\(run.failedCount)\" skipped=\"\(run.skippedCount)\" errors=\"0\" time=\"\(seconds(run.cases))\">\n"
         for (suite, cases) in suites {
             let failures = cases.filter { $0.status == .failed }.count
             let skipped = cases.filter { $0.status == .skipped }.count
-            xml += "  <testsuite name=\"\(XMLText.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\" errors=\"0\" time=\"\(seconds(cases))\">\n"
+            xml += "  <testsuite name=\"\(MarkupText.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\" errors=\"0\" time=\"\(seconds(cases))\">\n"
             for testCase in cases {
-                xml += "    <testcase classname=\"\(XMLText.escape(suite))\" name=\"\(XMLText.escape(testCase.name))\" time=\"\(format(testCase.duration ?? 0))\""
+                xml += "    <testcase classname=\"\(MarkupText.escape(suite))\" name=\"\(MarkupText.escape(testCase.name))\" time=\"\(format(testCase.duration ?? 0))\""
                 if let failure = testCase.failures.first, let file = failure.file {
-                    xml += " file=\"\(XMLText.escape(file))\""
+                    xml += " file=\"\(MarkupText.escape(file))\""
                     if let line = failure.line { xml += " line=\"\(line)\"" }
                 }
                 switch testCase.status {
@@ -36,7 +36,7 @@ public enum JUnitReport {
                         var body = ""
                         if let file = failure.file { body = file + (failure.line.map { ":\($0)" } ?? "") + ": " }
                         body += failure.message
-                        xml += "      <failure message=\"\(XMLText.escape(failure.message))\" type=\"failure\">\(XMLText.escape(body))</failure>\n"
+                        xml += "      <failure message=\"\(MarkupText.escape(failure.message))\" type=\"failure\">\(MarkupText.escape(body))</failure>\n"
                     }
                     xml += "    </testcase>\n"
                 }
