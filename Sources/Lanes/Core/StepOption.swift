@@ -90,7 +90,8 @@ final class StepResolution: Sendable {
             state.withLock { state in
                 state.consumed.insert(option.name)
                 if let value, let source = found?.source ?? (option.defaultText == nil ? nil : .defaultValue) {
-                    let shown = option.isSecret ? Redactor.mask : optionText(of: value)
+                    // Events carry redacted text: a plain option may still hold a secret's value.
+                    let shown = option.isSecret ? Redactor.mask : resolver.environment.redactor.redact(optionText(of: value))
                     state.resolved.append(ResolvedOption(name: option.name, source: source, shownValue: shown))
                 }
                 if value == nil { state.problems.append(OptionResolver.missing(option)) }
