@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Testing
 @testable import LanesBuild
@@ -29,7 +30,7 @@ import Testing
 
     /// What xcodebuild leaves (an export folder with the .ipa, an archive with dSYMs) is collected.
     @Test func collectsTheIpaAndZipsTheDSYMs() throws {
-        let root = try temporaryDirectory("buildapp")
+        let root = LanesProcess.temporaryDirectory("build-buildapp").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let plan = Self.plan(root: root, output: root + "/out")
         let fileManager = FileManager.default
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func missingIpaIsNamed() throws {
-        let root = try temporaryDirectory("buildapp-missing")
+        let root = LanesProcess.temporaryDirectory("build-buildapp-missing").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let plan = Self.plan(root: root, output: root + "/out")
         #expect(throws: BuildError.file(path: plan.exportPath, problem: "xcodebuild -exportArchive left no .ipa here")) {

@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Testing
 @testable import LanesBuild
@@ -77,7 +78,7 @@ import Testing
 
 @Suite struct XcodebuildLocatorTests {
     @Test func findsAStandInOnPathOrSaysWhy() throws {
-        let folder = try temporaryDirectory("xcodebuild")
+        let folder = LanesProcess.temporaryDirectory("build-xcodebuild").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: BuildError.self) { try XcodebuildLocator.locate(pathVariable: folder) }
         let standIn = folder + "/xcodebuild"

@@ -30,27 +30,3 @@ enum Fixture {
         return summarizer.finish()
     }
 }
-
-/// Runs a program and returns its exit status and standard output (standard error is kept apart).
-func runProgram(_ arguments: [String], in directory: String? = nil) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}
-
-/// A fresh folder under the system temporary directory, removed by the caller.
-func temporaryDirectory(_ label: String) throws -> String {
-    let path = NSTemporaryDirectory() + "lanes-build-\(label)-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}

@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Testing
 @testable import LanesBuild
@@ -6,7 +7,7 @@ import Testing
 /// that `tar` and `sha256sum` check independently.
 @Suite struct SwiftPackageArtifactTests {
     @Test func buildAndPackTheFixturePackage() throws {
-        let work = try temporaryDirectory("spm")
+        let work = LanesProcess.temporaryDirectory("build-spm").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         let package = Fixture.path("HelloTool")
         let scratch = work + "/scratch"
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func longNamesUseTheUstarPrefix() throws {
-        let work = try temporaryDirectory("tar")
+        let work = LanesProcess.temporaryDirectory("build-tar").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         try "x".write(toFile: work + "/f", atomically: true, encoding: .utf8)
         let long = String(repeating: "d", count: 90) + "/" + String(repeating: "e", count: 90) + "/file.txt"
