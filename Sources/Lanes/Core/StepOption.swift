@@ -114,13 +114,14 @@ final class StepResolution: Sendable {
         let step = StepResolution.$current.withValue(resolution) { S() }
         // Every step takes a timeout; it belongs to the run, not to the step's own work.
         let timeout = resolution.resolve(OptionInfo.timeout, as: Double?.self, fallback: .some(nil)) ?? nil
-        let (problems, options) = resolution.state.withLock { state in
-            let known = S.info.options.map(\.name)
-            let unknown = arguments.given.keys.filter { !state.consumed.contains($0) }.sorted().map { name in
-                OptionProblem("unknown option '\(name)' (options: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
-            }
-            return (unknown + state.problems, state.resolved)
+        let (unknownNames, resolvedProblems, options) = resolution.state.withLock { state in
+            (arguments.given.keys.filter { !state.consumed.contains($0) }.sorted(), state.problems, state.resolved)
         }
+        // The option list (a reflection of the step) is read only when there is an error to explain.
+        let known = unknownNames.isEmpty ? [] : S.info.options.map(\.name)
+        let problems = unknownNames.map { name in
+            OptionProblem("unknown option '\(name)' (options: \(known.joined(separator: ", ")))")
+        } + resolvedProblems
         guard problems.isEmpty else { throw ValidationErrors(owner: S.info.id, problems: problems) }
         if let timeout, !(timeout > 0) {
             throw ValidationErrors(owner: S.info.id, problems: [OptionProblem("option 'timeout' must be a number of seconds above 0, not \(timeout)")])
