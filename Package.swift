@@ -21,21 +21,22 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
-        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .systemLibrary(name: "CLinuxEvents"),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
 
-        .target(name: "LanesPlatform", swiftSettings: resilient),
+        // The only module that names an OS; CLinuxEvents is the daemon's Linux event backend.
+        .target(name: "LanesPlatform", dependencies: [.target(name: "CLinuxEvents", condition: .when(platforms: [.linux]))],
+                swiftSettings: resilient),
         .target(name: "LanesCron", swiftSettings: resilient),
         .target(name: "LanesXcode", swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
-        .target(name: "LanesGit", dependencies: ["CGit2"], swiftSettings: resilient),
+        .target(name: "LanesGit", dependencies: ["CGit2", "LanesPlatform"], swiftSettings: resilient),
         // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
         .target(name: "LanesSchedule", dependencies: [
             "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
-            .target(name: "CLinuxEvents", condition: .when(platforms: [.linux])),
         ]),
         .target(name: "LanesBuild", dependencies: ["CZlib", "COpenSSL", "LanesXcode", "LanesSigning", "LanesPlatform"], swiftSettings: resilient),
         // Uploads: local store, HTTP PUT, S3, Firebase App Distribution, App Store Connect. Its HTTP
@@ -78,7 +79,7 @@ let package = Package(
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),
         .executableTarget(name: "CronBenchmark", dependencies: ["LanesCron"], path: "Benchmarks/CronBenchmark", exclude: ["croniter_bench.py"]),
         .executableTarget(name: "CronFuzz", dependencies: ["LanesCron"], path: "Benchmarks/CronFuzz"),
-        .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron"], path: "Benchmarks/ScheduleBenchmark"),
+        .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "RedactionBenchmark", path: "Benchmarks/RedactionBenchmark"),
         .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
         .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload"], path: "Benchmarks/UploadBenchmark"),
@@ -89,13 +90,13 @@ let package = Package(
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport", "LanesPlatform"], exclude: ["Golden"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures", "Golden"]),
-        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit"]),
+        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload"]),
-        .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
+        .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
+        .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
     ]
 )

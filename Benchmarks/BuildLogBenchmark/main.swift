@@ -1,11 +1,6 @@
 // Build-log summariser throughput and memory on a 200 MB log generated from the recorded fixtures,
 // and, in the same run, xcbeautify on the same file when a binary is at hand (XCBEAUTIFY=path,
 // Benchmarks/.work/xcbeautify/.build/release/xcbeautify, or on PATH).
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LanesBuild
 import LanesPlatform
 
@@ -137,7 +132,7 @@ func timeXcbeautify(_ program: String) -> (Double, Double?)? {
     let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
     defer { for pointer in argv { free(pointer) } }
     let start = now()
-    guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return nil }
+    guard posix_spawn(&pid, program, &actions, nil, argv, ProcessEnvironment.block) == 0 else { return nil }
     var status: Int32 = 0
     var peak: Double?
     while waitpid(pid, &status, WNOHANG) == 0 {

@@ -3,9 +3,7 @@
 // or fail with an error that shows no value.
 // Usage: swift run -c release RedactionFuzz [--count N] [--seed S]
 import Lanes
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

@@ -5,6 +5,7 @@
 // 3. how late fires are: 100 of the lanes due on the next minute, started as /bin/true children.
 import Foundation
 import LanesCron
+import LanesPlatform
 import LanesSchedule
 
 let laneCount = 10_000
@@ -33,7 +34,7 @@ func milliseconds(_ duration: Duration) -> String {
 func runDaemon(state: String, mode: String) throws -> Never {
     let hour = (Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour! + 12) % 24
     let lanes = try parse(mode == "idle" ? specs(idleHour: hour, dueEveryMinute: 0) : specs(idleHour: hour, dueEveryMinute: 100))
-    let events = try DaemonEvents(lanefile: nil)
+    let events = try DaemonEventBackend.open(lanefile: nil, environment: ProcessInfo.processInfo.environment)
     let store = try HistoryStore(directory: state)
     let launcher = ProcessRunLauncher(lanesExecutable: "/bin/true", projectDirectory: state, lanefile: nil, environment: [:])
     let daemon = try Daemon(store: store, logDirectory: state + "/logs", clock: SystemCronClock(), defaultZone: FixedOffsetTimeZone.utc,

@@ -2,7 +2,7 @@
 // one run against the same server, and prints each tool's wall time and peak RSS (from wait4).
 //
 //   UploadBenchmark --lanes .build/release/lanes-tool [--size-mib 1024] [--runs 2]
-import Glibc
+import Foundation
 import LanesUpload
 
 struct Measurement {
@@ -146,7 +146,7 @@ enum FileDescriptorReader {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            let count = Foundation.read(descriptor, &buffer, buffer.count)
             if count <= 0 { return bytes }
             bytes += buffer[0..<count]
         }

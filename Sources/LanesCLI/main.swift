@@ -1,9 +1,6 @@
 import ArgumentParser
 import Lanes
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `lanes-tool`: the subcommands of `lanes` (the driver execs this binary for them).
 do {

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 import LanesSigning
+import LanesPlatform
 
 /// The signing material one Configuration of a Lanefile names, resolved to files.
 public struct SigningMaterial: Sendable, Hashable {
@@ -131,10 +132,5 @@ public struct SigningCheckup: Sendable {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 private func isReadableFile(_ path: String) -> Bool { access(path, R_OK) == 0 }

@@ -24,15 +24,13 @@ public struct ToolchainCheckup: Sendable {
                 fix: "install OpenSSL 3 with its legacy provider (Debian: libssl3; set OPENSSL_MODULES if it lives elsewhere)"))
         }
         findings.append(git())
-        #if os(macOS)
-        for tool in ["xcodebuild", "security"] {
+        for tool in ["xcodebuild", "security"] where HostPlatform.isMacOS {
             if let path = FilePath.which(tool, path: environment["PATH"]) {
                 findings.append(DoctorFinding(.toolchain, tool, .ok, path))
             } else {
                 findings.append(DoctorFinding(.toolchain, tool, .error, "\(tool) is not on PATH", fix: "install Xcode and run `xcode-select --install`"))
             }
         }
-        #endif
         return findings
     }
 

@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs a program to completion with its standard output and error captured together (the compiler's
 /// diagnostics), through posix_spawn.
@@ -28,7 +23,7 @@ enum ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, ProcessEnvironment.block)
         close(pipeEnds[1])
         guard spawned == 0 else {
             close(pipeEnds[0])

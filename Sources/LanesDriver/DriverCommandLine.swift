@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Tells what a `lanes` command line asks for: a subcommand (served by `lanes-tool`), a lane (served
 /// by the compiled Lanefile), or one of the few requests in between. A subcommand wins over a lane of

@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `lanes LANE [key:value ...]` and `lanes list`: find the Lanefile, compile it if its cached runner
 /// is missing, and exec the runner. This is the hot path: one hash, one exec, no Foundation.
@@ -55,14 +50,15 @@ struct LaneDriver {
         return (lanefile, rest)
     }
 
-    /// `$LANES_CACHE_DIR`, else `$XDG_CACHE_HOME/lanes`, else `~/.cache/lanes` (home from `HOME`, or
+    /// `$LANES_CACHE_DIR`, else `$XDG_CACHE_HOME/lanes`, else the OS's cache folder (`~/.cache/lanes`,
+    /// `~/Library/Caches/lanes` on macOS: `UserFolders`) (home from `HOME`, or
     /// the password database when `HOME` is unset). Never a shared folder such as /tmp, where
     /// another user could plant a runner at its predictable key.
     static func cacheDirectory(environment: [String: String]) throws -> String {
         if let directory = environment["LANES_CACHE_DIR"], !directory.isEmpty { return directory }
         if let directory = environment["XDG_CACHE_HOME"], !directory.isEmpty { return directory + "/lanes" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/lanes" }
-        if let home = TrustedFiles.homeFromPasswordDatabase() { return home + "/.cache/lanes" }
+        if let home = environment["HOME"], !home.isEmpty { return UserFolders.cacheBase(environment: environment, home: home) + "/lanes" }
+        if let home = TrustedFiles.homeFromPasswordDatabase() { return UserFolders.cacheBase(environment: environment, home: home) + "/lanes" }
         throw DriverError("HOME is not set and your account has no home folder, so lanes has no private place for its runner cache",
                           hint: "set LANES_CACHE_DIR to a folder only you can write", exitStatus: DriverError.configuration)
     }

@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Compiles `Lanefile.swift` once with `swiftc` against the prebuilt `Lanes` module and caches the
 /// executable under a key of everything that affects it: the Lanefile's content, the lanes version,
@@ -40,7 +35,7 @@ struct LanefileCompiler {
         hash.updatePart(LanesVersion.current)
         hash.updatePart(FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc))
         hash.updatePart(FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"))
-        hash.updatePart(FilePath.fingerprint(installation.libraryDirectory + "/libLanes.so"))
+        hash.updatePart(FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName))
         hash.updatePart(flags.joined(separator: "\u{0}"))
         hash.updatePart(Self.entrySource)
         hash.updatePart(try FilePath.readBytes(lanefile))
@@ -107,7 +102,7 @@ struct LanefileCompiler {
             let path = directory + "/" + entry
             var info = stat()
             guard path != current, stat(path + "/runner", &info) == 0 || stat(path, &info) == 0,
-                  info.st_mtim.tv_sec < oldest else { continue }
+                  FileTimes.modificationSeconds(of: info) < oldest else { continue }
             FilePath.removeTree(path)
         }
     }

@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The driver's part in the requests that describe the project rather than run a lane: it finds the
 /// Lanefile and its runner (its job alone), then hands them to `lanes-tool` or the runner.

@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The driver's rules for what it may run with the user's secrets, checked with a few `lstat`
 /// calls on the hot path (no Foundation):

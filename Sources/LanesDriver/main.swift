@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `lanes`: lanes go straight to the compiled Lanefile; subcommands (`init`, `actions`, `run`, `cron`,
 /// ...) are served by `lanes-tool`, which has the argument parser and every library. Keeping this

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+internal import LanesPlatform
 
 /// Whether `name` matches the shell glob `pattern` (as `git describe --match` does).
 func globMatches(_ name: String, _ pattern: String) -> Bool {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+internal import LanesPlatform
 
 /// A read-only memory map of a whole file, unmapped when released.
 final class MappedFile {

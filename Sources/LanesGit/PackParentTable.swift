@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 import Dispatch
+internal import LanesPlatform
 
 /// The parents of every commit stored whole in one pack, by index position, read on all cores.
 ///

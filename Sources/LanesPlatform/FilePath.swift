@@ -34,12 +34,15 @@ public enum FilePath {
         return String(cString: resolved)
     }
 
+    /// The running executable's real path: the kernel's answer (`executablePathFromSystem`, one
+    /// file per OS), else `argv[0]` resolved as the shell did: relative to the current folder when
+    /// it holds a slash, else the first match on `PATH`.
     public static func executable() throws -> String {
-        #if os(Linux)
-        if let path = realPath("/proc/self/exe") { return path }
-        #endif
-        guard let path = realPath(CommandLine.arguments[0]) else {
-            throw InstallationError("cannot resolve the path of the lanes executable")
+        if let path = executablePathFromSystem().flatMap(realPath) { return path }
+        let name = CommandLine.arguments.first ?? ""
+        let found = name.contains("/") ? name : which(name, path: getenv("PATH").map { String(cString: $0) })
+        guard let found, let path = realPath(found) else {
+            throw InstallationError("cannot resolve the path of the lanes executable (\(name))")
         }
         return path
     }
@@ -83,7 +86,7 @@ public enum FilePath {
     public static func fingerprint(_ path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "missing:\(path)" }
-        return "\(path):\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        return "\(path):\(info.st_dev):\(info.st_ino):\(info.st_size):\(FileTimes.modification(of: info).tv_sec).\(FileTimes.modification(of: info).tv_nsec)"
     }
 
     public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {

@@ -8,7 +8,7 @@ import Darwin
 public enum ProcessEnvironment {
     public static func current() -> [String: String] {
         var variables: [String: String] = [:]
-        var pointer = environ
+        var pointer = block
         while let entry = pointer.pointee {
             let text = String(cString: entry)
             if let equals = text.firstIndex(of: "=") {

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 public import LanesCron
-import Glibc
+public import LanesPlatform
 
 /// `lanes daemon`'s loop: sleeps until the next due instant (or a signal, a child's exit or a
 /// Lanefile change), starts due runs through a `RunLauncher`, records how they end, and on SIGTERM
@@ -18,7 +17,7 @@ public final class Daemon {
     private let defaultZone: any CronTimeZone
     private let policy: SchedulePolicy
     private let poller: (any ChangePoller)?
-    private let events: DaemonEvents
+    private let events: any DaemonEventSource
     private let load: Loader
     private let report: (String) -> Void
     private var scheduler: Scheduler
@@ -27,7 +26,7 @@ public final class Daemon {
     private var running: [Int32: Int64] = [:]
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
-                policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: DaemonEvents,
+                policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: any DaemonEventSource,
                 load: @escaping Loader, report: @escaping (String) -> Void) throws {
         self.store = store
         self.logDirectory = logDirectory
@@ -45,6 +44,7 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns after every child has ended and been recorded.
     public func run() throws {
+        report("event backend: \(events.backendName)")
         for run in try scheduler.recoverInterruptedRuns() {
             report("run \(run.id) (\(run.lane)) was \(run.status.rawValue) when the previous daemon stopped: recorded interrupted")
             if let group = run.processID, kill(-group, 0) == 0 { kill(-group, SIGKILL) }
@@ -145,4 +145,3 @@ public final class Daemon {
         return (nil, "ended by signal \(status & 0x7F)")
     }
 }
-#endif

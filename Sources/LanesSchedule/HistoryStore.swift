@@ -33,12 +33,12 @@ public final class HistoryStore {
     }
 
     /// Where a project's state lives: `$LANES_STATE_DIR`, else `$XDG_STATE_HOME/lanes/<project-key>`,
-    /// else `~/.local/state/lanes/<project-key>`. The key is the project folder's name and a hash of
+    /// else the OS's state folder (`~/.local/state`, `~/Library/Application Support` on macOS:
+    /// `UserFolders`) + `/lanes/<project-key>`. The key is the project folder's name and a hash of
     /// its path, so two checkouts never share a history.
     public static func defaultDirectory(projectDirectory: String, environment: [String: String]) -> String {
         if let directory = environment["LANES_STATE_DIR"], !directory.isEmpty { return directory }
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? "/tmp") + "/.local/state"
+        let base = UserFolders.stateBase(environment: environment, home: environment["HOME"] ?? "/tmp")
         return "\(base)/lanes/\(projectKey(projectDirectory))"
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LanesPlatform
 
 /// One daemon per state directory: an exclusive `flock` on `daemon.lock`, held while the process
 /// lives and released by the kernel when it dies (kill -9 included), so no stale lock outlives it.

@@ -1,9 +1,4 @@
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Starts a planned run as a child process; returns its process id, which is also its process group.
 public protocol RunLauncher {
@@ -46,7 +41,7 @@ public struct ProcessRunLauncher: RunLauncher {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // Own process group (ended as a whole), default signal handling and an empty mask: the
-        // daemon blocks the signals it reads through signalfd, and a mask is inherited.
+        // daemon's event backend may block the signals it reads, and a mask is inherited.
         var empty = sigset_t()
         sigemptyset(&empty)
         var defaults = sigset_t()

@@ -1,10 +1,6 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 internal import COpenSSL
+internal import LanesPlatform
 
 /// The facts lanes needs about an X.509 certificate, read once through OpenSSL.
 ///

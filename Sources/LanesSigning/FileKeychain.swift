@@ -1,10 +1,5 @@
 import FoundationEssentials
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A keychain as a directory (mode 0700): each private key as encrypted PKCS#8 PEM (protected by
 /// the keychain password), each certificate as PEM, and `index.json` to find an identity by

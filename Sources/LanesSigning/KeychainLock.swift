@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// Who owns a file keychain: `NAME.keychain.lock` next to it, held with `flock` by the run that
 /// created the keychain. The kernel drops the lock when that process ends, however it ends, so

@@ -1,9 +1,4 @@
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Small POSIX file operations with errors that name the file. POSIX rather than FileManager so
 /// that the cleanup path (`removeFlatDirectory`) takes no locks and allocates little.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// An artifact opened for positioned reads, so several parts are read at once without sharing an offset.
 /// Sendable: `pread` does not move a shared offset.
@@ -19,16 +15,16 @@ final class ArtifactFile: @unchecked Sendable {
     }
 
     static func open(_ path: String) throws(UploadError) -> ArtifactFile {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = LanesPlatform.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .artifact(path, String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
-            Glibc.close(descriptor)
+            LanesPlatform.close(descriptor)
             throw .artifact(path, String(cString: strerror(code)))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            Glibc.close(descriptor)
+            LanesPlatform.close(descriptor)
             throw .artifact(path, "not a regular file")
         }
         return ArtifactFile(path: path, descriptor: descriptor, size: Int64(info.st_size))
@@ -51,7 +47,7 @@ final class ArtifactFile: @unchecked Sendable {
     func close() {
         guard isOpen else { return }
         isOpen = false
-        Glibc.close(descriptor)
+        LanesPlatform.close(descriptor)
     }
 
     deinit { close() }

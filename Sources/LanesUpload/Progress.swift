@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// Hears how far an upload is. Called from several threads; implementations serialise themselves.
 public protocol ProgressReporter: Sendable {
@@ -23,7 +19,7 @@ public struct SilentProgress: ProgressReporter {
 /// The progress reporter for a stream: a redrawn bar with rate and ETA on a terminal, a line
 /// every 10% otherwise (CI logs).
 public func progressReporter(writingTo descriptor: Int32 = 2, clock: @escaping @Sendable () -> Double = monotonicSeconds) -> any ProgressReporter {
-    let write: @Sendable (String) -> Void = { text in _ = text.withCString { Glibc.write(descriptor, $0, strlen($0)) } }
+    let write: @Sendable (String) -> Void = { text in _ = text.withCString { LanesPlatform.write(descriptor, $0, strlen($0)) } }
     return isatty(descriptor) == 1 ? TerminalProgressBar(write: write, clock: clock) : PercentLines(write: write)
 }
 

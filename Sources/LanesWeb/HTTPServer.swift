@@ -1,10 +1,6 @@
 import Foundation
+import LanesPlatform
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the server listens: an IPv4 address and a port (0 picks a free one).
 public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
@@ -52,11 +48,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     public init(listeningOn requested: ListenAddress, handler: @escaping Handler) throws(HTTPServerError) {
         // Close-on-exec: a lane or `lanes list` started while serving must not hold the sockets open.
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let descriptor = StreamSocket.open(family: AF_INET)
         guard descriptor >= 0 else { throw HTTPServerError(description: "cannot create a socket: \(Self.lastError)") }
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -84,12 +76,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// Accepts connections until `stop()`.
     public func run() {
         while !stopped.withLock({ $0 }) {
-            let client = accept(socketDescriptor, nil, nil)
+            let client = StreamSocket.accept(from: socketDescriptor)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let handler = handler
             Thread.detachNewThread { Self.serve(client, handler: handler) }
         }
@@ -106,10 +97,6 @@ public final class HTTPServer: @unchecked Sendable {
         defer { close(client) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        #if canImport(Darwin)
-        var noSignal: Int32 = 1
-        setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
-        #endif
         let response: HTTPResponse
         var isHead = false
         switch readHead(client) {
@@ -158,24 +145,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Writes everything; false once the peer has gone (no SIGPIPE: MSG_NOSIGNAL).
+    /// Writes everything; false once the peer has gone (no SIGPIPE: `StreamSocket`).
     private static func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { systemSend(client, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
-    }
-
-    private static func systemSend(_ client: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.send(client, base, count, Int32(MSG_NOSIGNAL))
-        #else
-        Darwin.send(client, base, count, 0)
-        #endif
+        bytes.withUnsafeBytes { $0.isEmpty || StreamSocket.sendAll(client, $0.baseAddress!, $0.count) }
     }
 
     private static var lastError: String { String(cString: strerror(errno)) }

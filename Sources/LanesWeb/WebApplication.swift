@@ -1,11 +1,7 @@
 import Lanes
 import LanesCron
 import LanesSchedule
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LanesPlatform
 
 /// The read-only site: routes a request to a page, the JSON API, a log or its live stream.
 /// Only GET and HEAD exist; everything else is 405.

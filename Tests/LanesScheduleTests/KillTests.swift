@@ -1,6 +1,7 @@
 import LanesTestSupport
 import Foundation
 import LanesCron
+import LanesPlatform
 import Testing
 @testable import LanesSchedule
 
@@ -24,7 +25,7 @@ import Testing
             let words: [String] = [Self.helper, state, launches, String(base)]
             let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
-            try #require(posix_spawn(&pid, Self.helper, nil, nil, argv, environ) == 0)
+            try #require(posix_spawn(&pid, Self.helper, nil, nil, argv, ProcessEnvironment.block) == 0)
             usleep(UInt32.random(in: 5_000...150_000, using: &random))
             kill(pid, SIGKILL)
             var status: Int32 = 0

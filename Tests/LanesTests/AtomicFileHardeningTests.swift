@@ -1,8 +1,5 @@
 import Testing
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Findings 17 and 19 of issue 10: atomic writes keep owner and mode, refuse read-only files and
 /// clean up after writers that were killed.
@@ -47,7 +44,7 @@ import Glibc
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
         defer { free(argv[0]) }
-        posix_spawn(&pid, "/bin/true", nil, nil, &argv, environ)
+        posix_spawn(&pid, "/bin/true", nil, nil, &argv, ProcessEnvironment.block)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return pid

@@ -2,9 +2,6 @@ import Synchronization
 import Testing
 @testable import Lanes
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Findings 8, 9, 16 and 20 of issue 10, run in-process through `LaneExecutor`.
 @Suite struct LaneHardeningTests {

@@ -1,9 +1,8 @@
 import Synchronization
 import Testing
 @testable import Lanes
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import LanesPlatform
 
 /// Findings 13 and 14 of issue 10: nothing a step started outlives it when the lane is cancelled,
 /// and output lines of any length keep the real exit status.
@@ -82,7 +81,7 @@ import Glibc
 enum ProcessEnvironmentForTests {
     static var current: [String: String] {
         var result: [String: String] = [:]
-        var pointer = environ
+        var pointer = ProcessEnvironment.block
         while let entry = pointer.pointee {
             let text = String(cString: entry)
             if let equals = text.firstIndex(of: "=") {

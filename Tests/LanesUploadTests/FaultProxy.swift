@@ -1,4 +1,5 @@
 import Foundation
+import LanesPlatform
 import Testing
 
 /// A TCP proxy on 127.0.0.1 in front of a real server, that breaks things once on purpose:
@@ -27,7 +28,7 @@ final class FaultProxy: @unchecked Sendable {
         let url = try #require(URL(string: upstream))
         upstreamPort = UInt16(try #require(url.port))
         self.fault = fault
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = StreamSocket.open(family: AF_INET)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -50,7 +51,7 @@ final class FaultProxy: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
-            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let server = StreamSocket.open(family: AF_INET)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")

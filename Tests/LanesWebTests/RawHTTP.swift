@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import LanesPlatform
 
 /// A bare HTTP/1.1 client over a socket: it sends the request target exactly as given (no
 /// normalisation of `..` or `%2e%2e`, unlike URLSession) and reads until the server closes.
@@ -17,7 +15,7 @@ struct RawHTTP {
 
     static func request(port: UInt16, _ target: String, method: String = "GET", host: String? = nil,
                         headers: [String: String] = [:]) throws -> Response {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = StreamSocket.open(family: AF_INET)
         guard descriptor >= 0 else { throw Failure(description: "socket") }
         defer { close(descriptor) }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
@@ -34,7 +32,7 @@ struct RawHTTP {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         let bytes = Array(head.utf8)
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { StreamSocket.sendAll(descriptor, $0.baseAddress!, $0.count) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {

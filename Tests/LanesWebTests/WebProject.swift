@@ -3,9 +3,6 @@ import LanesCron
 import LanesSchedule
 import LanesTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `web` fixture project in a temporary folder, with signing material copied into
 /// `codesigning/` (the Example's certificate and profile, the signing tests' expired profile), a

@@ -5,9 +5,6 @@ import LanesSchedule
 import LanesTestSupport
 import LanesWeb
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `lanes serve` against a real history: lanes run for real (their logs written by the lanes
 /// themselves), recorded in the SQLite store the daemon uses, read back over HTTP.

@@ -1,9 +1,6 @@
 import Lanes
 import LanesCodegen
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // `make generate`: rewrites the Lanefile step functions and the step reference from the catalog.
 // Run from the package root; both files are committed, and a test fails when either is stale.

@@ -1,10 +1,5 @@
 import Synchronization
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--junit PATH`: a JUnit XML report with one test case per step, written atomically when the
 /// lane ends so CI servers (Jenkins, GitLab) can show each step.

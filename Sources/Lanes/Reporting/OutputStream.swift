@@ -1,9 +1,4 @@
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file descriptor lanes writes text to. Every write is redacted: this is the last gate
 /// before text leaves the process, so nothing printed by lanes can carry a secret.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// A wall-clock instant, formatted without Foundation (which costs start-up time).
 public struct Timestamp: Sendable, Hashable {

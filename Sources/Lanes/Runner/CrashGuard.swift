@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// What happens when lane code crashes (`fatalError`, a force unwrap of nil, an out-of-range index):
 /// the runtime's own message still reaches the terminal through the redacting pipes, then one line
@@ -27,15 +23,9 @@ enum CrashGuard {
     }
     nonisolated(unsafe) private static var armed: Armed?
 
-    /// Keeps secrets out of core files and out of reach of ptrace and /proc/PID/mem.
+    /// Keeps secrets out of core files and out of reach of debuggers and memory readers (`SecretMemory`).
     static func protectSecretsInMemory() {
-        var none = rlimit(rlim_cur: 0, rlim_max: 0)
-        #if os(Linux)
-        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
-        #else
-        _ = setrlimit(RLIMIT_CORE, &none)
-        #endif
-        setNotDumpable()
+        SecretMemory.protect()
     }
 
     /// Prepares the crash message for `lane` and installs the handlers.
@@ -48,11 +38,7 @@ enum CrashGuard {
         }
         armed = Armed(streams: streams, messages: messages)
         for number in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in CrashGuard.handle(number) }
-            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
-            sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)
+            SignalHandler.install(number, flags: Int32(truncatingIfNeeded: SA_RESETHAND)) { number in CrashGuard.handle(number) }
         }
     }
 
@@ -90,17 +76,5 @@ enum CrashGuard {
         case SIGFPE: "arithmetic error"
         default: "crash"
         }
-    }
-
-    /// prctl(PR_SET_DUMPABLE, 0). prctl is variadic in C, which Swift cannot call; it is looked up
-    /// and called with its fixed five-argument form (what the kernel takes and glibc passes on).
-    private static func setNotDumpable() {
-        #if os(Linux)
-        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return }
-        let prctl = unsafeBitCast(symbol, to: Prctl.self)
-        let setDumpable: Int32 = 4  // PR_SET_DUMPABLE in <linux/prctl.h>, which Glibc's module does not export
-        _ = prctl(setDumpable, 0, 0, 0, 0)
-        #endif
     }
 }

@@ -2,11 +2,6 @@ internal import Dispatch
 internal import LanesPlatform
 import LanesSigning
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The `main` of a compiled Lanefile: the `lanes` driver compiles `Lanefile.swift` together with a
 /// tiny entry file that calls `LanefileRunner.main(lanes)`, and execs the result.

@@ -206,19 +206,5 @@ final class RedactedStandardStreams: Sendable {
 
 /// Starts a detached POSIX thread running `body`.
 private func startThread(_ body: @escaping @Sendable () -> Void) throws {
-    final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-    let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    var thread = pthread_t()
-    let status = pthread_create(&thread, nil, { argument in
-        Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-        return nil
-    }, context)
-    guard status == 0 else {
-        Unmanaged<Body>.fromOpaque(context).release()
-        throw LanesError(.internal, "cannot start a thread: \(String(cString: strerror(status)))")
-    }
-    pthread_detach(thread)
+    do { try PlatformThread.detach(body) } catch { throw LanesError(.internal, error.message) }
 }

@@ -1,9 +1,4 @@
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What was packed, as the manifest JSON next to the artifact records it.
 public struct ArtifactManifest: Sendable, Equatable {

@@ -1,9 +1,4 @@
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes a zip of a folder (a `.dSYM` bundle, say) with deflated files and directory entries,
 /// in sorted order with a fixed timestamp so the same folder always zips to the same bytes.

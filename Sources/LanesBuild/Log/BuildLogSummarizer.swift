@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// Reads an xcodebuild or SwiftPM log as it streams and keeps what matters: phases, warning and error
 /// counts, and every error with its location first. It never reports a warning as an error nor drops an

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// A read-only view of one log line's bytes (no newline), with the few searches the summariser needs.
 /// It borrows the caller's buffer: nothing is copied unless a line turns out to matter.

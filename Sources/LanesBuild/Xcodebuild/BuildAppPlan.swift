@@ -1,9 +1,4 @@
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Everything `build_app` does, as paths and commands: archive, export with a generated
 /// ExportOptions.plist, then the .ipa and zipped dSYMs moved to `outputDirectory`.

@@ -4,9 +4,6 @@ import LanesCron
 import LanesDoctor
 import LanesPlatform
 import LanesSchedule
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `lanes daemon`: runs the Lanefile's scheduled lanes in the foreground (for systemd, launchd or a
 /// container). Each run is `lanes LANE` through the compiled Lanefile, in its own process group,
@@ -44,7 +41,6 @@ struct DaemonCommand: ParsableCommand {
     var failOnExpiredSigning = false
 
     func run() throws {
-        #if canImport(Glibc)
         let lanefile = try project.locateLanefile()
         let projectDirectory = FilePath.directory(of: lanefile)
         let stateDirectory = project.stateDirectory(lanefile: lanefile)
@@ -53,8 +49,8 @@ struct DaemonCommand: ParsableCommand {
         func report(_ text: String) { errors.writeLine("lanes daemon \(SystemCronClock().now()): \(text)") }
         do {
             try FilePath.makeDirectories(stateDirectory)
-            // Signals are blocked (and read through signalfd) before any thread starts.
-            let events = try DaemonEvents(lanefile: lanefile)
+            // The event backend takes the signals over before any thread starts (LANES_EVENT_BACKEND picks it).
+            let events = try DaemonEventBackend.open(lanefile: lanefile, environment: environment)
             let lock = try InstanceLock(path: stateDirectory + "/daemon.lock")
             defer { withExtendedLifetime(lock) {} }
             let store = try HistoryStore(directory: stateDirectory)
@@ -91,10 +87,9 @@ struct DaemonCommand: ParsableCommand {
             report("stopped")
         } catch let error as HistoryStoreError {
             throw LanesError(.environment, error.message)
+        } catch let error as InstallationError {
+            throw LanesError(.environment, error.description)
         }
-        #else
-        throw LanesError(.environment, "lanes daemon runs on Linux only for now; export a launchd or systemd schedule instead")
-        #endif
     }
 }
 

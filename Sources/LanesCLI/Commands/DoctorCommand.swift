@@ -6,9 +6,6 @@ import LanesDoctor
 import LanesPlatform
 import LanesSchedule
 import LanesWeb
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `lanes doctor`: checks what breaks releases (toolchain, signing material, schedules, secrets),
 /// says how to fix each problem, and exits 1 when one is an error (warnings alone exit 0).

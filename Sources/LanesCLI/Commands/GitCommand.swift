@@ -2,11 +2,7 @@ import Lanes
 import ArgumentParser
 import FoundationEssentials
 import LanesGit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LanesPlatform
 
 /// `lanes git`: repository facts as lanes sees them through libgit2.
 struct GitCommand: ParsableCommand {

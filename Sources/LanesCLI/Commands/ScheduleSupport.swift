@@ -79,7 +79,7 @@ enum LanefileTriggers {
 }
 
 /// Runs a program with its standard output captured and its standard error passed through, without
-/// Foundation's Process (whose SIGCHLD handling would race the daemon's signalfd).
+/// Foundation's Process (whose SIGCHLD handling would race the daemon's event backend).
 enum ChildOutput {
     static func capture(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: [UInt8]) {
         var ends: [Int32] = [0, 0]

@@ -5,9 +5,6 @@ import LanesDoctor
 import LanesPlatform
 import LanesSchedule
 import LanesWeb
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `lanes serve`: the run history as a read-only web site, without a daemon.
 struct ServeCommand: ParsableCommand {

@@ -1,10 +1,5 @@
 internal import FoundationEssentials
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A content-addressed store in a directory: the bytes go to `objects/ab/abcdef...` (named by their
 /// SHA-256, so the same artifact is stored once), and each upload adds a JSON manifest under

@@ -1,9 +1,5 @@
 internal import COpenSSL
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// Per-request time limits. Each applies to one step of one request (connecting; any single wait
 /// for the peer to accept or send bytes), never to the whole transfer: a 2 GB upload that keeps
@@ -37,7 +33,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     deinit {
         if let tls {
-            SSL_shutdown(tls)
+            StreamSocket.withoutBrokenPipeSignal { _ = SSL_shutdown(tls) }
             SSL_free(tls)
         }
         close(descriptor)
@@ -45,7 +41,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext) throws(TransportError) -> HTTPConnection {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = StreamSocket.streamType
         hints.ai_family = AF_UNSPEC
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(url.host, String(url.port), &hints, &results)
@@ -57,7 +53,7 @@ final class HTTPConnection: @unchecked Sendable {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+            let descriptor = StreamSocket.open(family: address.pointee.ai_family, protocol: address.pointee.ai_protocol)
             guard descriptor >= 0 else { lastError = String(cString: strerror(errno)); continue }
             if let failure = connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen, timeout: timeouts.connect) {
                 close(descriptor)
@@ -82,7 +78,7 @@ final class HTTPConnection: @unchecked Sendable {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         defer { _ = fcntl(descriptor, F_SETFL, flags) }
-        if Glibc.connect(descriptor, address, length) == 0 { return nil }
+        if LanesPlatform.connect(descriptor, address, length) == 0 { return nil }
         guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
         var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         let ready = poll(&poller, 1, Int32(timeout * 1000))
@@ -141,11 +137,11 @@ final class HTTPConnection: @unchecked Sendable {
             do { file = try ArtifactFile.open(path) } catch { throw TransportError(reason: .protocolViolation, detail: error.message) }
             defer { file.close() }
             if tls == nil {
-                // Plain TCP: the kernel copies from the page cache to the socket (no user-space copy).
+                // Plain TCP: on Linux the kernel copies from the page cache to the socket (no user-space copy).
                 var position = off_t(offset)
                 let end = off_t(offset + length)
                 while position < end {
-                    let sent = sendfile(descriptor, file.descriptor, &position, Int(min(off_t(1 << 20), end - position)))
+                    let sent = StreamSocket.sendFile(file.descriptor, to: descriptor, offset: &position, count: Int(min(off_t(1 << 20), end - position)))
                     if sent < 0 {
                         if errno == EINTR { continue }
                         throw socketError(writing: true)
@@ -176,11 +172,13 @@ final class HTTPConnection: @unchecked Sendable {
         while offset < total {
             if let tls {
                 var count = 0
-                let result = bytes.withUnsafeBytes { SSL_write_ex(tls, $0.baseAddress! + offset, total - offset, &count) }
+                let result = bytes.withUnsafeBytes { bytes in
+                    StreamSocket.withoutBrokenPipeSignal { SSL_write_ex(tls, bytes.baseAddress! + offset, total - offset, &count) }
+                }
                 if result != 1 { throw tlsIOError(tls, result, writing: true) }
                 offset += count
             } else {
-                let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, total - offset, Int32(MSG_NOSIGNAL)) }
+                let written = bytes.withUnsafeBytes { StreamSocket.send(descriptor, $0.baseAddress! + offset, total - offset) }
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw socketError(writing: true)
@@ -220,7 +218,7 @@ final class HTTPConnection: @unchecked Sendable {
                 let room = raw.count - bufferEnd
                 if let tls {
                     var got = 0
-                    let result = SSL_read_ex(tls, start, room, &got)
+                    let result = StreamSocket.withoutBrokenPipeSignal { SSL_read_ex(tls, start, room, &got) }  // TLS reads may write
                     return result == 1 ? got : -Int(SSL_get_error(tls, result)) - 1000
                 }
                 return recv(descriptor, start, room, 0)
@@ -329,9 +327,8 @@ final class TLSContext: @unchecked Sendable {
 
     init() {
         OpenSSLStart.ensure()
-        // OpenSSL writes to the socket itself, without MSG_NOSIGNAL: a peer that closes mid-upload
-        // would kill the process with SIGPIPE instead of failing the request (then retried).
-        signal(SIGPIPE, SIG_IGN)
+        // OpenSSL writes to the socket itself, with no per-call flag against SIGPIPE: every SSL_* call that may write
+        // runs in `StreamSocket.withoutBrokenPipeSignal`, so SIGPIPE stays as the lane set it.
         context = SSL_CTX_new(TLS_client_method())
         if let context {
             SSL_CTX_set_default_verify_paths(context)
@@ -350,7 +347,7 @@ final class TLSContext: @unchecked Sendable {
         SSL_set_fd(session, descriptor)
         _ = lanes_SSL_set_tlsext_host_name(session, host)
         SSL_set1_host(session, host)
-        let result = SSL_connect(session)
+        let result = StreamSocket.withoutBrokenPipeSignal { SSL_connect(session) }
         guard result == 1 else {
             let verify = SSL_get_verify_result(session)
             var detail = "TLS handshake with \(host) failed"

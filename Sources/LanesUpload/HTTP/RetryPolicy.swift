@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// When and how long to wait before trying a request again: exponential backoff with full jitter
 /// (a random wait between zero and the exponential bound), so that parallel parts that failed

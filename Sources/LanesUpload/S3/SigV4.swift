@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import LanesPlatform
 
 /// AWS Signature Version 4 for S3, on OpenSSL's HMAC-SHA256 and SHA-256.
 struct SigV4Signer: Sendable {

@@ -2,9 +2,6 @@ import LanesBuild
 import Synchronization
 import FoundationEssentials
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How every build step runs a tool (xcodebuild, swift, pod): the raw output goes, redacted, to a
 /// log file under `.lanes/logs` whose path is printed first; the screen gets a live summary instead

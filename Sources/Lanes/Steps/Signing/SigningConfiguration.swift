@@ -1,3 +1,4 @@
+internal import LanesPlatform
 import LanesSigning
 
 /// Where signing material lives on this platform.
@@ -5,22 +6,20 @@ enum SigningConfiguration {
     /// A temporary macOS keychain driven through `security` on macOS; a file keychain under the
     /// lanes state directory elsewhere.
     static func keychain(named name: String, password: String, context: StepContext) throws -> any Keychain {
-        #if os(macOS)
-        let home = try context.environment.value("HOME")
-        return try MacKeychain(name: name, keychainsDirectory: "\(home)/Library/Keychains", password: password,
-                               runner: ProcessToolRunner(processes: context.processes),
-                               scratchDirectory: "\(context.stateDirectory)/scratch-\(try RandomSecret.hex(bytes: 8))")
-        #else
+        if HostPlatform.isMacOS {
+            let home = try context.environment.value("HOME")
+            return try MacKeychain(name: name, keychainsDirectory: "\(home)/Library/Keychains", password: password,
+                                   runner: ProcessToolRunner(processes: context.processes),
+                                   scratchDirectory: "\(context.stateDirectory)/scratch-\(try RandomSecret.hex(bytes: 8))")
+        }
         return try FileKeychain(name: name, in: "\(context.stateDirectory)/keychains", password: password)
-        #endif
     }
 
     /// Where installed profiles go: Xcode's folder on macOS, the lanes state directory elsewhere.
     static func profilesDirectory(context: StepContext) throws -> String {
-        #if os(macOS)
-        return "\(try context.environment.value("HOME"))/Library/MobileDevice/Provisioning Profiles"
-        #else
+        if HostPlatform.isMacOS {
+            return "\(try context.environment.value("HOME"))/Library/MobileDevice/Provisioning Profiles"
+        }
         return "\(context.stateDirectory)/profiles"
-        #endif
     }
 }

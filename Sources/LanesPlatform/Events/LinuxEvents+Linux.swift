@@ -1,29 +1,26 @@
-#if canImport(Glibc)
-import Glibc
+#if os(Linux)
 internal import CLinuxEvents
 
-/// What wakes the daemon. It sleeps in one `poll` on three descriptors and nothing else: a timer
-/// set to the next due instant (wall clock, absolute, woken early if the clock is set), the signals
-/// it handles (read through signalfd) and changes to the Lanefile (inotify on its folder).
-public enum DaemonEvent: Equatable, Sendable {
-    case due
-    case stop(signal: Int32)
-    case childExited
-    case lanefileChanged
+extension DaemonEventBackend {
+    static func nativeBackend(lanefile: String?) throws(InstallationError) -> any DaemonEventSource {
+        try LinuxEvents(lanefile: lanefile)
+    }
 }
 
-/// The descriptors behind `DaemonEvent` (Linux).
-public final class DaemonEvents {
+/// The Linux backend: one `poll` on three descriptors and nothing else: a timerfd set to the next
+/// due instant (wall clock, absolute, woken early if the clock is set), a signalfd for the signals
+/// and inotify on the Lanefile's folder.
+final class LinuxEvents: DaemonEventSource {
+    let backendName = "linux (timerfd, signalfd, inotify)"
     private let timer: Int32
     private let signals: Int32
     private let watch: Int32
     private let watchedName: String?
-    /// Wake-ups, for the benchmark.
-    public private(set) var wakeUps = 0
+    private(set) var wakeUps = 0
 
     /// Blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD in this thread (call before other threads start)
     /// and watches `lanefile`'s folder for writes and renames of it.
-    public init(lanefile: String?) throws(HistoryStoreError) {
+    init(lanefile: String?) throws(InstallationError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&mask, number) }
@@ -32,7 +29,7 @@ public final class DaemonEvents {
         timer = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard signals >= 0, timer >= 0, watch >= 0 else {
-            throw HistoryStoreError("cannot create the daemon's event descriptors: \(String(cString: strerror(errno)))")
+            throw InstallationError("cannot create the daemon's event descriptors: \(String(cString: strerror(errno)))")
         }
         if let lanefile, let slash = lanefile.lastIndex(of: "/") {
             let folder = String(lanefile[..<slash])
@@ -51,7 +48,7 @@ public final class DaemonEvents {
     }
 
     /// Sets the timer to fire at `instant` (wall clock); nil disarms it.
-    public func wake(at secondsSince1970: Double?) {
+    func wake(at secondsSince1970: Double?) {
         var value = itimerspec()
         if let secondsSince1970 {
             let seconds = max(secondsSince1970, 1)  // zero would disarm the timer
@@ -63,7 +60,7 @@ public final class DaemonEvents {
 
     /// Sleeps until something happens (or `timeoutMilliseconds` pass: -1 waits forever) and returns
     /// what happened; empty after a timeout.
-    public func next(timeoutMilliseconds: Int32 = -1) -> [DaemonEvent] {
+    func next(timeoutMilliseconds: Int32) -> [DaemonEvent] {
         var descriptors = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: watch, events: Int16(POLLIN), revents: 0)]

@@ -1,0 +1,7 @@
+#if os(Linux)
+extension SignalHandler {
+    static func setHandler(_ action: inout sigaction, _ handler: @convention(c) (Int32) -> Void) {
+        action.__sigaction_handler.sa_handler = handler
+    }
+}
+#endif

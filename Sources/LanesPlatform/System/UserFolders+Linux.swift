@@ -1,0 +1,7 @@
+#if os(Linux)
+extension UserFolders {
+    /// The XDG Base Directory defaults.
+    static let defaultCacheFolder = ".cache"
+    static let defaultStateFolder = ".local/state"
+}
+#endif
