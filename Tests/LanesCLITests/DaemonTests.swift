@@ -1,22 +1,25 @@
-import LanesTestSupport
 import Foundation
 import LanesTestSupport
 import Testing
 
 /// `lanes daemon` in real time: a `* * * * *` lane fires within a few seconds of the minute and shows
 /// up in `lanes history`; a Lanefile edit is picked up and a broken one keeps the previous version;
-/// SIGTERM cancels running lanes after the grace period; after kill -9 a new daemon starts.
+/// SIGTERM cancels running lanes after the grace period; after kill -9 a new daemon starts. Every
+/// test runs under the OS's own event backend and under the portable one (`LANES_EVENT_BACKEND`).
 @Suite(.serialized) struct DaemonTests {
+    static let backends = ["native", "portable"]
+
     static func history(_ lanes: LanesProcess, _ project: URL, state: String) throws -> [[String: Any]] {
         let result = try lanes.run(["history", "--json", "--state-dir", state], in: project)
         #expect(result.status == 0, "\(result.output)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
     }
 
-    @Test func firesOnTheMinuteReloadsAndStopsCleanly() throws {
+    @Test(arguments: backends) func firesOnTheMinuteReloadsAndStopsCleanly(backend: String) throws {
         let project = try LanesProcess.project("daemon")
         let state = project.appendingPathComponent("state").path
-        let lanes = LanesProcess()
+        var lanes = LanesProcess()
+        lanes.environment["LANES_EVENT_BACKEND"] = backend
         #expect(try lanes.run(["list"], in: project).status == 0)  // compile before the clock matters
         // Leave time before the minute for the edits below.
         while Calendar.current.component(.second, from: Date()) > 40 { Thread.sleep(forTimeInterval: 1) }
@@ -74,10 +77,11 @@ import Testing
         #expect(secondResult.standardError.contains("scheduling 2 lane(s)"))
     }
 
-    @Test func aSecondDaemonIsRefused() throws {
+    @Test(arguments: backends) func aSecondDaemonIsRefused(backend: String) throws {
         let project = try LanesProcess.project("daemon")
         let state = project.appendingPathComponent("state").path
-        let lanes = LanesProcess()
+        var lanes = LanesProcess()
+        lanes.environment["LANES_EVENT_BACKEND"] = backend
         let first = try lanes.start(["daemon", "--state-dir", state], in: project)
         defer {
             kill(first.process.processIdentifier, SIGTERM)
@@ -87,5 +91,34 @@ import Testing
         let second = try lanes.run(["daemon", "--state-dir", state], in: project)
         #expect(second.status == 78)
         #expect(second.standardError.contains("another lanes daemon (pid \(first.process.processIdentifier)) already runs"), "\(second.output)")
+    }
+
+    /// The first log line names the backend; once the loop runs, SIGTERM ends an idle daemon within a second.
+    @Test(arguments: backends) func namesItsBackendAndStopsWithinASecondOfSIGTERM(backend: String) throws {
+        let project = try LanesProcess.project("daemon")
+        let state = project.appendingPathComponent("state").path
+        let log = project.appendingPathComponent("daemon.stderr").path
+        var lanes = LanesProcess()
+        lanes.environment["LANES_EVENT_BACKEND"] = backend
+        #expect(try lanes.run(["list"], in: project).status == 0)
+        // Through sh, so the daemon's standard error is a file this test can read while it runs.
+        let daemon = try lanes.start(["-c", #"exec "$0" daemon --state-dir "$1" --grace 0 2>"$2""#, LanesProcess.executable, state, log],
+                                     in: project, executable: "/bin/sh")
+        defer { kill(daemon.process.processIdentifier, SIGKILL) }
+        let deadline = Date().addingTimeInterval(120)
+        var text = ""
+        while !text.contains("scheduling 1 lane(s)"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)  // waiting for the line, not for time
+            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        }
+        let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLine.contains("event backend: "), "\(text)")
+        #expect(firstLine.contains("portable") == (backend == "portable"), "\(text)")
+        let signalled = Date()
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let stopped = daemon.finish()
+        let elapsed = Date().timeIntervalSince(signalled)
+        #expect(stopped.status == 0, "\(stopped.output)")
+        #expect(elapsed < 1, "stopped \(elapsed) s after SIGTERM")
     }
 }
