@@ -1,14 +1,33 @@
-# lanes — build, test, demo and install. Every target installs the system packages it needs.
+# lanes — build, test, demo and install. `make demo` and `make install` install only what lanes
+# needs to build and run (libgit2, OpenSSL, SQLite, zlib, pkg-config): Debian's packages on Linux,
+# Homebrew's on macOS. Test tools come only with `make test`; Python tools go into a virtual
+# environment under the build folder (Debian 12's system Python refuses `pip install`, PEP 668).
 PREFIX ?= /usr/local
 CONFIG ?= debug
 SWIFT ?= swift
-# Debian packages the build and the tests need; each target that needs them depends on `deps`.
-# The shells whose completion scripts the tests run (bash is always there).
+UNAME := $(shell uname -s)
+
+# What lanes needs to build and run.
+BUILD_APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev libsqlite3-dev pkg-config git
+BUILD_BREW_PACKAGES := libgit2 openssl@3 sqlite pkg-config
+ifeq ($(UNAME),Darwin)
+LIBRARY_FILE := libLanes.dylib
+# openssl@3 and sqlite are keg-only: pkg-config finds them only through their own folders.
+export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(shell brew --prefix sqlite 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+else
+LIBRARY_FILE := libLanes.so
+endif
+
+# Debian packages only the tests (and benchmarks) use. The shells whose completion scripts the
+# tests run (bash is always there); python3-venv for the test tools' virtual environment.
 SHELL_PACKAGES := zsh fish
-APT_PACKAGES := libgit2-dev zlib1g-dev libssl-dev pkg-config git openssl libsqlite3-dev $(SHELL_PACKAGES)
+APT_PACKAGES := openssl python3-venv $(SHELL_PACKAGES)
 # Offline checkers of `lanes export`: systemd-analyze (systemd) and groovyc (groovy, about 30 s to install).
 APT_PACKAGES += systemd groovy
-# PyPI packages the tests and benchmarks use as independent references.
+# Homebrew packages the macOS test job uses.
+BREW_PACKAGES := $(SHELL_PACKAGES)
+# PyPI packages the tests and benchmarks use as independent references, installed into VENV.
+VENV := .build/venv
 PIP_PACKAGES := croniter pbxproj PyJWT cryptography awscli
 # Offline checkers of `lanes export`: Kubernetes schemas and the GitHub workflow schema ship in these.
 PIP_PACKAGES += kubernetes-validate check-jsonschema
@@ -17,6 +36,8 @@ UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-
 # The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
 APT_PACKAGES += chromium chromium-driver
 PIP_PACKAGES += selenium
+# The tests find the virtual environment's python3 and tools first.
+TEST_PATH := $(CURDIR)/$(VENV)/bin:$$PATH
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
 LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload
@@ -26,26 +47,52 @@ LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild 
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps build test demo install install-files bench bench-startup bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
+.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
 
 all: build
 
+# What lanes needs to build and run, from the OS's package manager.
 deps:
+ifeq ($(UNAME),Darwin)
+	@command -v brew >/dev/null || { echo "lanes builds against Homebrew's libraries: install Homebrew from https://brew.sh"; exit 1; }
+	@missing=""; for p in $(BUILD_BREW_PACKAGES); do brew list --versions $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; brew install $$missing; fi
+else
+	@missing=""; for p in $(BUILD_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+endif
+
+# The tools only the tests and benchmarks use, and their Python virtual environment.
+test-deps: deps
+ifeq ($(UNAME),Darwin)
+	@missing=""; for p in $(BREW_PACKAGES); do brew list --versions $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; brew install $$missing; fi
+else
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
-	@if [ -n "$(PIP_PACKAGES)" ]; then python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES); fi
+endif
+	@$(MAKE) --no-print-directory venv
+
+venv:
+	@[ -x "$(VENV)/bin/python3" ] || python3 -m venv "$(VENV)"
+	@if [ -n "$(PIP_PACKAGES)" ]; then "$(VENV)/bin/python3" -m pip install -q --disable-pip-version-check $(PIP_PACKAGES); fi
 
 # The upload servers, without recommends (a full Ceph would pull in much more). Debian's nginx
 # package may start its service on :80; the tests never use it.
 deps-upload-servers:
+ifneq ($(UNAME),Darwin)
 	@missing=""; for p in $(UPLOAD_SERVER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endif
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
@@ -61,9 +108,9 @@ demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
 	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
-test: deps deps-upload-servers
+test: test-deps deps-upload-servers
 	$(SWIFT) build
-	$(SWIFT) test
+	PATH="$(TEST_PATH)" $(SWIFT) test
 
 # Installs `lanes` and what a Lanefile compiles against (a release build; INSTALL_CONFIG=debug reuses the test build).
 INSTALL_CONFIG ?= release
@@ -78,7 +125,7 @@ install-files:
 	install -d "$(PREFIX)/bin" "$$home/Modules" "$$home/templates" && \
 	install -m 755 "$$bin/lanes-tool" "$$home/lanes-tool" && \
 	install -m 755 "$$bin/lanes" "$$home/lanes.new" && mv "$$home/lanes.new" "$(PREFIX)/bin/lanes" && \
-	install -m 644 "$$bin/libLanes.so" "$$home/libLanes.so" && \
+	install -m 644 "$$bin/$(LIBRARY_FILE)" "$$home/$(LIBRARY_FILE)" && \
 	for module in $(LANEFILE_MODULES); do \
 		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$home/Modules/" || exit 1; \
 		if [ -f "$$bin/Modules/$$module.swiftdoc" ]; then install -m 644 "$$bin/Modules/$$module.swiftdoc" "$$home/Modules/"; fi; \
@@ -106,9 +153,9 @@ bench-cli: deps
 bench-signing: deps
 	$(SWIFT) run -c release SigningBench
 # Next-fire computations per second, lanes vs croniter (PyPI) on the same schedules.
-bench-cron: deps
+bench-cron: test-deps
 	$(SWIFT) build -c release --product CronBenchmark
-	.build/release/CronBenchmark
+	PATH="$(TEST_PATH)" .build/release/CronBenchmark
 
 # The cron parser and fire-time search on 10^6 generated/mutated inputs (FUZZ_COUNT, FUZZ_SEED to vary).
 FUZZ_COUNT ?= 1000000
@@ -139,17 +186,17 @@ bench-git: deps
 	$(SWIFT) run -c release GitBenchmark --lanes .build/release/lanes
 
 # 1 GiB to Ceph RGW: lanes upload vs aws s3 cp vs curl --aws-sigv4 (wall time, peak RSS).
-bench-upload: deps deps-upload-servers
+bench-upload: test-deps deps-upload-servers
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product UploadBenchmark
-	.build/release/UploadBenchmark --lanes .build/release/lanes-tool
+	PATH="$(TEST_PATH)" .build/release/UploadBenchmark --lanes .build/release/lanes-tool
 
 clean:
 	rm -rf .build
 
 # Read + edit + write of the ~1 MB pocket-casts project with LanesXcode versus Python's pbxproj.
-bench-xcode: deps
-	$(SWIFT) run -c release XcodeBenchmark
+bench-xcode: test-deps
+	PATH="$(TEST_PATH)" $(SWIFT) run -c release XcodeBenchmark
 
 # lanes daemon with 10,000 scheduled lanes: next-due computation, CPU and wake-ups over 60 idle
 # seconds (IDLE_SECONDS to change), and how late fires start.
