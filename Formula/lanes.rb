@@ -1,0 +1,35 @@
+# Homebrew formula that builds lanes from source (there is no release tarball yet, so HEAD only).
+# From a clone:  brew tap lanes/lanes "$PWD" && brew install --HEAD lanes/lanes/lanes
+class Lanes < Formula
+  desc "Continuous delivery for app teams, in typed Swift"
+  # The public repository's address; replace both when the project is published elsewhere.
+  homepage "https://github.com/lanes/lanes"
+  head "https://github.com/lanes/lanes.git", branch: "main"
+
+  depends_on "pkgconf" => :build
+  depends_on xcode: ["26.0", :build] # Swift 6.2 (swift-tools-version in Package.swift)
+  depends_on "libgit2"
+  depends_on "openssl@3"
+  depends_on "sqlite"
+  depends_on :macos
+
+  uses_from_macos "zlib"
+
+  def install
+    system "swift", "build", "--disable-sandbox", "-c", "release"
+    # install-files copies the build; `make install` would also run `brew install` for the libraries.
+    system "make", "install-files", "PREFIX=#{prefix}", "BIN=#{buildpath}/.build/release"
+  end
+
+  test do
+    assert_match(/^lanes \d+\.\d+/, shell_output("#{bin}/lanes --version"))
+    (testpath/"Lanefile.swift").write <<~SWIFT
+      import Lanes
+
+      let lanes = Lanefile {
+          Lane("hello", "Says hello") { print("hello from lanes") }
+      }
+    SWIFT
+    assert_match "hello from lanes", shell_output("#{bin}/lanes hello")
+  end
+end
