@@ -70,6 +70,33 @@ public enum ScheduleTranslation {
         return lines
     }
 
+    /// launchd `StartCalendarInterval` dictionaries for `schedule`, read in the zone its fields are
+    /// in: one dictionary per combination of the restricted fields (launchd has no ranges or steps; a
+    /// missing key is a wildcard), keys in launchd's names (`Minute`, `Hour`, `Day`, `Month`, and
+    /// `Weekday` with 0 for Sunday). launchd fires when either the day or the weekday matches, as
+    /// Vixie cron does, where Jenkins needs both: a line that restricts both cannot be expressed.
+    public static func launchdCalendar(_ schedule: CronSchedule) throws(Untranslatable) -> [[(key: String, value: Int)]] {
+        var dictionaries: [[(key: String, value: Int)]] = []
+        for entry in schedule.entries {
+            let table = entry.table
+            let fields: [(key: String, field: CronField, full: Int)] = [
+                ("Month", .month, 12), ("Day", .dayOfMonth, 31), ("Weekday", .dayOfWeek, 7), ("Hour", .hour, 24), ("Minute", .minute, 60),
+            ]
+            let restricted = fields.filter { table.values(of: $0.field).count < $0.full }
+            if restricted.contains(where: { $0.key == "Day" }), restricted.contains(where: { $0.key == "Weekday" }) {
+                throw Untranslatable(description: "\"\(entry.line)\" restricts both the day of the month and the weekday: "
+                    + "launchd would fire when either matches, Jenkins only when both do")
+            }
+            var combinations: [[(key: String, value: Int)]] = [[]]
+            for field in restricted {
+                let values = table.values(of: field.field)
+                combinations = combinations.flatMap { prefix in values.map { prefix + [(field.key, $0)] } }
+            }
+            dictionaries += combinations
+        }
+        return dictionaries
+    }
+
     /// Lists in systemd's notation: `*`, `0..4`, `07,22,37,52`.
     static func systemdList(_ values: [Int], full: Int, width: Int = 1) -> String {
         if values.count == full { return "*" }

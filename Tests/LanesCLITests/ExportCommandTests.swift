@@ -118,3 +118,70 @@ import Testing
         #expect(other.contains("cron `H 0 * * 0-4` -> `\(minute) 0 * * 0-4`"), "\(other)")
     }
 }
+
+/// `lanes export --to launchd`: the plist reads in Python's plistlib, and an independent reading of
+/// launchd's calendar rules fires at exactly the instants `lanes schedule` lists, for 30 days that
+/// cross New York's spring daylight-saving change (2027-03-14).
+@Suite struct LaunchdExportTests {
+    static let zone = "America/New_York"
+    static let start = "2027-03-01T00:00:00Z"
+
+    static func exportPlist(_ project: URL, lane: String, zone: String = zone, extra: [String] = []) throws -> (LanesProcess.Result, URL) {
+        var lanes = LanesProcess()
+        lanes.environment["TZ"] = zone
+        let output = project.appendingPathComponent("exported-\(lane)")
+        let result = try lanes.run(["export", "--to", "launchd", "--lane", lane, "--output", output.path] + extra, in: project)
+        return (result, output.appendingPathComponent("lanes.\(lane).plist"))
+    }
+
+    @Test(arguments: ["nightly", "often"]) func firesAtTheInstantsLanesScheduleLists(lane: String) throws {
+        let project = try LanesProcess.project("launchd")
+        let (export, plist) = try Self.exportPlist(project, lane: lane)
+        #expect(export.status == 0, "\(export.output)")
+        #expect(export.standardError.contains("launchctl bootstrap gui/$(id -u) ~/Library/LaunchAgents/lanes.\(lane).plist"), "\(export.output)")
+        let text = try String(contentsOf: plist, encoding: .utf8)
+        #expect(text.contains("this Mac's local time, \(Self.zone)"))
+
+        let model = project.appendingPathComponent("launchd_fires.py").path
+        let fired = try runProgram(["python3", model, plist.path, Self.zone, Self.start, "30"])
+        #expect(fired.status == 0, "\(fired.error)")
+        let launchdTimes = fired.output.split(separator: "\n").map(String.init)
+
+        var lanes = LanesProcess()
+        lanes.environment["TZ"] = Self.zone
+        let schedule = try lanes.run(["schedule", "--json", "--from", Self.start, "--count", "400"], in: project)
+        #expect(schedule.status == 0, "\(schedule.output)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(schedule.standardOutput.utf8)) as? [[String: Any]])
+        let entry = try #require(entries.first { $0["lane"] as? String == lane })
+        let parser = ISO8601DateFormatter()
+        let printer = ISO8601DateFormatter()
+        printer.timeZone = TimeZone(identifier: "UTC")
+        let end = try #require(parser.date(from: Self.start)).addingTimeInterval(30 * 86_400)
+        let triggers = try #require(entry["triggers"] as? [[String: Any]])
+        let lanesTimes = triggers.flatMap { ($0["next"] as? [String]) ?? [] }
+            .compactMap { parser.date(from: $0) }.filter { $0 < end }.map { printer.string(from: $0) }
+        #expect(Set(lanesTimes).count > 20)
+        #expect(launchdTimes == Set(lanesTimes).sorted(), "launchd \(launchdTimes.count), lanes schedule \(lanesTimes.count)")
+    }
+
+    /// launchd fires when the day or the weekday matches; Jenkins only when both do.
+    @Test func aSpecRestrictingDayAndWeekdayIsRefused() throws {
+        let project = try LanesProcess.project("launchd")
+        let (export, _) = try Self.exportPlist(project, lane: "both")
+        #expect(export.status == 78, "\(export.output)")
+        #expect(export.standardError.contains("restricts both the day of the month and the weekday"), "\(export.output)")
+    }
+
+    /// Another zone than the Mac's converts by today's offsets, and the file says so.
+    @Test func anotherZoneIsConvertedAndSaysUntilWhen() throws {
+        let project = try LanesProcess.project("launchd")
+        let (export, plist) = try Self.exportPlist(project, lane: "taipei", zone: "Asia/Tokyo", extra: ["--daemon"])
+        #expect(export.status == 0, "\(export.output)")
+        #expect(export.standardError.contains("sudo launchctl bootstrap system /Library/LaunchDaemons/lanes.taipei.plist"))
+        let text = try String(contentsOf: plist, encoding: .utf8)
+        #expect(text.contains("converted from the lane's Asia/Taipei (UTC+08:00) to Asia/Tokyo (UTC+09:00)"), "\(text)")
+        #expect(text.contains("re-export after either zone changes its offset"), "\(text)")
+        // Taipei's 00:MM is Tokyo's 01:MM, on the same days.
+        #expect(text.contains("<key>Hour</key>\n            <integer>1</integer>"), "\(text)")
+    }
+}

@@ -10,15 +10,15 @@ internal import Mustache
 /// `schedule-*.mustache` templates, with `H` resolved the way lanes resolves it.
 struct ExportCommand: ParsableCommand {
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case githubActions = "github-actions", kubernetes, systemd, jenkins
+        case githubActions = "github-actions", kubernetes, systemd, jenkins, launchd
     }
 
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a lane's schedule for GitHub Actions, Kubernetes, systemd or Jenkins.",
+        abstract: "Write a lane's schedule for GitHub Actions, Kubernetes, systemd, Jenkins or launchd.",
         discussion: "Secrets are referenced from each system's secret store, never written into the files.")
 
-    @Option(help: "github-actions | kubernetes | systemd | jenkins")
+    @Option(help: "github-actions | kubernetes | systemd | jenkins | launchd")
     var to: Target
 
     @Option(help: "The lane (required when several lanes are scheduled).")
@@ -32,6 +32,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(help: "kubernetes: the container image that has lanes and the project.")
     var image = "lanes-runner:latest"
+
+    @Flag(help: "launchd: a LaunchDaemon (runs at boot without a login, as the current user) instead of a LaunchAgent.")
+    var daemon = false
 
     @OptionGroup var project: ProjectScheduleOptions
 
@@ -68,6 +71,12 @@ struct ExportCommand: ParsableCommand {
                      ("lanes-\(exporter.fileStem).timer", "schedule-systemd.timer.mustache", values)]
         case .jenkins:
             files = [("Jenkinsfile", "schedule-jenkinsfile.mustache", try exporter.jenkins(jobName: jobName ?? declaration.hashSeed))]
+        case .launchd:
+            let values = try exporter.launchd(lanesExecutable: try LanefileTriggers.driverExecutable(), daemon: daemon,
+                                              machineZone: ScheduleFormat.machineZone(SystemTimeZoneResolver()),
+                                              environment: ProcessEnvironment.current())
+            files = [("\(values["label"] as? String ?? "lanes").plist", "schedule-launchd.plist.mustache", values)]
+            TextOutput.standardError(Redactor()).writeLine("load it with: \(values["loadCommand"] as? String ?? "")")
         }
         let rendered = try files.map { file in
             (file.name, try MustacheTemplate(string: try FilePath.read(installation.templatesDirectory + "/" + file.template)).render(file.values))
@@ -238,6 +247,65 @@ struct ScheduleExporter {
             return "\(kind) `\(spec.replacingOccurrences(of: "\n", with: "\\n"))` -> `\(TriggerDeclaration.resolvedLines(of: schedule).joined(separator: " | "))`"
         }.joined(separator: ", ")
         values["secretLines"] = declaration.secrets.map { "\($0) = credentials('\($0)')" }
+        return values
+    }
+
+    /// A LaunchAgent (or, with `daemon`, a LaunchDaemon run as the current user) property list.
+    /// launchd reads `StartCalendarInterval` in the Mac's local time zone: a lane in that zone
+    /// converts exactly (across DST too); another zone is shifted by today's difference, and the
+    /// file says until when that holds.
+    func launchd(lanesExecutable: String, daemon: Bool, machineZone: any CronTimeZone,
+                 environment: [String: String]) throws -> [String: Any] {
+        try requireTimers("launchd")
+        var values = common()
+        let label = "lanes.\(fileStem)"
+        let xml = { (text: String) in MarkupText.escape(text, for: .xml) }
+        // An XML comment holds any character XML allows, except the sequence "--".
+        let comment = { (text: String) in
+            String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0xFFFE || $0.value == 0xFFFF ? " " : $0 }))
+                .replacingOccurrences(of: "--", with: "- -")
+        }
+        var schedules = timers
+        if zone.identifier == machineZone.identifier {
+            values["zoneNote"] = comment("launchd fires in this Mac's local time, \(zone.identifier), the lane's own zone: "
+                + "these times stay exact across daylight-saving changes.")
+        } else {
+            let instant = Int64(now.secondsSince1970)
+            let laneOffset = zone.period(containing: instant).offset, machineOffset = machineZone.period(containing: instant).offset
+            do {
+                schedules = try timers.map { timer in
+                    let lines = try ScheduleTranslation.utcCronLines(timer, offsetSeconds: laneOffset - machineOffset)
+                    return try CronSchedule(parsing: lines.joined(separator: "\n"), seed: nil)
+                }
+            } catch {
+                throw LanesError(.configuration, "lane \(declaration.lane): cannot convert from \(zone.identifier) to \(machineZone.identifier) for launchd: \(error)",
+                                 hint: "set the lane's .timeZone to the Mac's zone, or run lanes daemon")
+            }
+            values["zoneNote"] = comment("launchd fires in the Mac's local time: converted from the lane's \(zone.identifier) (UTC\(Self.offsetText(laneOffset))) "
+                + "to \(machineZone.identifier) (UTC\(Self.offsetText(machineOffset))) as of \(now.description.prefix(10)); "
+                + "re-export after either zone changes its offset (daylight saving).")
+        }
+        let calendar: [[(key: String, value: Int)]]
+        do { calendar = try schedules.flatMap { try ScheduleTranslation.launchdCalendar($0) } } catch {
+            throw LanesError(.configuration, "lane \(declaration.lane): cannot express for launchd: \(error)",
+                             hint: "split the spec into one line per weekday, or run lanes daemon")
+        }
+        values["calendar"] = calendar.map { fields in ["fields": fields.map { ["key": $0.key, "value": String($0.value)] }] }
+        let home = environment["HOME"] ?? "/var/root"
+        let plistFolder = daemon ? "/Library/LaunchDaemons" : "~/Library/LaunchAgents"
+        values["loadCommand"] = comment(daemon ? "sudo launchctl bootstrap system \(plistFolder)/\(label).plist"
+                                                : "launchctl bootstrap gui/$(id -u) \(plistFolder)/\(label).plist")
+        values["label"] = xml(label)
+        values["laneComment"] = comment(declaration.lane)
+        values["specSummaryComment"] = comment(specSummary)
+        if let pollNote { values["pollNoteComment"] = comment(pollNote) }
+        values["arguments"] = [lanesExecutable, declaration.lane].map(xml)
+        values["projectDirectory"] = xml(projectDirectory)
+        values["logPath"] = xml(daemon ? "/Library/Logs/\(label).log" : "\(home)/Library/Logs/\(label).log")
+        if daemon, let user = environment["USER"], !user.isEmpty, user != "root" { values["userName"] = xml(user) }
+        // launchd starts jobs with a bare PATH: Homebrew's folders first, then the system's.
+        values["environment"] = [("LANES_RUN_TRIGGER", "timer"), ("PATH", "/opt/homebrew/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin")]
+            .map { ["key": xml($0.0), "value": xml($0.1)] }
         return values
     }
 
