@@ -99,4 +99,32 @@ import Testing
                 && text.contains("lane 'list' has the name of the subcommand `lanes list`")
         }
     }
+
+    /// Issue 21: a lane name reaches shells, YAML, Groovy and unit files in the exports; one that
+    /// is not an identifier (an option, a command substitution, a newline) is refused at load.
+    @Test(arguments: ["--json", "-x", "", "a\nb", "$(touch pwned)", "build ios", "build-ios", "1st"])
+    func aLaneNameThatIsNotAnIdentifierIsRefused(name: String) {
+        let lanefile = Lanefile {
+            Lane(name, "Hostile") {}
+        }
+        #expect {
+            try lanefile.validate()
+        } throws: { error in
+            error.lanesKind == .configuration && "\(error)".contains("lane \(String(reflecting: name)) is not a valid lane name")
+        }
+    }
+
+    @Test func secretAndVariableNamesMustBeEnvironmentVariableNames() {
+        let lanefile = Lanefile {
+            Lane("ship", "Ships", environment: ["OK_NAME", "BAD\nNAME"], secrets: ["TOKEN }} ${{ github.token"]) {}
+            Lane("_private2", "Fine") {}
+        }
+        #expect {
+            try lanefile.validate()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(#"declares the environment variable "BAD\nNAME""#) && text.contains("declares the secret")
+                && !text.contains("OK_NAME") && !text.contains("_private2")
+        }
+    }
 }

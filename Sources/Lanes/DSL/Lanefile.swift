@@ -41,10 +41,24 @@ public struct Lanefile: Sendable {
         lanes.first { $0.name == name }
     }
 
-    /// Mistakes only visible once the lanes exist as values: two lanes with one name, or a lane
-    /// named like a subcommand (which always wins, so the lane could never run).
+    /// Mistakes only visible once the lanes exist as values: two lanes with one name, a lane
+    /// named like a subcommand (which always wins, so the lane could never run), and names that
+    /// are not identifiers: a lane's name becomes a command-line word, a file name and a job name
+    /// in every export, and a variable's or secret's name an environment variable's.
     func validate() throws {
         var problems: [String] = []
+        for lane in lanes {
+            if !Self.isIdentifier(lane.name) {
+                problems.append("lane \(String(reflecting: lane.name)) is not a valid lane name: use letters, digits and _, "
+                    + "starting with a letter or _ (it becomes a command-line word, a file name and a job name)")
+            }
+            for (kind, names) in [("environment variable", lane.requiredEnvironment), ("secret", lane.requiredSecrets)] {
+                for name in names where !Self.isIdentifier(name) {
+                    problems.append("lane \(String(reflecting: lane.name)) declares the \(kind) \(String(reflecting: name)), "
+                        + "which is not a valid environment variable name: use letters, digits and _, starting with a letter or _")
+                }
+            }
+        }
         for name in Set(lanes.map(\.name)).sorted() {
             let same = lanes.filter { $0.name == name }
             if same.count > 1 {
@@ -66,6 +80,16 @@ public struct Lanefile: Sendable {
         }
         guard problems.isEmpty else {
             throw ValidationErrors(kind: .configuration, problems: problems.map { "Lanefile.swift: \($0)" })
+        }
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`, in ASCII.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z")
+        else { return false }
+        return name.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
         }
     }
 }
