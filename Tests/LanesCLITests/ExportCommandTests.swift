@@ -185,3 +185,86 @@ import Testing
         #expect(text.contains("<key>Hour</key>\n            <integer>1</integer>"), "\(text)")
     }
 }
+
+/// Issue 21, "exports inject": free text (a hash seed, the project's folder) cannot add lines,
+/// keys, arguments or specifiers to any exported file, and two lanes never share a file.
+@Suite struct ExportInjectionTests {
+    static let targets = ["github-actions", "kubernetes", "systemd", "jenkins", "launchd"]
+
+    /// The fixture in a folder whose name holds a systemd specifier and a command substitution.
+    static func hostileProject() throws -> URL {
+        let source = try LanesProcess.project("hostile-export")
+        let project = source.deletingLastPathComponent().appendingPathComponent("proj %h $(touch pwned-dir) \(UUID().uuidString)")
+        try FileManager.default.moveItem(at: source, to: project)
+        return project
+    }
+
+    static func export(_ target: String, lane: String, in project: URL, into folder: URL) throws -> [URL] {
+        let result = try LanesProcess().run(["export", "--to", target, "--lane", lane, "--output", folder.path], in: project)
+        #expect(result.status == 0, "\(result.output)")
+        return result.standardOutput.split(separator: "\n").compactMap { line in
+            line.hasPrefix("wrote ") ? URL(fileURLWithPath: String(line.dropFirst("wrote ".count))) : nil
+        }
+    }
+
+    @Test(arguments: targets) func aHostileSeedAndFolderStayInsideTheirValues(target: String) throws {
+        let project = try Self.hostileProject()
+        let files = try Self.export(target, lane: "nightly", in: project, into: project.appendingPathComponent("out"))
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{85}" }) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                #expect(!trimmed.hasPrefix("run: touch") && !trimmed.hasPrefix("injected:") && !trimmed.hasPrefix("also:"),
+                        "\(file.lastPathComponent): \(line)")
+            }
+            if target == "systemd", file.pathExtension == "service" {
+                #expect(text.contains("WorkingDirectory=\(project.path.replacingOccurrences(of: "%", with: "%%"))\n"), "\(text)")
+                #expect(text.contains(#"ExecStart=""#) && text.contains(#"" "nightly""#), "\(text)")
+            }
+        }
+        if target == "github-actions" || target == "kubernetes" {
+            // Read as YAML: the documents hold exactly what lanes meant to write.
+            let script = """
+                import json, sys, yaml
+                documents = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d is not None]
+                print(json.dumps(documents))
+                """
+            let parsed = try runProgram(["python3", "-c", script, files[0].path])
+            #expect(parsed.status == 0, "\(parsed.error)")
+            let documents = try #require(try JSONSerialization.jsonObject(with: Data(parsed.output.utf8)) as? [[String: Any]])
+            if target == "github-actions" {
+                let jobs = try #require(documents.first?["jobs"] as? [String: Any])
+                let steps = try #require((jobs["lane"] as? [String: Any])?["steps"] as? [[String: Any]])
+                #expect(steps.compactMap { $0["run"] as? String } == ["lanes nightly"])
+                #expect(Set(documents[0].keys) == ["name", "true", "concurrency", "jobs"], "\(documents[0].keys)")  // YAML 1.1 reads `on` as true
+            } else {
+                let container = ((((documents.first?["spec"] as? [String: Any])?["jobTemplate"] as? [String: Any])?["spec"] as? [String: Any])?["template"] as? [String: Any])
+                let containers = try #require((container?["spec"] as? [String: Any])?["containers"] as? [[String: Any]])
+                #expect(containers.first?["args"] as? [String] == ["lanes", "nightly"])
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("pwned-subst").path))
+    }
+
+    /// `build_ios` and `buildIos` (and two names alike in their first 40 characters) get files and
+    /// Kubernetes Secrets of their own.
+    @Test func lanesWithSimilarNamesNeverShareAFile() throws {
+        let project = try LanesProcess.project("hostile-export")
+        let folder = project.appendingPathComponent("out")
+        let lanes = ["build_ios", "buildIos", "aVeryLongLaneNameThatGoesOnAndOnPastFortyCharactersA",
+                     "aVeryLongLaneNameThatGoesOnAndOnPastFortyCharactersB"]
+        var written: [String] = []
+        var secrets: Set<String> = []
+        for lane in lanes {
+            let files = try Self.export("kubernetes", lane: lane, in: project, into: folder)
+            written += files.map(\.lastPathComponent)
+            let text = try String(contentsOf: try #require(files.first), encoding: .utf8)
+            #expect(text.contains("args: [\"lanes\", \"\(lane)\"]"), "\(text)")
+            secrets.formUnion(text.split(separator: "\n").filter { $0.contains("name: lanes-") && !$0.contains("labels") }.map(String.init))
+        }
+        #expect(Set(written).count == lanes.count, "\(written)")
+        #expect(written.contains("lanes-build-ios.cronjob.yaml"))  // a camelCase name keeps its plain stem
+        #expect(written.allSatisfy { $0.count <= "lanes-".count + 40 + ".cronjob.yaml".count }, "\(written)")
+    }
+}

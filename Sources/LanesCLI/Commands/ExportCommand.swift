@@ -129,14 +129,24 @@ struct ScheduleExporter {
         self.zone = zone
     }
 
-    /// `developerRelease` -> `developer-release`: a name Kubernetes and systemd accept.
-    var fileStem: String {
+    /// `developerRelease` -> `developer-release`: a name Kubernetes, systemd and launchd accept, and
+    /// one lane's alone. A camelCase name that starts in lower case maps back to itself (each `-x` was
+    /// `X`); any other (`build_ios`, `Build`, longer than 40) is cut to 31 characters and gets 8 hex
+    /// digits of a hash of the whole name, so `build_ios` and `buildIos` never share a file or Secret.
+    var fileStem: String { Self.fileStem(of: declaration.lane) }
+
+    static func fileStem(of lane: String) -> String {
         var result = ""
-        for character in declaration.lane {
+        for character in lane {
             if character.isUppercase, !result.isEmpty, result.last != "-" { result.append("-") }
-            result.append(character.isLetter || character.isNumber ? Character(character.lowercased()) : "-")
+            result.append(character.isASCII && (character.isLetter || character.isNumber) ? Character(character.lowercased()) : "-")
         }
-        return String(result.prefix(40))
+        let reversible = lane.range(of: "^[a-z][A-Za-z0-9]*$", options: .regularExpression) != nil
+        if reversible, result.count <= 40 { return result }
+        var hash: UInt32 = 0x811c_9dc5  // FNV-1a
+        for byte in lane.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let hex = String(hash, radix: 16)
+        return String(result.prefix(31)) + "-" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     var specSummary: String {
@@ -162,14 +172,25 @@ struct ScheduleExporter {
         }
     }
 
+    /// Values every template may use: `lane`, `seed`, `zone`, `specSummary`, `resolved` and
+    /// `pollNote` are comment-safe (one line); each format adds its own escaped forms.
     private func common() -> [String: Any] {
         var values: [String: Any] = [
-            "lane": declaration.lane, "laneQuoted": JSONValue.string(declaration.lane).serialized, "seed": declaration.hashSeed,
-            "zone": zone.identifier, "specSummary": specSummary, "resolved": resolved.joined(separator: " | "),
-            "unitName": "lanes-\(fileStem)", "projectDirectory": projectDirectory,
+            "lane": ExportText.oneLine(declaration.lane), "laneQuoted": ExportText.quoted(declaration.lane),
+            "seed": ExportText.oneLine(declaration.hashSeed), "zone": ExportText.oneLine(zone.identifier),
+            "specSummary": ExportText.oneLine(specSummary), "resolved": ExportText.oneLine(resolved.joined(separator: " | ")),
+            "unitName": "lanes-\(fileStem)",
         ]
-        if let pollNote { values["pollNote"] = pollNote }
+        if let pollNote { values["pollNote"] = ExportText.oneLine(pollNote) }
         return values
+    }
+
+    /// The lane's secret names, each checked to be an identifier before it becomes a key.
+    private func secretNames() throws -> [String] {
+        for name in declaration.secrets where !ExportText.isIdentifier(name) {
+            throw LanesError(.configuration, "lane \(declaration.lane): secret \(String(reflecting: name)) is not an environment variable name")
+        }
+        return declaration.secrets
     }
 
     func githubActions() throws -> [String: Any] {
@@ -188,12 +209,13 @@ struct ScheduleExporter {
             let next = upcoming
             let other = (try? timers.flatMap { try ScheduleTranslation.utcCronLines($0, offsetSeconds: next.offset) })?.joined(separator: " | ") ?? "?"
             let change = CronInstant(secondsSince1970: Double(period.end)).description.prefix(10)
-            values["dstNote"] = "DST: \(zone.identifier) changes to \(Self.offsetText(next.offset)) on \(change); GitHub does not follow. Then use `\(other)` (re-export), or runs are an hour off."
+            values["dstNote"] = ExportText.oneLine("DST: \(zone.identifier) changes to \(Self.offsetText(next.offset)) on \(change); GitHub does not follow. Then use `\(other)` (re-export), or runs are an hour off.")
         } else {
-            values["dstNote"] = "\(zone.identifier) has no daylight-saving changes ahead: these UTC times stay exact."
+            values["dstNote"] = ExportText.oneLine("\(zone.identifier) has no daylight-saving changes ahead: these UTC times stay exact.")
         }
-        values["runStepName"] = "lanes " + declaration.lane
-        values["secretLines"] = declaration.secrets.map { "\($0): ${{ secrets.\($0) }}" }
+        values["runStepName"] = ExportText.quoted("lanes " + declaration.lane)
+        values["runCommand"] = ExportText.quoted("lanes " + ExportText.shellWord(declaration.lane))
+        values["secretLines"] = try secretNames().map { "\($0): ${{ secrets.\($0) }}" }
         return values
     }
 
@@ -205,7 +227,8 @@ struct ScheduleExporter {
         values["jobs"] = lines.enumerated().map { index, line -> [String: Any] in
             [
                 "name": lines.count == 1 ? "lanes-\(fileStem)" : "lanes-\(fileStem)-\(index + 1)",
-                "schedule": line, "zone": zone.identifier, "image": image, "lane": declaration.lane,
+                "schedule": ExportText.quoted(line), "zone": ExportText.quoted(zone.identifier), "image": ExportText.quoted(image),
+                "lane": ExportText.quoted(declaration.lane),
                 "startingDeadlineSeconds": String(startingDeadline(line: index)),
             ]
         }
@@ -226,27 +249,28 @@ struct ScheduleExporter {
     func systemd(lanesExecutable: String) throws -> [String: Any] {
         try requireTimers("systemd")
         var values = common()
-        values["calendars"] = timers.flatMap { ScheduleTranslation.systemdCalendar($0, zone: zone.identifier) }
-        values["lanesExecutable"] = lanesExecutable
+        values["calendars"] = timers.flatMap { ScheduleTranslation.systemdCalendar($0, zone: zone.identifier) }.map(ExportText.systemdValue)
+        values["laneSystemd"] = ExportText.systemdValue(declaration.lane)
+        values["workingDirectory"] = ExportText.systemdValue(projectDirectory)
+        values["execStart"] = [lanesExecutable, declaration.lane].map(ExportText.systemdWord).joined(separator: " ")
         return values
     }
 
     func jenkins(jobName: String) throws -> [String: Any] {
         var values = common()
-        values["jobName"] = jobName
-        func groovy(_ text: String) -> String {
-            "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-                .replacingOccurrences(of: "\n", with: "\\n") + "'"
-        }
+        values["jobName"] = ExportText.oneLine(jobName)
+        let groovy = ExportText.groovy
         let specs = declaration.schedule.map { ("cron", $0) } + declaration.pollSCM.map { ("pollSCM", $0) }
         values["triggers"] = specs.map { kind, spec in "\(kind)(\(groovy(declaration.text(of: spec))))" }
         let asJob = TriggerDeclaration(lane: declaration.lane, schedule: declaration.schedule, pollSCM: declaration.pollSCM,
                                        hashSeed: jobName, timeZone: declaration.timeZone)
-        values["resolvedSummary"] = try specs.map { kind, spec in
+        values["resolvedSummary"] = ExportText.oneLine(try specs.map { kind, spec in
             let schedule = try asJob.parse(spec, timeZones: resolver)
             return "\(kind) `\(spec.replacingOccurrences(of: "\n", with: "\\n"))` -> `\(TriggerDeclaration.resolvedLines(of: schedule).joined(separator: " | "))`"
-        }.joined(separator: ", ")
-        values["secretLines"] = declaration.secrets.map { "\($0) = credentials('\($0)')" }
+        }.joined(separator: ", "))
+        values["secretLines"] = try secretNames().map { "\($0) = credentials(\(groovy($0)))" }
+        values["stageName"] = groovy(declaration.lane)
+        values["shellStep"] = groovy("lanes " + ExportText.shellWord(declaration.lane))
         return values
     }
 
@@ -260,11 +284,8 @@ struct ScheduleExporter {
         var values = common()
         let label = "lanes.\(fileStem)"
         let xml = { (text: String) in MarkupText.escape(text, for: .xml) }
-        // An XML comment holds any character XML allows, except the sequence "--".
-        let comment = { (text: String) in
-            String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0xFFFE || $0.value == 0xFFFF ? " " : $0 }))
-                .replacingOccurrences(of: "--", with: "- -")
-        }
+        // One line (no control characters, which XML refuses anyway), and never the sequence "--".
+        let comment = { (text: String) in ExportText.oneLine(text).replacingOccurrences(of: "--", with: "- -") }
         var schedules = timers
         if zone.identifier == machineZone.identifier {
             values["zoneNote"] = comment("launchd fires in this Mac's local time, \(zone.identifier), the lane's own zone: "
