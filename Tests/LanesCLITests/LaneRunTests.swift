@@ -157,4 +157,18 @@ import Testing
         let next = try #require(schedules.first?["next"])
         #expect(next.hasSuffix(":00Z") && next.contains("T00:"), "\(next)")
     }
+
+    /// Issue 19: every trigger of a lane is listed, Poll SCM included, in the table and in JSON.
+    @Test func listShowsPollSCMTriggersToo() throws {
+        let project = try LanesProcess.project("triggers")
+        let table = try LanesProcess().run(["list"], in: project)
+        #expect(table.status == 0, "\(table.output)")
+        let row = try #require(table.standardOutput.split(separator: "\n").first { $0.contains("developerRelease") })
+        #expect(row.contains("H 0 * * 0-4") && row.contains("pollSCM H/15 * * * *"), "\(table.standardOutput)")
+        let json = try LanesProcess().run(["list", "--json"], in: project)
+        let lanes = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        let release = try #require(lanes.first { $0["name"] as? String == "developerRelease" })
+        let kinds = (release["schedules"] as? [[String: String]] ?? []).map { $0["kind"] ?? "" }
+        #expect(kinds == ["schedule", "pollSCM"])
+    }
 }

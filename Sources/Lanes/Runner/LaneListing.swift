@@ -6,6 +6,8 @@ import LanesCron
 /// the seed `H` was hashed with and the minute and hour it resolved to, for comparing with Jenkins.
 struct LaneListing {
     struct ScheduleRow {
+        /// `schedule` (a timer) or `pollSCM`.
+        let kind: String
         let spec: String
         let seed: String
         /// Per schedule line, the resolved minutes and hours (`37`, `0`).
@@ -22,9 +24,9 @@ struct LaneListing {
         let timeZones = SystemTimeZoneResolver()
         self.lanefile = lanefile
         self.schedules = try LaneSchedule.all(in: lanefile, timeZones: timeZones).mapValues { entries in
-            entries.filter { $0.kind == .timer }.map { entry in
+            entries.map { entry in
                 let times = entry.resolvedTimes
-                return ScheduleRow(spec: entry.spec, seed: entry.seed, minutes: times.map(\.minute), hours: times.map(\.hour),
+                return ScheduleRow(kind: entry.kind == .timer ? "schedule" : "pollSCM", spec: entry.spec, seed: entry.seed, minutes: times.map(\.minute), hours: times.map(\.hour),
                                    next: entry.nextRun(after: now, timeZones: timeZones)?.description ?? "never")
             }
         }
@@ -51,7 +53,7 @@ struct LaneListing {
             ("environment", .array(lane.requiredEnvironment.map { .string($0) })),
             ("secrets", .array(lane.requiredSecrets.map { .string($0) })),
             ("schedules", .array((schedules[lane.name] ?? []).map { row in
-                .object([("spec", .string(row.spec)), ("seed", .string(row.seed)),
+                .object([("kind", .string(row.kind)), ("spec", .string(row.spec)), ("seed", .string(row.seed)),
                          ("minute", .string(row.minutes.joined(separator: ";"))),
                          ("hour", .string(row.hours.joined(separator: ";"))), ("next", .string(row.next))])
             })),
@@ -82,9 +84,10 @@ struct LaneListing {
         ])
     }
 
-    /// `H 0 * * 0-4 (seed nightly: minute 37, hour 0; next 2026-11-23T00:37:00Z)`.
+    /// `H 0 * * 0-4 (seed nightly: minute 37, hour 0; next 2026-11-23T00:37:00Z)`; a Poll SCM
+    /// trigger starts with `pollSCM `.
     static func summary(of row: ScheduleRow) -> String {
-        "\(row.spec) (seed \(row.seed): minute \(row.minutes.joined(separator: "/")), hour \(row.hours.joined(separator: "/")); next \(row.next))"
+        (row.kind == "pollSCM" ? "pollSCM " : "") + "\(row.spec) (seed \(row.seed): minute \(row.minutes.joined(separator: "/")), hour \(row.hours.joined(separator: "/")); next \(row.next))"
     }
 
     private var table: String {
@@ -94,6 +97,6 @@ struct LaneListing {
             let schedule = (schedules[lane.name] ?? []).map(Self.summary).joined(separator: "; ")
             return [lane.name, lane.summary, options, schedule]
         }
-        return TextTable(header: ["Lane", "Description", "Options", "Schedule"], rows: rows).rendered + "\n"
+        return TextTable(header: ["Lane", "Description", "Options", "Triggers"], rows: rows).rendered + "\n"
     }
 }
