@@ -14,10 +14,14 @@ public struct TriggerDeclaration: Sendable, Hashable, Decodable {
     public let timeZone: String?
     /// Names of the secrets the lane needs: exports take them from the target's secret store.
     public let secrets: [String]
+    /// Names of the variables the lane declares (`environment:`): exports pass them through.
+    public let variables: [String]
 
-    public init(lane: String, schedule: [String], pollSCM: [String], hashSeed: String, timeZone: String?, secrets: [String] = []) {
+    public init(lane: String, schedule: [String], pollSCM: [String], hashSeed: String, timeZone: String?, secrets: [String] = [],
+                variables: [String] = []) {
         self.lane = lane
         self.secrets = secrets
+        self.variables = variables
         self.schedule = schedule
         self.pollSCM = pollSCM
         self.hashSeed = hashSeed
@@ -37,7 +41,7 @@ public struct TriggerDeclaration: Sendable, Hashable, Decodable {
                 let entry = try container.decode(Entry.self)
                 lanes.append(TriggerDeclaration(lane: entry.name, schedule: entry.triggers.schedule, pollSCM: entry.triggers.pollSCM,
                                                 hashSeed: entry.triggers.hashSeed, timeZone: entry.triggers.timeZone,
-                                                secrets: entry.secrets ?? []))
+                                                secrets: entry.secrets ?? [], variables: entry.environment ?? []))
             }
             self.lanes = lanes
         }
@@ -46,6 +50,7 @@ public struct TriggerDeclaration: Sendable, Hashable, Decodable {
             let name: String
             let triggers: Triggers
             let secrets: [String]?
+            let environment: [String]?
         }
 
         struct Triggers: Decodable {

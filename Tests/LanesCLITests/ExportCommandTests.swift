@@ -91,6 +91,10 @@ import Testing
         #expect(text.contains("- cron: \"30 16 * * 0-3,6\""))
         #expect(text.contains("Asia/Taipei has no daylight-saving changes ahead"))
         #expect(text.contains("APP_STORE_KEY: ${{ secrets.APP_STORE_KEY }}"))
+        // Issue 19: the job installs lanes, sees full history and gets the lane's declared variables.
+        #expect(text.contains("brew install --HEAD lanes/lanes/lanes"))
+        #expect(text.contains("fetch-depth: 0"))
+        #expect(text.contains("APP_FLAVOR: ${{ vars.APP_FLAVOR }}"))
         let newYork = try Self.read(try Self.export("github-actions", lane: "newYork"), "lanes-new-york.yml")
         #expect(newYork.contains("DST: America/New_York changes to"))
     }
@@ -104,6 +108,7 @@ import Testing
         #expect(text.contains("as the job \"Brewer/developerRelease\""))
         #expect(text.contains("cron `H 0 * * 0-4` -> `30 0 * * 0-4`"))
         #expect(text.contains("APP_STORE_KEY = credentials('APP_STORE_KEY')"))
+        #expect(text.contains("string(name: 'APP_FLAVOR'") && text.contains("APP_FLAVOR = \"${params.APP_FLAVOR}\""), "\(text)")
         let groovy = folder.appendingPathComponent("Jenkinsfile.groovy")
         try text.write(to: groovy, atomically: true, encoding: .utf8)
         let javaHome = ProcessInfo.processInfo.environment["JAVA_HOME"]
@@ -236,7 +241,8 @@ import Testing
             if target == "github-actions" {
                 let jobs = try #require(documents.first?["jobs"] as? [String: Any])
                 let steps = try #require((jobs["lane"] as? [String: Any])?["steps"] as? [[String: Any]])
-                #expect(steps.compactMap { $0["run"] as? String } == ["lanes nightly"])
+                #expect(steps.compactMap { $0["run"] as? String }.last == "lanes nightly")
+                #expect(steps.compactMap { $0["run"] as? String }.filter { $0.contains("touch") }.isEmpty)
                 #expect(Set(documents[0].keys) == ["name", "true", "concurrency", "jobs"], "\(documents[0].keys)")  // YAML 1.1 reads `on` as true
             } else {
                 let container = ((((documents.first?["spec"] as? [String: Any])?["jobTemplate"] as? [String: Any])?["spec"] as? [String: Any])?["template"] as? [String: Any])
@@ -266,5 +272,30 @@ import Testing
         #expect(Set(written).count == lanes.count, "\(written)")
         #expect(written.contains("lanes-build-ios.cronjob.yaml"))  // a camelCase name keeps its plain stem
         #expect(written.allSatisfy { $0.count <= "lanes-".count + 40 + ".cronjob.yaml".count }, "\(written)")
+    }
+}
+
+/// Issue 19: `lanes export --to jenkins` without `--lane` writes a Jenkinsfile for every scheduled
+/// lane; the Kubernetes and systemd files say that an Xcode lane cannot run there.
+@Suite struct ExportCoverageTests {
+    @Test func jenkinsWritesEveryScheduledLane() throws {
+        let project = try LanesProcess.project("triggers")
+        let output = project.appendingPathComponent("jenkins")
+        let result = try LanesProcess().run(["export", "--to", "jenkins", "--output", output.path], in: project)
+        #expect(result.status == 0, "\(result.output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(names == ["Jenkinsfile-developer-release", "Jenkinsfile-new-york", "Jenkinsfile-sunday", "Jenkinsfile-weekly"], "\(names)")
+        let weekly = try String(contentsOf: output.appendingPathComponent("Jenkinsfile-weekly"), encoding: .utf8)
+        #expect(weekly.contains("sh 'lanes weekly'") && weekly.contains("cron('H 3 * * 1')"), "\(weekly)")
+        let refused = try LanesProcess().run(["export", "--to", "jenkins", "--job-name", "x"], in: project)
+        #expect(refused.status == 64 && refused.standardError.contains("--job-name names one Jenkins job"), "\(refused.output)")
+    }
+
+    @Test(arguments: [("kubernetes", "lanes-developer-release.cronjob.yaml"), ("systemd", "lanes-developer-release.service")])
+    func linuxTargetsSayAnXcodeLaneCannotRunThere(target: String, file: String) throws {
+        let folder = try ExportCommandTests.export(target)
+        let text = try ExportCommandTests.read(folder, file)
+        #expect(text.contains("An Xcode lane (build_app, run_tests on a simulator, the login keychain) cannot run here"), "\(text)")
+        #expect(text.contains("APP_FLAVOR"), "\(text)")
     }
 }

@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "github-actions | kubernetes | systemd | jenkins | launchd")
     var to: Target
 
-    @Option(help: "The lane (required when several lanes are scheduled).")
+    @Option(help: "The lane (required when several lanes are scheduled, except for jenkins, which writes a Jenkinsfile for each).")
     var lane: String?
 
     @Option(help: "Write the file(s) into this folder instead of printing them.")
@@ -42,41 +42,49 @@ struct ExportCommand: ParsableCommand {
         let lanefile = try project.locateLanefile()
         let declarations = try LanefileTriggers.load(lanefile: lanefile, environment: ProcessEnvironment.current())
         let scheduled = declarations.filter(\.isScheduled)
-        let declaration: TriggerDeclaration
+        let chosen: [TriggerDeclaration]
         if let lane {
             guard let found = declarations.first(where: { $0.lane == lane }) else {
                 throw LanesError(.usage, "--lane \(lane): no such lane in \(lanefile)")
             }
             guard found.isScheduled else { throw LanesError(.configuration, "lane \(lane) has no .schedule or .pollSCM trigger") }
-            declaration = found
+            chosen = [found]
+        } else if to == .jenkins, !scheduled.isEmpty {
+            chosen = scheduled  // one Jenkinsfile per lane: a pipeline has one set of triggers
         } else {
             guard scheduled.count == 1 else {
                 throw LanesError(.usage, scheduled.isEmpty ? "no lane in \(lanefile) has a schedule"
                                  : "several lanes are scheduled (\(scheduled.map(\.lane).joined(separator: ", "))): pick one with --lane")
             }
-            declaration = scheduled[0]
+            chosen = scheduled
         }
-        let exporter = try ScheduleExporter(declaration: declaration, projectDirectory: FilePath.directory(of: lanefile),
-                                            now: SystemCronClock().now())
+        if jobName != nil, chosen.count > 1 {
+            throw LanesError(.usage, "--job-name names one Jenkins job: pick its lane with --lane")
+        }
         let installation = try Installation.locate(environment: ProcessEnvironment.current())
-        let files: [(name: String, template: String, values: [String: Any])]
-        switch to {
-        case .githubActions:
-            files = [("lanes-\(exporter.fileStem).yml", "schedule-github-actions.yml.mustache", try exporter.githubActions())]
-        case .kubernetes:
-            files = [("lanes-\(exporter.fileStem).cronjob.yaml", "schedule-kubernetes.yaml.mustache", try exporter.kubernetes(image: image))]
-        case .systemd:
-            let values = try exporter.systemd(lanesExecutable: try LanefileTriggers.driverExecutable())
-            files = [("lanes-\(exporter.fileStem).service", "schedule-systemd.service.mustache", values),
-                     ("lanes-\(exporter.fileStem).timer", "schedule-systemd.timer.mustache", values)]
-        case .jenkins:
-            files = [("Jenkinsfile", "schedule-jenkinsfile.mustache", try exporter.jenkins(jobName: jobName ?? declaration.hashSeed))]
-        case .launchd:
-            let values = try exporter.launchd(lanesExecutable: try LanefileTriggers.driverExecutable(), daemon: daemon,
-                                              machineZone: ScheduleFormat.machineZone(SystemTimeZoneResolver()),
-                                              environment: ProcessEnvironment.current())
-            files = [("\(values["label"] as? String ?? "lanes").plist", "schedule-launchd.plist.mustache", values)]
-            TextOutput.standardError(Redactor()).writeLine("load it with: \(values["loadCommand"] as? String ?? "")")
+        var files: [(name: String, template: String, values: [String: Any])] = []
+        for declaration in chosen {
+            let exporter = try ScheduleExporter(declaration: declaration, projectDirectory: FilePath.directory(of: lanefile),
+                                                now: SystemCronClock().now())
+            switch to {
+            case .githubActions:
+                files.append(("lanes-\(exporter.fileStem).yml", "schedule-github-actions.yml.mustache", try exporter.githubActions()))
+            case .kubernetes:
+                files.append(("lanes-\(exporter.fileStem).cronjob.yaml", "schedule-kubernetes.yaml.mustache", try exporter.kubernetes(image: image)))
+            case .systemd:
+                let values = try exporter.systemd(lanesExecutable: try LanefileTriggers.driverExecutable())
+                files += [("lanes-\(exporter.fileStem).service", "schedule-systemd.service.mustache", values),
+                          ("lanes-\(exporter.fileStem).timer", "schedule-systemd.timer.mustache", values)]
+            case .jenkins:
+                files.append((chosen.count == 1 ? "Jenkinsfile" : "Jenkinsfile-\(exporter.fileStem)", "schedule-jenkinsfile.mustache",
+                              try exporter.jenkins(jobName: jobName ?? declaration.hashSeed)))
+            case .launchd:
+                let values = try exporter.launchd(lanesExecutable: try LanefileTriggers.driverExecutable(), daemon: daemon,
+                                                  machineZone: ScheduleFormat.machineZone(SystemTimeZoneResolver()),
+                                                  environment: ProcessEnvironment.current())
+                files.append(("\(values["label"] as? String ?? "lanes").plist", "schedule-launchd.plist.mustache", values))
+                TextOutput.standardError(Redactor()).writeLine("load it with: \(values["loadCommand"] as? String ?? "")")
+            }
         }
         let rendered = try files.map { file in
             (file.name, try MustacheTemplate(string: try FilePath.read(installation.templatesDirectory + "/" + file.template)).render(file.values))
@@ -180,9 +188,20 @@ struct ScheduleExporter {
             "seed": ExportText.oneLine(declaration.hashSeed), "zone": ExportText.oneLine(zone.identifier),
             "specSummary": ExportText.oneLine(specSummary), "resolved": ExportText.oneLine(resolved.joined(separator: " | ")),
             "unitName": "lanes-\(fileStem)",
+            "xcodeNote": "An Xcode lane (build_app, run_tests on a simulator, the login keychain) cannot run here: "
+                + "Xcode exists only on macOS. Export it --to launchd, or to a macOS runner (github-actions).",
         ]
         if let pollNote { values["pollNote"] = ExportText.oneLine(pollNote) }
+        if !declaration.variables.isEmpty { values["variableNames"] = declaration.variables.map(ExportText.oneLine).joined(separator: ", ") }
         return values
+    }
+
+    /// The lane's declared variable names, each checked to be an identifier before it becomes a key.
+    private func variableNames() throws -> [String] {
+        for name in declaration.variables where !ExportText.isIdentifier(name) {
+            throw LanesError(.configuration, "lane \(declaration.lane): variable \(String(reflecting: name)) is not an environment variable name")
+        }
+        return declaration.variables
     }
 
     /// The lane's secret names, each checked to be an identifier before it becomes a key.
@@ -216,6 +235,7 @@ struct ScheduleExporter {
         values["runStepName"] = ExportText.quoted("lanes " + declaration.lane)
         values["runCommand"] = ExportText.quoted("lanes " + ExportText.shellWord(declaration.lane))
         values["secretLines"] = try secretNames().map { "\($0): ${{ secrets.\($0) }}" }
+        values["variableLines"] = try variableNames().map { "\($0): ${{ vars.\($0) }}" }
         return values
     }
 
@@ -269,6 +289,10 @@ struct ScheduleExporter {
             return "\(kind) `\(spec.replacingOccurrences(of: "\n", with: "\\n"))` -> `\(TriggerDeclaration.resolvedLines(of: schedule).joined(separator: " | "))`"
         }.joined(separator: ", "))
         values["secretLines"] = try secretNames().map { "\($0) = credentials(\(groovy($0)))" }
+        let variables = try variableNames()
+        values["variableLines"] = variables.map { "\($0) = \"${params.\($0)}\"" }
+        values["parameterLines"] = variables.map { "string(name: \(groovy($0)), defaultValue: '', description: \(groovy("declared by lane " + declaration.lane)))" }
+        if !variables.isEmpty { values["hasParameters"] = true }
         values["stageName"] = groovy(declaration.lane)
         values["shellStep"] = groovy("lanes " + ExportText.shellWord(declaration.lane))
         return values

@@ -1,7 +1,7 @@
 import Lanes
 
 let lanes = Lanefile {
-    Lane("developerRelease", "Nightly staging build", secrets: ["APP_STORE_KEY"]) {
+    Lane("developerRelease", "Nightly staging build", environment: ["APP_FLAVOR"], secrets: ["APP_STORE_KEY"]) {
         print("building staging")
     }
     .schedule("H 0 * * 0-4").pollSCM("H/15 * * * *").hashSeed("Brewer/developerRelease").timeZone("Asia/Taipei")
