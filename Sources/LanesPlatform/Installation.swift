@@ -1,4 +1,4 @@
-/// Where lanes' files live: the `Lanes` module files and `libLanes.so` a Lanefile compiles against,
+/// Where lanes' files live: the `Lanes` module files and `libLanes.so` (`.dylib` on macOS) a Lanefile compiles against,
 /// the `lanes-tool` binary that serves the subcommands, the templates, and the compiler lanes was
 /// built with.
 ///
