@@ -1,0 +1,72 @@
+import Foundation
+import LanesPlatform
+import LanesTestSupport
+import Testing
+
+/// LanesPlatform's per-OS services, on the OS the tests run on.
+@Suite(.serialized) struct PlatformServicesTests {
+    /// Issue 21: SIGPIPE is suppressed around one call, not for the whole process. A write to a
+    /// pipe nobody reads fails with EPIPE, leaves no SIGPIPE pending and the disposition as it was.
+    @Test func aBrokenPipeFailsTheCallInsteadOfRaisingSIGPIPE() throws {
+        var before = sigaction()
+        sigaction(SIGPIPE, nil, &before)
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        var byte: UInt8 = 0x78
+        let (written, error) = StreamSocket.withoutBrokenPipeSignal { (write(ends[1], &byte, 1), errno) }
+        #expect(written == -1 && error == EPIPE)
+        var pending = sigset_t()
+        sigpending(&pending)
+        #expect(sigismember(&pending, SIGPIPE) == 0)
+        var after = sigaction()
+        sigaction(SIGPIPE, nil, &after)
+        // The handler is the struct's first field on both C libraries.
+        #expect(withUnsafeBytes(of: before) { $0.load(as: UInt.self) } == withUnsafeBytes(of: after) { $0.load(as: UInt.self) })
+    }
+
+    @Test func xdgFoldersWinAndTheOSDefaultIsUnderHome() {
+        #expect(UserFolders.cacheBase(environment: ["XDG_CACHE_HOME": "/x/cache"], home: "/h") == "/x/cache")
+        #expect(UserFolders.stateBase(environment: ["XDG_STATE_HOME": "/x/state"], home: "/h") == "/x/state")
+        let cache = UserFolders.cacheBase(environment: [:], home: "/h")
+        let state = UserFolders.stateBase(environment: [:], home: "/h")
+        #expect(cache == (HostPlatform.isMacOS ? "/h/Library/Caches" : "/h/.cache"))
+        #expect(state == (HostPlatform.isMacOS ? "/h/Library/Application Support" : "/h/.local/state"))
+    }
+
+    @Test func theExecutableIsThisTestProcess() throws {
+        let path = try FilePath.executable()
+        #expect(path.hasPrefix("/") && FilePath.exists(path))
+        #expect(FilePath.realPath(path) == path)
+    }
+
+    /// The portable backend on its own: a due instant, a Lanefile change seen by stat, and a signal
+    /// through the self-pipe, each reported as its event.
+    @Test func thePortableBackendReportsDueChangedAndSignals() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let lanefile = folder.path + "/Lanefile.swift"
+        try "// one\n".write(toFile: lanefile, atomically: true, encoding: .utf8)
+        let events = try DaemonEventBackend.open(lanefile: lanefile, environment: [DaemonEventBackend.variable: "portable"])
+        #expect(events.backendName.hasPrefix("portable"))
+        events.wake(at: Date().timeIntervalSince1970 + 0.2)
+        var seen: [DaemonEvent] = []
+        for _ in 0..<20 where !seen.contains(.due) { seen += events.next(timeoutMilliseconds: 1_000) }
+        #expect(seen.contains(.due))
+        #expect(!seen.contains(.lanefileChanged))
+
+        try "// two, longer\n".write(toFile: lanefile, atomically: true, encoding: .utf8)
+        seen = []
+        for _ in 0..<20 where !seen.contains(.lanefileChanged) { seen += events.next(timeoutMilliseconds: 3_000) }
+        #expect(seen.contains(.lanefileChanged))
+
+        kill(getpid(), SIGHUP)
+        seen = []
+        for _ in 0..<20 where !seen.contains(.stop(signal: SIGHUP)) { seen += events.next(timeoutMilliseconds: 1_000) }
+        #expect(seen.contains(.stop(signal: SIGHUP)))
+        #expect(throws: InstallationError.self) {
+            try DaemonEventBackend.open(lanefile: nil, environment: [DaemonEventBackend.variable: "epoll"])
+        }
+    }
+}
