@@ -66,7 +66,7 @@ import Testing
         for _ in 0..<20 where !seen.contains(.stop(signal: SIGHUP)) { seen += events.next(timeoutMilliseconds: 1_000) }
         #expect(seen.contains(.stop(signal: SIGHUP)))
         #expect(throws: InstallationError.self) {
-            try DaemonEventBackend.open(lanefile: nil, environment: [DaemonEventBackend.variable: "epoll"])
+            try DaemonEventBackend.open(lanefile: nil, environment: [DaemonEventBackend.variable: "bogus"])
         }
     }
 }

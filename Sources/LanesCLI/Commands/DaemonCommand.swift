@@ -17,7 +17,7 @@ struct DaemonCommand: ParsableCommand {
             it twice); after downtime, the latest run missed within --catch-up-hours runs once, older ones \
             are recorded missed. A lane whose previous run is still going is skipped (and recorded). When \
             Lanefile.swift changes it is recompiled; on a compile error the previous version keeps running.
-            Waits on timerfd/signalfd/inotify (Linux) or kqueue (macOS); LANES_EVENT_BACKEND=portable uses \
+            Waits on the OS's native event backend, named in its first log line; LANES_EVENT_BACKEND=portable uses \
             poll and a stat of the Lanefile instead. On a Mac, `lanes export --to launchd` lets launchd start \
             each run instead of a daemon.
             """)
