@@ -40,11 +40,16 @@ public enum FilePath {
     public static func executable() throws -> String {
         if let path = executablePathFromSystem().flatMap(realPath) { return path }
         let name = CommandLine.arguments.first ?? ""
-        let found = name.contains("/") ? name : which(name, path: getenv("PATH").map { String(cString: $0) })
-        guard let found, let path = realPath(found) else {
+        guard let path = resolveInvocation(name, path: getenv("PATH").map { String(cString: $0) }) else {
             throw InstallationError("cannot resolve the path of the lanes executable (\(name))")
         }
         return path
+    }
+
+    /// The real path of a program started as `name` (its `argv[0]`), as the shell found it.
+    public static func resolveInvocation(_ name: String, path: String?) -> String? {
+        guard !name.isEmpty else { return nil }
+        return (name.contains("/") ? name : which(name, path: path)).flatMap(realPath)
     }
 
     public static func currentDirectory() -> String {

@@ -41,6 +41,14 @@ import Testing
         #expect(FilePath.realPath(path) == path)
     }
 
+    /// Without the kernel's answer, a name started from PATH resolves through PATH, not the current folder.
+    @Test func anInvocationFromPATHResolvesThroughPATH() throws {
+        #expect(FilePath.resolveInvocation("sh", path: "/nonexistent:/bin") == FilePath.realPath("/bin/sh"))
+        #expect(FilePath.resolveInvocation("/bin/sh", path: nil) == FilePath.realPath("/bin/sh"))
+        #expect(FilePath.resolveInvocation("no-such-program-\(UUID().uuidString)", path: "/bin") == nil)
+        #expect(FilePath.resolveInvocation("", path: "/bin") == nil)
+    }
+
     /// The portable backend on its own: a due instant, a Lanefile change seen by stat, and a signal
     /// through the self-pipe, each reported as its event.
     @Test func thePortableBackendReportsDueChangedAndSignals() throws {
