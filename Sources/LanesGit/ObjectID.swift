@@ -15,8 +15,8 @@ public struct ObjectID: Sendable, Hashable, Codable, CustomStringConvertible {
     init(_ oid: git_oid) {
         var oid = oid
         var buffer = [CChar](repeating: 0, count: 41)
-        git_oid_fmt(&buffer, &oid)
-        hex = String(cString: buffer)
+        git_oid_fmt(&buffer, &oid)  // 40 hex digits, no terminator written
+        hex = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     init(_ pointer: UnsafePointer<git_oid>) {

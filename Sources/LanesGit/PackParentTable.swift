@@ -1,4 +1,4 @@
-import Dispatch
+internal import Dispatch
 internal import LanesPlatform
 
 /// The parents of every commit stored whole in one pack, by index position, read on all cores.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 internal import COpenSSL
 internal import LanesPlatform
 

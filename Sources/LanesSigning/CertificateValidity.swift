@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Where a certificate stands on a given day.
 public enum CertificateValidity: Sendable, Equatable {

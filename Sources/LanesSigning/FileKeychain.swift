@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 internal import LanesPlatform
 
 /// A keychain as a directory (mode 0700): each private key as encrypted PKCS#8 PEM (protected by

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Reads the fields lanes needs from a profile's signed XML property list.
 enum ProfilePayload {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// What kind of distribution a profile allows, decided as Apple and fastlane do from the
 /// entitlements and device lists.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 internal import COpenSSL
 
 /// Decodes `.mobileprovision` files: CMS SignedData (DER) around an XML property list.

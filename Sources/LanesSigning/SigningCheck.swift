@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// One reason a certificate, a profile and an app identifier do not belong together.
 public struct SigningProblem: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Everything that can go wrong while reading signing material, each case saying what was wrong,
 /// in which file, and what to do about it.

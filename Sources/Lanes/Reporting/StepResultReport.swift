@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesGit
 
 /// A step's result as `lanes run` shows it: lines for a person, a JSON value for `--json`.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesCron
 
 /// `lanes list`: the lanes as values, from the compiled Lanefile, never by scanning its text.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesCron
 
 /// A lane's cron schedule, parsed with Jenkins' semantics. `H` is hashed from the lane's seed (its

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 internal import LanesPlatform
 
 /// Checks an artifact against the manifest written next to it, before anything ships it: the file

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 internal import LanesPlatform
 internal import LanesSigning
 internal import LanesXcode

@@ -1,5 +1,5 @@
 import LanesBuild
-import FoundationEssentials
+internal import FoundationEssentials
 internal import LanesPlatform
 
 /// `build_app`: `xcodebuild archive`, then `-exportArchive` with an ExportOptions.plist made from the

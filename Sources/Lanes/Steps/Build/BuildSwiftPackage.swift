@@ -1,6 +1,6 @@
 import LanesBuild
 import LanesGit
-import FoundationEssentials
+internal import FoundationEssentials
 internal import LanesPlatform
 
 /// `build_swift_package`: `swift build -c release --product NAME` in a package folder, then a

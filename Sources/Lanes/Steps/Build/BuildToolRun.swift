@@ -1,6 +1,6 @@
 import LanesBuild
 import Synchronization
-import FoundationEssentials
+internal import FoundationEssentials
 internal import LanesPlatform
 
 /// How every build step runs a tool (xcodebuild, swift, pod): the raw output goes, redacted, to a

@@ -1,5 +1,5 @@
 import LanesBuild
-import FoundationEssentials
+internal import FoundationEssentials
 
 /// `check_ipa`: reads an .ipa (Info.plist, embedded profile) and refuses it when its bundle
 /// identifier is not the configuration's, or it does not embed the profile the lane installed.

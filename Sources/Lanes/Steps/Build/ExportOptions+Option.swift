@@ -1,5 +1,5 @@
 import LanesBuild
-import FoundationEssentials
+internal import FoundationEssentials
 
 /// `export_options` on the command line is a JSON object, as ExportOptions.plist holds it:
 /// `export_options:{"signingStyle":"manual","provisioningProfiles":{"works.sth.brewer":"Brewer_Staging"}}`.

@@ -1,5 +1,5 @@
 import LanesBuild
-import FoundationEssentials
+internal import FoundationEssentials
 internal import LanesPlatform
 
 /// `run_tests`: `xcodebuild test` on one or more simulators, or `swift test` in a package. XCTest and

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesSigning
 
 /// `import_certificate`: reads a PKCS#12 identity through OpenSSL, refuses an expired one, and

@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesSigning
 
 /// `install_provisioning_profile`: checks a .mobileprovision (signature intact, not expired;

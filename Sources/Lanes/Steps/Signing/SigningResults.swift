@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesSigning
 
 /// What `import_certificate` leaves behind: the identity's facts and where it now lives.
