@@ -64,7 +64,7 @@ import Testing
         #expect(try bashCompletions(["lanes", "cron", "ne"], script: script, project: project, environment: environment) == ["next"])
     }
 
-    @Test(.enabled(if: installed("fish"), "fish is not installed (make deps installs it)"))
+    @Test(.enabled(if: installed("fish"), "fish is not installed (make test-deps installs it)"))
     func fishCompletesLanesAndSteps() throws {
         let (project, script, environment) = try prepare("fish")
         func complete(_ line: String) throws -> Set<String> {
@@ -77,7 +77,7 @@ import Testing
         #expect(try complete("lanes deploy --js") == ["--json"])
     }
 
-    @Test(.enabled(if: installed("zsh"), "zsh is not installed (make deps installs it)"))
+    @Test(.enabled(if: installed("zsh"), "zsh is not installed (make test-deps installs it)"))
     func zshScriptLoadsAndRegistersItsFunction() throws {
         let (project, script, environment) = try prepare("zsh")
         let output = try shell(["/usr/bin/zsh", "-f", "-c",

@@ -30,7 +30,7 @@ import Testing
         try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
     }
 
-    @Test(.enabled(if: tool("systemd-analyze") != nil, "needs systemd-analyze (Debian's systemd package; make deps installs it)"))
+    @Test(.enabled(if: tool("systemd-analyze") != nil, "needs systemd-analyze (Debian's systemd package; make test-deps installs it)"))
     func systemdUnitsVerifyAndListTheSameInstantsAsLanesSchedule() throws {
         let analyze = try #require(Self.tool("systemd-analyze"))
         let folder = try Self.export("systemd")
@@ -63,7 +63,7 @@ import Testing
         #expect(systemdTimes.count == 5)
     }
 
-    @Test(.enabled(if: tool("kubernetes-validate") != nil, "needs kubernetes-validate (PyPI; make deps installs it)"))
+    @Test(.enabled(if: tool("kubernetes-validate") != nil, "needs kubernetes-validate (PyPI; make test-deps installs it)"))
     func kubernetesCronJobValidatesStrictly() throws {
         let folder = try Self.export("kubernetes")
         let file = folder.appendingPathComponent("lanes-developer-release.cronjob.yaml")
@@ -80,7 +80,7 @@ import Testing
         #expect(sunday.contains("schedule: \"0 4 * * 0,5,6\""))
     }
 
-    @Test(.enabled(if: tool("check-jsonschema") != nil, "needs check-jsonschema (PyPI; make deps installs it)"))
+    @Test(.enabled(if: tool("check-jsonschema") != nil, "needs check-jsonschema (PyPI; make test-deps installs it)"))
     func githubWorkflowMatchesTheSchemaInUTC() throws {
         let folder = try Self.export("github-actions")
         let file = folder.appendingPathComponent("lanes-developer-release.yml")
@@ -99,7 +99,7 @@ import Testing
         #expect(newYork.contains("DST: America/New_York changes to"))
     }
 
-    @Test(.enabled(if: tool("groovyc") != nil, "needs groovyc (Debian's groovy; make deps installs it)"))
+    @Test(.enabled(if: tool("groovyc") != nil, "needs groovyc (Debian's groovy; make test-deps installs it)"))
     func jenkinsfileCompilesAndKeepsH() throws {
         let folder = try Self.export("jenkins")
         let text = try Self.read(folder, "Jenkinsfile")

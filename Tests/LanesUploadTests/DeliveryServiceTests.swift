@@ -4,7 +4,7 @@ import Testing
 
 /// Firebase App Distribution and App Store Connect flows against Tests/Servers/fake_delivery_services.py,
 /// which implements the documented endpoints and verifies lanes' JWTs with PyJWT + cryptography.
-@Suite(.enabled(if: FakeDeliveryServices.available, "needs python3 with PyJWT and cryptography: run `make deps`"))
+@Suite(.enabled(if: FakeDeliveryServices.available, "needs python3 with PyJWT and cryptography: run `make test-deps`"))
 struct DeliveryServiceTests {
     let services: FakeDeliveryServices
 

@@ -4,13 +4,13 @@ import Testing
 
 /// The pages in a real browser: headless Chromium driven by Selenium (`browser_test.py`), against
 /// `lanes serve` on real runs. Screenshots land in `.build/web-screenshots/`.
-/// Needs Debian's chromium and chromium-driver and PyPI's selenium (`make deps` installs them).
+/// Needs Debian's chromium and chromium-driver and PyPI's selenium (`make test-deps` installs them).
 @Suite struct BrowserTests {
     static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
         && (try? runTool(["python3", "-c", "import selenium; print('selenium-ok')"]))?.contains("selenium-ok") == true
 
-    @Test(.enabled(if: available, "needs chromium, chromium-driver and selenium (make deps)"))
+    @Test(.enabled(if: available, "needs chromium, chromium-driver and selenium (make test-deps)"))
     func everyPageAndTheLiveLogInHeadlessChromium() throws {
         let project = try WebProject()
         let compile = try project.lanes(["list"])
