@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 public import LanesCron
+import LanesPlatform
 import Glibc
 
 /// `lanes daemon`'s loop: sleeps until the next due instant (or a signal, a child's exit or a
@@ -25,6 +26,8 @@ public final class Daemon {
     private var launcher: any RunLauncher
     /// Running children: process id (= process group) to run id.
     private var running: [Int32: Int64] = [:]
+    /// Runs this daemon started and has not reaped: process group to the tag its processes carry.
+    private var tags: [Int32: String] = [:]
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: DaemonEvents,
@@ -47,7 +50,7 @@ public final class Daemon {
     public func run() throws {
         for run in try scheduler.recoverInterruptedRuns() {
             report("run \(run.id) (\(run.lane)) was \(run.status.rawValue) when the previous daemon stopped: recorded interrupted")
-            if let group = run.processID, kill(-group, 0) == 0 { kill(-group, SIGKILL) }
+            endLeftovers(of: run.id, recordedGroup: run.processID)
         }
         report("scheduling \(scheduler.lanes.count) lane(s); state in \(store.path)")
         while true {
@@ -81,6 +84,7 @@ public final class Daemon {
                 continue
             }
             running[pid] = planned.id
+            tags[pid] = RunProcessTag.tag(logPath: logPath)
             started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath))
             report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
         }
@@ -89,12 +93,23 @@ public final class Daemon {
         try store.markRunning(started)
     }
 
+    /// What a previous daemon's run left running: only processes that carry the run's tag (a
+    /// process id alone may belong to someone else after a crash or a reboot), and the recorded
+    /// group only when its leader is one of them.
+    private func endLeftovers(of id: Int64, recordedGroup: Int32?) {
+        let tag = RunProcessTag.tag(logPath: "\(logDirectory)/\(id).log")
+        let tagged = ProcessTags.processes(carrying: tag)
+        guard !tagged.isEmpty else { return }
+        let groups = recordedGroup.map { tagged.contains($0) ? [$0] : [] } ?? []
+        report("run \(id) left \(tagged.count) process(es) running: ending them")
+        ProcessGroup.end(groups: groups, tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
+    }
+
     private func reapChildren() throws {
-        var status: Int32 = 0
         while true {
-            let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0 else { return }
+            guard let (pid, status) = ChildProcess.reapAnyEnded() else { return }
             guard let id = running.removeValue(forKey: pid) else { continue }
+            tags[pid] = nil  // a runner that ended by itself ended what its steps left
             let (code, note) = Self.describe(status)
             try store.finish(id: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, ended: clock.now(), note: note)
             report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(note ?? "exit \(code ?? -1)"))")")
@@ -116,13 +131,13 @@ public final class Daemon {
 
     private func shutDown() throws {
         events.wake(at: nil)
+        let stopping = tags.filter { running[$0.key] != nil }
         for pid in running.keys { kill(-pid, SIGTERM) }
         let deadline = clock.now().adding(seconds: graceSeconds)
-        var status: Int32 = 0
         while !running.isEmpty {
-            while let pid = Optional(waitpid(-1, &status, WNOHANG)), pid > 0 {
+            while let (pid, status) = ChildProcess.reapAnyEnded() {
                 if let id = running.removeValue(forKey: pid) {
-                    try store.finish(id: id, status: .cancelled, exitStatus: Self.describe(status).code, ended: clock.now(),
+                    try store.finish(id: id, status: .cancelled, exitStatus: status.exitCode, ended: clock.now(),
                                      note: "stopped by the daemon's shutdown")
                 }
             }
@@ -132,17 +147,27 @@ public final class Daemon {
         }
         for (pid, id) in running {
             kill(-pid, SIGKILL)
-            waitpid(pid, &status, 0)
+            _ = ChildProcess.wait(pid)
             try store.finish(id: id, status: .cancelled, exitStatus: nil, ended: clock.now(),
                              note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
         }
         running.removeAll()
+        // Whatever the runs left behind, whether or not their runner exited in time: group
+        // members that ignored SIGTERM, and processes that left the group (setsid).
+        for (group, tag) in stopping {
+            let leftovers = ProcessTags.processes(carrying: tag)
+            if ProcessGroup.hasMembers(group) || !leftovers.isEmpty {
+                ProcessGroup.end(groups: [group], tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
+            }
+        }
     }
 
     /// Exit code, or a note naming the signal that ended the child.
-    static func describe(_ status: Int32) -> (code: Int32?, note: String?) {
-        if status & 0x7F == 0 { return ((status >> 8) & 0xFF, nil) }
-        return (nil, "ended by signal \(status & 0x7F)")
+    static func describe(_ status: WaitStatus) -> (code: Int32?, note: String?) {
+        switch status {
+        case .exited(let code): (code, nil)
+        case .signaled(let signal): (nil, "ended by signal \(signal)")
+        }
     }
 }
 #endif
