@@ -2,6 +2,7 @@
 public import LanesCron
 import LanesPlatform
 import Glibc
+import Synchronization
 
 /// `lanes daemon`'s loop: sleeps until the next due instant (or a signal, a child's exit or a
 /// Lanefile change), starts due runs through a `RunLauncher`, records how they end, and on SIGTERM
@@ -15,6 +16,8 @@ public final class Daemon {
     public let store: HistoryStore
     public let logDirectory: String
     public var graceSeconds: Double = 30
+    /// How long a Poll SCM check may take; then it is recorded as failed and its fetch told to stop.
+    public var pollDeadline: Double = 60
     private let clock: any CronClock
     private let defaultZone: any CronTimeZone
     private let policy: SchedulePolicy
@@ -28,6 +31,8 @@ public final class Daemon {
     private var running: [Int32: Int64] = [:]
     /// Runs this daemon started and has not reaped: process group to the tag its processes carry.
     private var tags: [Int32: String] = [:]
+    /// Poll SCM checks running on workers, off this loop.
+    private let polls = PollWorkers()
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: DaemonEvents,
@@ -54,13 +59,15 @@ public final class Daemon {
         }
         report("scheduling \(scheduler.lanes.count) lane(s); state in \(store.path)")
         while true {
-            try startDueRuns()
-            let next = scheduler.nextWake()
-            events.wake(at: next?.secondsSince1970)
+            try start(scheduler.takeDueRuns())
+            startPolls()
+            try collectPolls()
+            let next = [scheduler.nextWake()?.secondsSince1970, polls.earliestStart.map { $0 + pollDeadline }].compactMap { $0 }.min()
+            events.wake(at: next)
             for event in events.next() {
                 switch event {
                 case .due: break  // decided at the top of the loop
-                case .childExited: try reapChildren()
+                case .childExited: try reapChildren()  // finished polls are collected at the top
                 case .lanefileChanged: try reload()
                 case .stop(let signal):
                     report("received signal \(signal): stopping; \(running.count) run(s) get \(Int(graceSeconds)) s to finish")
@@ -71,9 +78,10 @@ public final class Daemon {
         }
     }
 
-    private func startDueRuns() throws {
+    private func start(_ runs: [PlannedRun]) throws {
+        guard !runs.isEmpty else { return }
         var started: [StartedRun] = []
-        for planned in try scheduler.takeDueRuns() {
+        for planned in runs {
             let logPath = "\(logDirectory)/\(planned.id).log"
             let pid: Int32
             do {
@@ -91,6 +99,40 @@ public final class Daemon {
         // Recorded together after the spawns (one sync to disk); a crash before this leaves them
         // `starting`, which the next daemon records interrupted, never rerun.
         try store.markRunning(started)
+    }
+
+    /// Starts the Poll SCM checks that came due, each on a worker thread: a remote that hangs
+    /// delays nothing else. A worker that finishes rings the loop's SIGCHLD doorbell (the wake the
+    /// loop already has for work that ends elsewhere).
+    private func startPolls() {
+        let requests = scheduler.takePollRequests()
+        guard !requests.isEmpty else { return }
+        guard let poller else { return }
+        let now = clock.now().secondsSince1970
+        for request in requests {
+            guard let stop = polls.begin(request, at: now) else {
+                _ = try? scheduler.finishPoll(request, outcome: .failure(PollProblem("the previous poll of \(request.lane) is still running")))
+                continue
+            }
+            let polls = self.polls
+            DetachedThread.start {
+                let outcome = Result { try poller.poll(lane: request.lane, since: request.lastBuilt, shouldStop: { stop.isSet }) }
+                polls.end(request, outcome: outcome)
+                kill(getpid(), SIGCHLD)
+            }
+        }
+    }
+
+    /// Records finished polls (starting the runs they call for) and those past their deadline.
+    private func collectPolls() throws {
+        let (finished, expired) = polls.collect(now: clock.now().secondsSince1970, deadline: pollDeadline)
+        var runs: [PlannedRun] = []
+        for (request, outcome) in finished { runs += try scheduler.finishPoll(request, outcome: outcome) }
+        for request in expired {
+            report("poll of \(request.lane) took longer than \(Int(pollDeadline)) s: recorded failed")
+            runs += try scheduler.finishPoll(request, outcome: .failure(PollProblem("no answer within \(Int(pollDeadline)) s")))
+        }
+        try start(runs)
     }
 
     /// What a previous daemon's run left running: only processes that carry the run's tag (a
@@ -167,6 +209,89 @@ public final class Daemon {
         switch status {
         case .exited(let code): (code, nil)
         case .signaled(let signal): (nil, "ended by signal \(signal)")
+        }
+    }
+}
+
+/// Poll SCM checks on workers: at most one per lane, each with its start time and a stop flag its
+/// fetch reads; outcomes wait here until the loop collects them.
+final class PollWorkers: Sendable {
+    /// Set when a poll's deadline passed; its fetch reads it.
+    final class Stop: Sendable {
+        private let flag = Atomic(false)
+        func set() { flag.store(true, ordering: .relaxed) }
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+    }
+
+    private struct Running {
+        let request: PollRequest
+        let started: Double
+        let stop: Stop
+    }
+
+    private let state = Mutex<(running: [String: Running], finished: [(PollRequest, Result<SourceState, any Error>)])>(([:], []))
+
+    /// Marks `request` running; its stop flag, or nil when the lane's previous poll still runs.
+    func begin(_ request: PollRequest, at now: Double) -> Stop? {
+        state.withLock { state in
+            guard state.running[request.lane] == nil else { return nil }
+            let stop = Stop()
+            state.running[request.lane] = Running(request: request, started: now, stop: stop)
+            return stop
+        }
+    }
+
+    var earliestStart: Double? { state.withLock { $0.running.values.map(\.started).min() } }
+
+    func end(_ request: PollRequest, outcome: Result<SourceState, any Error>) {
+        state.withLock { state in
+            // A poll already recorded as expired is not recorded twice.
+            guard state.running[request.lane]?.request == request else { return }
+            state.running[request.lane] = nil
+            state.finished.append((request, outcome))
+        }
+    }
+
+    /// The finished polls, and the running ones past `deadline` (told to stop, then forgotten).
+    func collect(now: Double, deadline: Double) -> (finished: [(PollRequest, Result<SourceState, any Error>)], expired: [PollRequest]) {
+        state.withLock { state in
+            let finished = state.finished
+            state.finished.removeAll()
+            var expired: [PollRequest] = []
+            for (lane, running) in state.running where now - running.started >= deadline {
+                running.stop.set()
+                expired.append(running.request)
+                state.running[lane] = nil
+            }
+            return (finished, expired)
+        }
+    }
+}
+
+/// Why a poll produced no answer.
+struct PollProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A detached POSIX thread running `body` (LanesSchedule does not link Foundation).
+enum DetachedThread {
+    private final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
+        if status == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
         }
     }
 }

@@ -65,12 +65,22 @@ final class StallingHTTPServer: @unchecked Sendable {
     private let stall: Bool
     private let lock = NSCondition()
     private var putTime: Date?
+    private var requests = 0
     private var bodyBytes = 0
     private var open = 0
     let port: UInt16
 
     var url: String { "http://127.0.0.1:\(port)" }
     var receivedBodyBytes: Int { lock.withLock { bodyBytes } }
+
+    /// Whether any request arrived within `seconds`.
+    func waitForRequest(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        return lock.withLock {
+            while requests == 0, lock.wait(until: deadline) {}
+            return requests > 0
+        }
+    }
 
     /// Whether every connection was closed by the client within `seconds`.
     func waitUntilClosed(seconds: Double) -> Bool {
@@ -138,6 +148,10 @@ final class StallingHTTPServer: @unchecked Sendable {
                 let head = String(decoding: received[0..<end], as: UTF8.self)
                 for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
                     contentLength = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+                lock.withLock {
+                    requests += 1
+                    lock.broadcast()
                 }
                 if head.hasPrefix("PUT ") {
                     lock.withLock {
