@@ -13,9 +13,25 @@ final class LaneProcesses: Sendable {
     let tag = ProcessTags.newTag()
     private let groups = Mutex<Set<Int32>>([])
     private let pending = DispatchGroup()
+    private let lease = Mutex<TagLease?>(nil)
 
     init(grace: Double = 3) {
         self.grace = grace
+    }
+
+    /// Ends what lanes killed or crashed earlier left running in `directory`'s project (their
+    /// leases are unlocked), then leases this lane's tag there. Returns how many processes ended.
+    func takeOver(leasesIn directory: String) -> Int {
+        var ended = 0
+        for tag in TagLease.abandonedTags(in: directory) {
+            let leftovers = ProcessTags.processes(carrying: tag)
+            guard !leftovers.isEmpty else { continue }
+            ended += leftovers.count
+            ProcessGroup.end(groups: [], tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+        }
+        let lease = TagLease(tag: tag, directory: directory)
+        self.lease.withLock { $0 = lease }
+        return ended
     }
 
     func started(group: Int32) {
@@ -38,8 +54,13 @@ final class LaneProcesses: Sendable {
         _ = pending.wait(timeout: .now() + grace + 1)
         let groups = self.groups.withLock { $0 }.filter(ProcessGroup.hasMembers)
         let tag = self.tag
-        guard !groups.isEmpty || !ProcessTags.processes(carrying: tag).isEmpty else { return }
-        ProcessGroup.end(groups: Array(groups), tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+        if !groups.isEmpty || !ProcessTags.processes(carrying: tag).isEmpty {
+            ProcessGroup.end(groups: Array(groups), tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+        }
+        lease.withLock { lease in
+            lease?.release()
+            lease = nil
+        }
     }
 
     /// A second Ctrl-C: SIGKILL to everything the lane started, at once.

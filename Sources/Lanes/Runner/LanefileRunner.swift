@@ -114,6 +114,10 @@ public enum LanefileRunner {
             for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
                 diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
             }
+            let ended = processes.takeOver(leasesIn: context.stateDirectory + "/processes")
+            if ended > 0 {
+                diagnostics.warning("ended \(ended) process(es) left running by a lane that crashed or was killed")
+            }
             CrashGuard.arm(lane: lane.name, streams: streams)
             let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: {
                 processes.killNow()
