@@ -17,7 +17,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
@@ -47,7 +46,6 @@ let package = Package(
             dependencies: [
                 "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesUpload",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: resilient
         ),

@@ -62,7 +62,7 @@ struct LanefileCompiler {
         let entry = workDirectory + "/" + Self.entryFileName
         try AtomicFile.write(Self.entrySource, to: entry)
 
-        let outcome = try ChildProcess.run([swiftc] + flags + [lanefile, entry, "-o", workDirectory + "/runner"])
+        let outcome = try CompilerRun.run([swiftc] + flags + [lanefile, entry, "-o", workDirectory + "/runner"])
         guard outcome.status == 0 else {
             writeStandardError(outcome.output)
             if outcome.output.contains(Self.entryFileName) && outcome.output.contains("'lanes'") {

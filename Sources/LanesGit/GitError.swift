@@ -19,6 +19,8 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
         case pushRejected
         /// libgit2 reported another failure.
         case libgit2
+        /// The caller stopped a network operation (a step's timeout, Ctrl-C).
+        case cancelled
     }
 
     public let kind: Kind

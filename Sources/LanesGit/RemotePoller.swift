@@ -20,8 +20,8 @@ public struct RemotePoller: Sendable {
     }
 
     /// Fetches and compares. `lastBuilt` nil compares with the remote-tracking ref before the fetch.
-    public func poll(since lastBuilt: ObjectID?) throws -> PollResult {
+    public func poll(since lastBuilt: ObjectID?, shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> PollResult {
         let repository = try Repository(discoveringFrom: repositoryPath)
-        return try repository.poll(remote: remote, branch: branch, since: lastBuilt, credentials: credentials)
+        return try repository.poll(remote: remote, branch: branch, since: lastBuilt, credentials: credentials, shouldStop: shouldStop)
     }
 }

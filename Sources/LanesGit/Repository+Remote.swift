@@ -5,11 +5,12 @@ extension Repository {
     /// its tip there. A named remote's tracking ref (`refs/remotes/<remote>/<branch>`) is updated.
     ///
     /// - Parameter branch: defaults to the branch checked out here.
+    /// - Parameter shouldStop: asked during the transfer; true aborts it (see `RemoteSession`).
     @discardableResult
     public func fetch(remote: String = "origin", branch: String? = nil,
-                      credentials: RemoteCredentials = .none) throws -> ObjectID {
+                      credentials: RemoteCredentials = .none, shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> ObjectID {
         let branch = try branch ?? currentBranch(for: "fetch")
-        return try withRemote(remote, credentials: credentials) { handle, isNamed, session in
+        return try withRemote(remote, credentials: credentials, shouldStop: shouldStop) { handle, isNamed, session in
             let source = "refs/heads/\(branch)"
             let refspec = isNamed ? "+\(source):refs/remotes/\(remote)/\(branch)" : source
             var options = git_fetch_options()
@@ -32,10 +33,10 @@ extension Repository {
     /// Fetches `branch` and tells whether its tip moved since `since` — or, when `since` is nil,
     /// since the remote-tracking ref as it was before this fetch. The poll-SCM check.
     public func poll(remote: String = "origin", branch: String? = nil, since: ObjectID? = nil,
-                     credentials: RemoteCredentials = .none) throws -> PollResult {
+                     credentials: RemoteCredentials = .none, shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> PollResult {
         let branch = try branch ?? currentBranch(for: "poll")
         let previous = since ?? (try? resolveCommit("refs/remotes/\(remote)/\(branch)"))
-        let tip = try fetch(remote: remote, branch: branch, credentials: credentials)
+        let tip = try fetch(remote: remote, branch: branch, credentials: credentials, shouldStop: shouldStop)
         return PollResult(remote: credentials.redact(remote), branch: branch, commit: tip, previous: previous)
     }
 
@@ -43,14 +44,14 @@ extension Repository {
     /// replaced only with `force`. Returns the tags pushed.
     @discardableResult
     public func pushTags(_ names: [String]? = nil, to remote: String = "origin", force: Bool = false,
-                         credentials: RemoteCredentials = .none) throws -> [String] {
+                         credentials: RemoteCredentials = .none, shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> [String] {
         let tags = try names ?? tags().map(\.name)
         for name in tags where try tag(named: name) == nil {
             throw GitError(.notFound, "tag \(name) does not exist in \(displayPath)", hint: "create it first (add_git_tag)")
         }
         guard !tags.isEmpty else { return [] }
         let refspecs = tags.map { "\(force ? "+" : "")refs/tags/\($0):refs/tags/\($0)" }
-        try withRemote(remote, credentials: credentials) { handle, _, session in
+        try withRemote(remote, credentials: credentials, shouldStop: shouldStop) { handle, _, session in
             if !force {
                 let clashes = try tagsMovedOnRemote(tags, remote: handle, session: session, name: remote)
                 guard clashes.isEmpty else {
@@ -101,7 +102,7 @@ extension Repository {
     }
 
     /// Looks up a configured remote, or makes an anonymous one for a path or URL, and lends it.
-    private func withRemote<T>(_ remote: String, credentials: RemoteCredentials,
+    private func withRemote<T>(_ remote: String, credentials: RemoteCredentials, shouldStop: @escaping @Sendable () -> Bool,
                                _ body: (OpaquePointer, Bool, RemoteSession) throws -> T) throws -> T {
         var handle: OpaquePointer?
         var isNamed = true
@@ -119,7 +120,7 @@ extension Repository {
             throw GitError.lastError(code: code, while: "opening remote \(credentials.redact(remote))", redacting: credentials.redact)
         }
         defer { git_remote_free(handle) }
-        let session = RemoteSession(credentials: credentials)
+        let session = RemoteSession(credentials: credentials, shouldStop: shouldStop)
         return try withExtendedLifetime(session) { try body(handle, isNamed, session) }
     }
 

@@ -1,5 +1,6 @@
 public import LanesCron
 public import LanesPlatform
+import Synchronization
 
 /// `lanes daemon`'s loop: sleeps until the next due instant (or a signal, a child's exit or a
 /// Lanefile change), starts due runs through a `RunLauncher`, records how they end, and on SIGTERM
@@ -13,6 +14,8 @@ public final class Daemon {
     public let store: HistoryStore
     public let logDirectory: String
     public var graceSeconds: Double = 30
+    /// How long a Poll SCM check may take; then it is recorded as failed and its fetch told to stop.
+    public var pollDeadline: Double = 60
     private let clock: any CronClock
     private let defaultZone: any CronTimeZone
     private let policy: SchedulePolicy
@@ -24,6 +27,10 @@ public final class Daemon {
     private var launcher: any RunLauncher
     /// Running children: process id (= process group) to run id.
     private var running: [Int32: Int64] = [:]
+    /// Runs this daemon started and has not reaped: process group to the tag its processes carry.
+    private var tags: [Int32: String] = [:]
+    /// Poll SCM checks running on workers, off this loop.
+    private let polls = PollWorkers()
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: any DaemonEventSource,
@@ -47,17 +54,19 @@ public final class Daemon {
         report("event backend: \(events.backendName)")
         for run in try scheduler.recoverInterruptedRuns() {
             report("run \(run.id) (\(run.lane)) was \(run.status.rawValue) when the previous daemon stopped: recorded interrupted")
-            if let group = run.processID, kill(-group, 0) == 0 { kill(-group, SIGKILL) }
+            endLeftovers(of: run.id, recordedGroup: run.processID)
         }
         report("scheduling \(scheduler.lanes.count) lane(s); state in \(store.path)")
         while true {
-            try startDueRuns()
-            let next = scheduler.nextWake()
-            events.wake(at: next?.secondsSince1970)
+            try start(scheduler.takeDueRuns())
+            startPolls()
+            try collectPolls()
+            let next = [scheduler.nextWake()?.secondsSince1970, polls.earliestStart.map { $0 + pollDeadline }].compactMap { $0 }.min()
+            events.wake(at: next)
             for event in events.next() {
                 switch event {
                 case .due: break  // decided at the top of the loop
-                case .childExited: try reapChildren()
+                case .childExited: try reapChildren()  // finished polls are collected at the top
                 case .lanefileChanged: try reload()
                 case .stop(let signal):
                     report("received signal \(signal): stopping; \(running.count) run(s) get \(Int(graceSeconds)) s to finish")
@@ -68,9 +77,10 @@ public final class Daemon {
         }
     }
 
-    private func startDueRuns() throws {
+    private func start(_ runs: [PlannedRun]) throws {
+        guard !runs.isEmpty else { return }
         var started: [StartedRun] = []
-        for planned in try scheduler.takeDueRuns() {
+        for planned in runs {
             let logPath = "\(logDirectory)/\(planned.id).log"
             let pid: Int32
             do {
@@ -81,6 +91,7 @@ public final class Daemon {
                 continue
             }
             running[pid] = planned.id
+            tags[pid] = RunProcessTag.tag(logPath: logPath)
             started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath))
             report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
         }
@@ -89,12 +100,57 @@ public final class Daemon {
         try store.markRunning(started)
     }
 
+    /// Starts the Poll SCM checks that came due, each on a worker thread: a remote that hangs
+    /// delays nothing else. A worker that finishes rings the loop's SIGCHLD doorbell (the wake the
+    /// loop already has for work that ends elsewhere).
+    private func startPolls() {
+        let requests = scheduler.takePollRequests()
+        guard !requests.isEmpty else { return }
+        guard let poller else { return }
+        let now = clock.now().secondsSince1970
+        for request in requests {
+            guard let stop = polls.begin(request, at: now) else {
+                _ = try? scheduler.finishPoll(request, outcome: .failure(PollProblem("the previous poll of \(request.lane) is still running")))
+                continue
+            }
+            let polls = self.polls
+            DetachedThread.start {
+                let outcome = Result { try poller.poll(lane: request.lane, since: request.lastBuilt, shouldStop: { stop.isSet }) }
+                polls.end(request, outcome: outcome)
+                kill(getpid(), SIGCHLD)
+            }
+        }
+    }
+
+    /// Records finished polls (starting the runs they call for) and those past their deadline.
+    private func collectPolls() throws {
+        let (finished, expired) = polls.collect(now: clock.now().secondsSince1970, deadline: pollDeadline)
+        var runs: [PlannedRun] = []
+        for (request, outcome) in finished { runs += try scheduler.finishPoll(request, outcome: outcome) }
+        for request in expired {
+            report("poll of \(request.lane) took longer than \(Int(pollDeadline)) s: recorded failed")
+            runs += try scheduler.finishPoll(request, outcome: .failure(PollProblem("no answer within \(Int(pollDeadline)) s")))
+        }
+        try start(runs)
+    }
+
+    /// What a previous daemon's run left running: only processes that carry the run's tag (a
+    /// process id alone may belong to someone else after a crash or a reboot), and the recorded
+    /// group only when its leader is one of them.
+    private func endLeftovers(of id: Int64, recordedGroup: Int32?) {
+        let tag = RunProcessTag.tag(logPath: "\(logDirectory)/\(id).log")
+        let tagged = ProcessTags.processes(carrying: tag)
+        guard !tagged.isEmpty else { return }
+        let groups = recordedGroup.map { tagged.contains($0) ? [$0] : [] } ?? []
+        report("run \(id) left \(tagged.count) process(es) running: ending them")
+        ProcessGroup.end(groups: groups, tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
+    }
+
     private func reapChildren() throws {
-        var status: Int32 = 0
         while true {
-            let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0 else { return }
+            guard let (pid, status) = ChildProcess.reapAnyEnded() else { return }
             guard let id = running.removeValue(forKey: pid) else { continue }
+            tags[pid] = nil  // a runner that ended by itself ended what its steps left
             let (code, note) = Self.describe(status)
             try store.finish(id: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, ended: clock.now(), note: note)
             report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(note ?? "exit \(code ?? -1)"))")")
@@ -116,13 +172,13 @@ public final class Daemon {
 
     private func shutDown() throws {
         events.wake(at: nil)
+        let stopping = tags.filter { running[$0.key] != nil }
         for pid in running.keys { kill(-pid, SIGTERM) }
         let deadline = clock.now().adding(seconds: graceSeconds)
-        var status: Int32 = 0
         while !running.isEmpty {
-            while let pid = Optional(waitpid(-1, &status, WNOHANG)), pid > 0 {
+            while let (pid, status) = ChildProcess.reapAnyEnded() {
                 if let id = running.removeValue(forKey: pid) {
-                    try store.finish(id: id, status: .cancelled, exitStatus: Self.describe(status).code, ended: clock.now(),
+                    try store.finish(id: id, status: .cancelled, exitStatus: status.exitCode, ended: clock.now(),
                                      note: "stopped by the daemon's shutdown")
                 }
             }
@@ -132,16 +188,109 @@ public final class Daemon {
         }
         for (pid, id) in running {
             kill(-pid, SIGKILL)
-            waitpid(pid, &status, 0)
+            _ = ChildProcess.wait(pid)
             try store.finish(id: id, status: .cancelled, exitStatus: nil, ended: clock.now(),
                              note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
         }
         running.removeAll()
+        // Whatever the runs left behind, whether or not their runner exited in time: group
+        // members that ignored SIGTERM, and processes that left the group (setsid).
+        for (group, tag) in stopping {
+            let leftovers = ProcessTags.processes(carrying: tag)
+            if ProcessGroup.hasMembers(group) || !leftovers.isEmpty {
+                ProcessGroup.end(groups: [group], tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
+            }
+        }
     }
 
     /// Exit code, or a note naming the signal that ended the child.
-    static func describe(_ status: Int32) -> (code: Int32?, note: String?) {
-        if status & 0x7F == 0 { return ((status >> 8) & 0xFF, nil) }
-        return (nil, "ended by signal \(status & 0x7F)")
+    static func describe(_ status: WaitStatus) -> (code: Int32?, note: String?) {
+        switch status {
+        case .exited(let code): (code, nil)
+        case .signaled(let signal): (nil, "ended by signal \(signal)")
+        }
+    }
+}
+
+/// Poll SCM checks on workers: at most one per lane, each with its start time and a stop flag its
+/// fetch reads; outcomes wait here until the loop collects them.
+final class PollWorkers: Sendable {
+    /// Set when a poll's deadline passed; its fetch reads it.
+    final class Stop: Sendable {
+        private let flag = Atomic(false)
+        func set() { flag.store(true, ordering: .relaxed) }
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+    }
+
+    private struct Running {
+        let request: PollRequest
+        let started: Double
+        let stop: Stop
+    }
+
+    private let state = Mutex<(running: [String: Running], finished: [(PollRequest, Result<SourceState, any Error>)])>(([:], []))
+
+    /// Marks `request` running; its stop flag, or nil when the lane's previous poll still runs.
+    func begin(_ request: PollRequest, at now: Double) -> Stop? {
+        state.withLock { state in
+            guard state.running[request.lane] == nil else { return nil }
+            let stop = Stop()
+            state.running[request.lane] = Running(request: request, started: now, stop: stop)
+            return stop
+        }
+    }
+
+    var earliestStart: Double? { state.withLock { $0.running.values.map(\.started).min() } }
+
+    func end(_ request: PollRequest, outcome: Result<SourceState, any Error>) {
+        state.withLock { state in
+            // A poll already recorded as expired is not recorded twice.
+            guard state.running[request.lane]?.request == request else { return }
+            state.running[request.lane] = nil
+            state.finished.append((request, outcome))
+        }
+    }
+
+    /// The finished polls, and the running ones past `deadline` (told to stop, then forgotten).
+    func collect(now: Double, deadline: Double) -> (finished: [(PollRequest, Result<SourceState, any Error>)], expired: [PollRequest]) {
+        state.withLock { state in
+            let finished = state.finished
+            state.finished.removeAll()
+            var expired: [PollRequest] = []
+            for (lane, running) in state.running where now - running.started >= deadline {
+                running.stop.set()
+                expired.append(running.request)
+                state.running[lane] = nil
+            }
+            return (finished, expired)
+        }
+    }
+}
+
+/// Why a poll produced no answer.
+struct PollProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A detached POSIX thread running `body` (LanesSchedule does not link Foundation).
+enum DetachedThread {
+    private final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
+        if status == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
+        }
     }
 }

@@ -12,8 +12,8 @@ public struct GitChangePoller: ChangePoller {
                               credentials: .fromEnvironment(environment))
     }
 
-    public func poll(lane: String, since lastBuilt: String?) throws -> SourceState {
-        let result = try poller.poll(since: lastBuilt.flatMap(ObjectID.init(hex:)))
+    public func poll(lane: String, since lastBuilt: String?, shouldStop: @escaping @Sendable () -> Bool) throws -> SourceState {
+        let result = try poller.poll(since: lastBuilt.flatMap(ObjectID.init(hex:)), shouldStop: shouldStop)
         return SourceState(commit: result.commit.hex, moved: result.moved)
     }
 }

@@ -30,42 +30,37 @@ public struct ProcessRunLauncher: RunLauncher {
 
     public func start(_ run: PlannedRun, logPath: String) throws -> Int32 {
         try FilePath.makeDirectories(FilePath.directory(of: logPath))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Own process group (ended as a whole), default signal handling and an empty mask: the
-        // daemon's event backend may block the signals it reads, and a mask is inherited.
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGINT, SIGTERM, SIGCHLD, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         var variables = environment
         variables["LANES_RUN_ID"] = String(run.id)
         variables["LANES_RUN_TRIGGER"] = run.trigger.rawValue
-        let argv = arguments(for: run).map { strdup($0) } + [nil]
-        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        // Every process of the run carries this tag, so that the daemon (or its successor) can
+        // end exactly those, even ones that left the process group.
+        variables = ProcessTags.adding(RunProcessTag.tag(logPath: logPath), to: variables)
+        // Own process group (ended as a whole), default signal handling and an empty mask: the
+        // daemon blocks the signals it reads through signalfd, and a mask is inherited.
+        var child = ChildProcess(arguments(for: run), environment: variables)
+        child.standardInput = .null
+        child.standardOutput = .appending(path: logPath, mode: 0o600)
+        child.standardError = .standardOutput
+        do {
+            return try child.start()
+        } catch {
+            throw HistoryStoreError("cannot start \(lanesExecutable) for \(run.lane): \(error)")
         }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, lanesExecutable, &actions, &attributes, argv, envp)
-        guard code == 0 else {
-            throw HistoryStoreError("cannot start \(lanesExecutable) for \(run.lane): \(String(cString: strerror(code)))")
+    }
+}
+
+/// The process tag of a daemon run (see `ProcessTags`): derived from its log file, which is unique
+/// to the run and its state folder, so a restarted daemon finds the same tag for a run it recovers.
+public enum RunProcessTag {
+    public static func tag(logPath: String) -> String {
+        // FNV-1a, 64 bits: a name, not a secret.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in logPath.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
         }
-        return pid
+        let digits = String(hash, radix: 16)
+        return "run" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -27,8 +27,21 @@ public struct SourceState: Sendable, Hashable {
 }
 
 /// Tells whether a lane's tracked branch moved (the daemon wraps LanesGit's `RemotePoller`).
-public protocol ChangePoller {
-    func poll(lane: String, since lastBuilt: String?) throws -> SourceState
+/// It is called off the daemon's loop, on a worker; `shouldStop` turns true when its deadline
+/// passed, and a network transfer should then give up.
+public protocol ChangePoller: Sendable {
+    func poll(lane: String, since lastBuilt: String?, shouldStop: @escaping @Sendable () -> Bool) throws -> SourceState
+}
+
+/// A Poll SCM check that came due: the caller runs it off its loop (the network may hang) and
+/// hands the outcome to `Scheduler.finishPoll`.
+public struct PollRequest: Sendable, Hashable {
+    public let lane: String
+    public let scheduled: CronInstant
+    /// `scm`, or `catch-up` when it came due long ago.
+    public let trigger: RunTrigger
+    /// The commit the lane last ran for, when any.
+    public let lastBuilt: String?
 }
 
 /// How the scheduler treats late and missed runs.
@@ -120,8 +133,48 @@ public final class Scheduler {
         return earliest
     }
 
+    /// Poll checks decided due by the last `takeDueRuns`, not yet taken.
+    private var pendingPolls: [PollRequest] = []
+
+    /// The Poll SCM checks that came due, for the caller to run off its loop (see `PollRequest`).
+    public func takePollRequests() -> [PollRequest] {
+        defer { pendingPolls.removeAll() }
+        return pendingPolls
+    }
+
+    /// Records what a poll found: a run to start (returned, recorded `starting`) when the branch
+    /// moved since the lane's last run, the commit when the lane never ran, a skipped run when the
+    /// poll failed or timed out.
+    public func finishPoll(_ request: PollRequest, outcome: Result<SourceState, any Error>) throws(HistoryStoreError) -> [PlannedRun] {
+        let state: SourceState
+        switch outcome {
+        case .failure(let error):
+            _ = try store.record([NewRun(lane: request.lane, trigger: .scm, scheduled: request.scheduled, status: .skipped,
+                                         note: "poll failed: \(error)")], cursors: [:], commits: [:])
+            return []
+        case .success(let found):
+            state = found
+        }
+        guard state.moved else {
+            if try store.lastCommit(lane: request.lane) == nil {
+                _ = try store.record([], cursors: [:], commits: [request.lane: state.commit])
+            }
+            return []
+        }
+        var run = NewRun(lane: request.lane, trigger: request.trigger, scheduled: request.scheduled, status: .starting, commit: state.commit)
+        if try store.activeRuns().contains(where: { $0.lane == request.lane }) {
+            run.status = .skipped
+            run.note = "the previous run of \(request.lane) was still active (no overlapping runs)"
+            _ = try store.record([run], cursors: [:], commits: [:])
+            return []
+        }
+        let ids = try store.record([run], cursors: [:], commits: [request.lane: state.commit])
+        return [PlannedRun(id: ids[0], lane: run.lane, trigger: run.trigger, scheduled: request.scheduled, commit: state.commit)]
+    }
+
     /// Decides every instant due up to now, records the decisions and moves the cursors in one
-    /// transaction, and returns the runs to start (recorded as `starting`).
+    /// transaction, and returns the runs to start (recorded as `starting`). Due Poll SCM checks
+    /// are left for `takePollRequests`.
     public func takeDueRuns() throws(HistoryStoreError) -> [PlannedRun] {
         let now = clock.now()
         let activeLanes = Set(try store.activeRuns().map(\.lane))
@@ -154,25 +207,12 @@ public final class Scheduler {
                 let trigger: RunTrigger = now.secondsSince1970 - latest.secondsSince1970 > policy.onTimeTolerance ? .catchUp : .timer
                 append(NewRun(lane: lane.name, trigger: trigger, scheduled: latest, status: .starting), busy: activeLanes.contains(lane.name))
             } else if let latest = recentPolls.last {
-                guard let poller else {
+                guard poller != nil else {
                     records.append(NewRun(lane: lane.name, trigger: .scm, scheduled: latest, status: .skipped, note: "no poller configured"))
                     continue
                 }
-                let state: SourceState
-                do {
-                    state = try poller.poll(lane: lane.name, since: try store.lastCommit(lane: lane.name))
-                } catch {
-                    records.append(NewRun(lane: lane.name, trigger: .scm, scheduled: latest, status: .skipped, note: "poll failed: \(error)"))
-                    continue
-                }
-                guard state.moved else {
-                    if try store.lastCommit(lane: lane.name) == nil { commits[lane.name] = state.commit }
-                    continue
-                }
                 let trigger: RunTrigger = now.secondsSince1970 - latest.secondsSince1970 > policy.onTimeTolerance ? .catchUp : .scm
-                commits[lane.name] = state.commit
-                append(NewRun(lane: lane.name, trigger: trigger, scheduled: latest, status: .starting, commit: state.commit),
-                       busy: activeLanes.contains(lane.name))
+                pendingPolls.append(PollRequest(lane: lane.name, scheduled: latest, trigger: trigger, lastBuilt: try store.lastCommit(lane: lane.name)))
             }
         }
 

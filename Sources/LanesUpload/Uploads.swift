@@ -33,11 +33,12 @@ public struct Uploads: Sendable {
     private let sleeper: any Sleeper
 
     public init(environment: [String: String], registerSecret: @escaping @Sendable (String) -> Void, http: HTTPClient = HTTPClient(),
-                sleeper: any Sleeper = ThreadSleeper(), now: @escaping @Sendable () -> Int = systemSeconds) {
+                sleeper: (any Sleeper)? = nil, now: @escaping @Sendable () -> Int = systemSeconds) {
         self.environment = environment
         self.registerSecret = registerSecret
         self.http = http
-        self.sleeper = sleeper
+        // Polls wait as the client's retries do: cut short when the transfer is cancelled.
+        self.sleeper = sleeper ?? ThreadSleeper(cancellation: http.cancellation)
         self.now = now
     }
 

@@ -40,7 +40,12 @@ import Testing
 
         func pollMinute() throws -> [PlannedRun] {
             clock.set(scheduler.nextWake()!.adding(seconds: 0.5))
-            let runs = try scheduler.takeDueRuns()
+            var runs = try scheduler.takeDueRuns()
+            // The daemon runs these on workers; here, inline.
+            for request in scheduler.takePollRequests() {
+                let outcome = Result { try poller.poll(lane: request.lane, since: request.lastBuilt, shouldStop: { false }) }
+                runs += try scheduler.finishPoll(request, outcome: outcome)
+            }
             for run in runs { try store.finish(id: run.id, status: .succeeded, exitStatus: 0, ended: clock.now()) }
             return runs
         }

@@ -29,7 +29,7 @@ public struct ProcessOutcome: Sendable, Equatable {
 }
 
 /// Starts child processes and streams their merged output line by line. The live implementation
-/// uses swift-subprocess; a tool that cannot exist on Linux (`xcodebuild`, `security`) sits
+/// (`SubprocessRunner`) uses the platform's one launcher, `LanesPlatform.ChildProcess`; a tool that cannot exist on Linux (`xcodebuild`, `security`) sits
 /// behind this protocol with a recorded stand-in in tests.
 public protocol ProcessRunning: Sendable {
     func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome

@@ -1,27 +1,34 @@
-internal import Subprocess
-internal import SystemPackage
+import Synchronization
+internal import Foundation
+internal import LanesPlatform
 
-/// Starts real child processes through swift-subprocess: argv only, no shell, the lane's
-/// environment (secrets travel here, never in arguments), standard output and standard error
-/// streamed line by line (lines of any length; see `LineSplitter`).
+/// Starts real child processes through the platform's one launcher (`ChildProcess`): argv only,
+/// no shell, the lane's environment (secrets travel here, never in arguments), standard output
+/// and standard error streamed line by line (lines of any length; see `LineSplitter`).
 ///
-/// Each child starts in a process group of its own, and cancelling the lane (Ctrl-C, a CI abort, a
-/// timeout) ends the whole group: `sh -c "sleep 60 & wait"` leaves nothing running behind lanes.
+/// Each child starts in a process group of its own with default signal handling, and carries the
+/// lane's and its own tag (`ProcessTags`). Cancelling the step (Ctrl-C, a CI abort, a timeout)
+/// ends the whole group and everything carrying its tag, `setsid` escapees included: SIGTERM,
+/// then SIGKILL after the grace period, even when the direct child exited at once.
 public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomReflectable {
     /// The complete environment children get: the lane's variables (process environment over dotenv).
     let baseEnvironment: [String: String]
     let diagnostics: Diagnostics
     /// The longest registered secret, so that long lines are never cut inside one.
     let longestSecret: @Sendable () -> Int
+    /// What this lane started, to end at cancellation and when the lane ends.
+    let lane: LaneProcesses
 
     public init(baseEnvironment: [String: String], redactor: Redactor? = nil) {
         self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor)
     }
 
-    init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil) {
+    init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil,
+         lane: LaneProcesses = LaneProcesses()) {
         self.baseEnvironment = baseEnvironment
         self.diagnostics = diagnostics
         self.longestSecret = { redactor?.longestSecretLength ?? 0 }
+        self.lane = lane
     }
 
     /// Names no variable: the environment holds secrets.
@@ -32,53 +39,63 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         guard let program = request.arguments.first else {
             throw LanesError(.usage, "no command given to run")
         }
-        let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
         diagnostics.debug("starting \(program) with \(request.arguments.count - 1) arguments in \(request.workingDirectory ?? ".")")
-        var variables: [Subprocess.Environment.Key: String] = [:]
-        for (name, value) in baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 }) {
-            if let key = Subprocess.Environment.Key(rawValue: name) { variables[key] = value }
-        }
-        // On Ctrl-C the lane's task is cancelled: give the child's whole process group a SIGTERM
-        // and a moment to clean up (xcodebuild, say) before the SIGKILL. A group of its own (0:
-        // the child's pid) keeps lanes itself out of the signal.
-        var options = PlatformOptions()
-        options.processGroupID = 0
-        options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(3))]
-        let longestSecret = self.longestSecret
-        let result: ExecutionResult<Void, SequenceOutput, SequenceOutput>
-        do {
-            result = try await Subprocess.run(
-                executable,
-                arguments: Arguments(Array(request.arguments.dropFirst())),
-                environment: .custom(variables),
-                workingDirectory: request.workingDirectory.map { FilePath($0) },
-                platformOptions: options,
-                input: .array(request.standardInput ?? []),
-                output: .sequence,
-                error: .sequence
-            ) { execution in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await Self.forEachLine(of: execution.standardOutput, longestSecret, onLine) }
-                    group.addTask { try await Self.forEachLine(of: execution.standardError, longestSecret, onLine) }
-                    try await group.waitForAll()
+        let tag = ProcessTags.newTag()
+        var environment = baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 })
+        environment = ProcessTags.adding(tag, to: ProcessTags.adding(lane.tag, to: environment))
+        let child = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
+        let started = StartedGroup()
+        let lane = self.lane, longestSecret = self.longestSecret
+        let status: WaitStatus = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WaitStatus, any Error>) in
+                Thread.detachNewThread {
+                    var output = LineSplitter(holdBack: longestSecret)
+                    var errors = LineSplitter(holdBack: longestSecret)
+                    do throws(SpawnFailure) {
+                        let status = try child.runCapturingOutput(input: request.standardInput, started: { pid in
+                            lane.started(group: pid)
+                            // Cancelled before the child existed: end it now.
+                            if started.record(pid) { lane.stop(group: pid, tag: tag) }
+                        }) { stream, bytes in
+                            if stream == .standardOutput { output.feed(bytes, emit: onLine) } else { errors.feed(bytes, emit: onLine) }
+                        }
+                        output.finish(emit: onLine)
+                        errors.finish(emit: onLine)
+                        continuation.resume(returning: status)
+                    } catch {
+                        continuation.resume(throwing: LanesError(.environment, "could not start \(program): \(error)",
+                                                                 hint: "check that \(program) is installed and on PATH"))
+                    }
                 }
             }
-        } catch let error as SubprocessError {
-            throw LanesError(.environment, "could not start \(program): \(error)",
-                             hint: "check that \(program) is installed and on PATH")
+        } onCancel: {
+            // SIGTERM to the group and its tagged escapees, SIGKILL after the grace period.
+            if let pid = started.cancel() { lane.stop(group: pid, tag: tag) }
         }
-        switch result.terminationStatus {
+        switch status {
         case .exited(let code): return ProcessOutcome(termination: .exited(code))
         case .signaled(let signal): return ProcessOutcome(termination: .signaled(signal))
         }
     }
+}
 
-    private static func forEachLine(of output: SubprocessOutputSequence, _ longestSecret: @escaping @Sendable () -> Int,
-                                    _ onLine: @Sendable (String) -> Void) async throws {
-        var splitter = LineSplitter(holdBack: longestSecret)
-        for try await chunk in output {
-            chunk.withUnsafeBytes { splitter.feed($0, emit: onLine) }
+/// The child's group once it exists, and whether the step was cancelled before that.
+private final class StartedGroup: Sendable {
+    private let state = Mutex<(pid: Int32?, cancelled: Bool)>((nil, false))
+
+    /// Records the child; true when it must be ended at once.
+    func record(_ pid: Int32) -> Bool {
+        state.withLock { state in
+            state.pid = pid
+            return state.cancelled
         }
-        splitter.finish(emit: onLine)
+    }
+
+    /// Marks the step cancelled; the child to end, if it already exists.
+    func cancel() -> Int32? {
+        state.withLock { state in
+            state.cancelled = true
+            return state.pid
+        }
     }
 }

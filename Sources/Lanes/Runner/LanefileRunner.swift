@@ -86,6 +86,7 @@ public enum LanefileRunner {
                 .load(environmentNames: arguments.environmentNames, over: process)
             let environment = Environment(variables: variables, redactor: redactor)
             environment.registerSecretNamedVariables()
+            let processes = LaneProcesses()
             var reporters: [any Reporter] = [
                 arguments.json
                     ? JSONLinesReporter(output: output)
@@ -98,7 +99,8 @@ public enum LanefileRunner {
             let context = StepContext(
                 environment: environment, projectDirectory: arguments.projectDirectory,
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
-                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor))
+                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor,
+                                                                       lane: processes))
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
@@ -107,10 +109,20 @@ public enum LanefileRunner {
             for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
                 diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
             }
+            let ended = processes.takeOver(leasesIn: context.stateDirectory + "/processes")
+            if ended > 0 {
+                diagnostics.warning("ended \(ended) process(es) left running by a lane that crashed or was killed")
+            }
             CrashGuard.arm(lane: lane.name, streams: streams)
-            let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: streams.restore) {
+            let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: {
+                processes.killNow()
+                streams.restore()
+            }) {
                 await executor.execute(lane, values: values)
             }
+            // Nothing a step started outlives the lane: endings under way get their SIGKILL, and
+            // leftovers (background processes, setsid sessions) are ended too.
+            processes.finish()
             if let failure = junit?.failure { throw LanesError(.environment, failure) }
             return kind?.exitStatus ?? 0
         }

@@ -1,20 +1,91 @@
-/// A step's `timeout`: the step runs in a child task that is cancelled when the time is up, and
-/// cancellation ends the step's processes, whole process groups included (see `SubprocessRunner`).
+import Synchronization
+
+/// A step's `timeout` and the lane's cancellation (Ctrl-C, SIGTERM). The step runs in a task of its
+/// own, raced against its deadline and against cancellation of the lane. Whichever comes first
+/// decides: a step that returned before its deadline is never reported as timed out, and a step that
+/// ignores cancellation (blocked in a call nothing can interrupt) cannot hold the lane longer than
+/// `grace` after it was asked to stop. Cancellation ends the step's processes, whole process groups
+/// included (see `SubprocessRunner`), and interrupts its transfers (see `StepContext.uploads`).
 struct StepDeadline {
     let seconds: Double?
     let stepID: String
+    /// How long a stopped step gets to unwind (end its processes, abort an S3 upload) before the
+    /// lane goes on without it.
+    var grace: Duration = .milliseconds(900)
 
     func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard let seconds else { return try await body() }
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
+        let race = Race<T>()
+        let work = Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            race.finish(.body(result))
+            return try result.get()
+        }
+        let timer = seconds.map { seconds in
+            Task {
                 try await Task.sleep(for: .seconds(seconds))
-                throw StepTimedOut(stepID: stepID, seconds: seconds)
+                race.finish(.deadline)
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw StepTimedOut(stepID: stepID, seconds: seconds) }
-            return first
+        }
+        let first = await withTaskCancellationHandler {
+            await race.wait()
+        } onCancel: {
+            race.finish(.cancelled)
+        }
+        timer?.cancel()
+        switch first {
+        case .body(let result):
+            return try result.get()
+        case .deadline, .cancelled:
+            work.cancel()
+            // Give the step its grace period to unwind, then stop waiting for it.
+            let unwound = Race<T>()
+            let watch = Task {
+                let result = await work.result
+                unwound.finish(.body(result))
+            }
+            let graceTimer = Task { [grace] in
+                try await Task.sleep(for: grace)
+                unwound.finish(.deadline)
+            }
+            let ended = await unwound.wait()
+            graceTimer.cancel()
+            watch.cancel()
+            if case .deadline = first, let seconds { throw StepTimedOut(stepID: stepID, seconds: seconds) }
+            if case .body(.failure(let error)) = ended { throw error }
+            throw CancellationError()
+        }
+    }
+
+    /// The first of several outcomes; later ones are ignored.
+    private final class Race<T: Sendable>: Sendable {
+        enum Outcome: Sendable {
+            case body(Result<T, any Error>)
+            case deadline
+            case cancelled
+        }
+
+        private let state = Mutex<(outcome: Outcome?, waiter: CheckedContinuation<Outcome, Never>?)>((nil, nil))
+
+        func finish(_ outcome: Outcome) {
+            let waiter: CheckedContinuation<Outcome, Never>? = state.withLock { state in
+                guard state.outcome == nil else { return nil }
+                state.outcome = outcome
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: outcome)
+        }
+
+        func wait() async -> Outcome {
+            await withCheckedContinuation { continuation in
+                let ready: Outcome? = state.withLock { state in
+                    if let outcome = state.outcome { return outcome }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
         }
     }
 }

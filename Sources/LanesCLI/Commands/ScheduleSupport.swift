@@ -78,40 +78,22 @@ enum LanefileTriggers {
     }
 }
 
-/// Runs a program with its standard output captured and its standard error passed through, without
-/// Foundation's Process (whose SIGCHLD handling would race the daemon's event backend).
+/// Runs a program with its standard output captured and its standard error passed through, through
+/// the platform's launcher (not Foundation's Process, whose SIGCHLD handling would race the
+/// daemon's event backend).
 enum ChildOutput {
     static func capture(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: [UInt8]) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw LanesError(.environment, "cannot create a pipe") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        posix_spawn_file_actions_addclose(&actions, ends[1])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        var output: [UInt8] = []
+        var child = ChildProcess(arguments, environment: environment)
+        child.ownProcessGroup = false  // a quick helper: Ctrl-C at the terminal reaches it directly
+        do {
+            let status = try child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+                if stream == .standardOutput { output.append(contentsOf: bytes) } else { FileDescriptorIO.writeAll(Array(bytes), to: 2) }
+            }
+            return (status.shellStatus, output)
+        } catch {
+            throw LanesError(.environment, error.description)
         }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        close(ends[1])
-        defer { close(ends[0]) }
-        guard code == 0 else { throw LanesError(.environment, "cannot run \(arguments[0]): \(String(cString: strerror(code)))") }
-        let output = FileDescriptorIO.readAll(from: ends[0]) ?? []
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return (status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
     }
 }
 

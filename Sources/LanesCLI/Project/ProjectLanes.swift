@@ -18,19 +18,19 @@ struct ProjectLanes {
     /// schedule, say) is an error naming the Lanefile.
     static func load(_ handoff: ProjectHandoff) throws -> ProjectLanes? {
         guard let runner = handoff.runner else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: runner)
-        process.arguments = ["--project-dir", FilePath.directory(of: handoff.lanefile), "list", "--json"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        var child = ChildProcess([runner, "--project-dir", FilePath.directory(of: handoff.lanefile), "list", "--json"])
+        child.ownProcessGroup = false  // quick: Ctrl-C at the terminal reaches it directly
+        var data = Data(), errors = Data()
+        let status: WaitStatus
+        do {
+            status = try child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+                if stream == .standardOutput { data.append(contentsOf: bytes) } else { errors.append(contentsOf: bytes) }
+            }
+        } catch {
+            throw LanesError(.environment, error.description)
+        }
+        let message = String(decoding: errors, as: UTF8.self)
+        guard status == .exited(0) else {
             throw LanesError(.configuration, "\(handoff.lanefile): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         do {

@@ -22,16 +22,14 @@ struct Toolchain {
     }
 
     private static func versionLine(of compiler: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["--version"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        var child = ChildProcess([compiler, "--version"])
+        child.ownProcessGroup = false
+        child.standardError = .null
+        var output: [UInt8] = []
+        guard (try? child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+            if stream == .standardOutput { output.append(contentsOf: bytes) }
+        }) != nil else { return nil }
+        let text = String(decoding: output, as: UTF8.self)
         return text.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init)
     }
 }

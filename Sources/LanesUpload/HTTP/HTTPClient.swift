@@ -3,20 +3,25 @@ import Synchronization
 /// A small HTTP/1.1 client: POSIX sockets, OpenSSL for https, bodies streamed from disk,
 /// a pool of keep-alive connections per server, and retries with backoff. Blocking: each call
 /// runs on the caller's thread, so N threads give N requests in flight on N connections.
+/// `cancellation` stops it from another thread (see `TransferCancellation`).
 public final class HTTPClient: Sendable {
     public let timeouts: RequestTimeouts
     public let retry: RetryPolicy
+    public let cancellation: TransferCancellation
     private let sleeper: any Sleeper
     private let tls = TLSContext()
     private let idle = Mutex<[String: [HTTPConnection]]>([:])
     /// Called before each retry with what failed, for a log line (never a URL query: it may be signed).
     private let onRetry: @Sendable (String) -> Void
 
+    /// `sleeper` defaults to a thread sleep that `cancellation` cuts short.
     public init(timeouts: RequestTimeouts = RequestTimeouts(), retry: RetryPolicy = RetryPolicy(),
-                sleeper: any Sleeper = ThreadSleeper(), onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
+                sleeper: (any Sleeper)? = nil, cancellation: TransferCancellation = TransferCancellation(),
+                onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
         self.timeouts = timeouts
         self.retry = retry
-        self.sleeper = sleeper
+        self.cancellation = cancellation
+        self.sleeper = sleeper ?? ThreadSleeper(cancellation: cancellation)
         self.onRetry = onRetry
     }
 
@@ -26,6 +31,7 @@ public final class HTTPClient: Sendable {
     public func send(_ request: HTTPRequest, progress: @Sendable (Int64) -> Void = { _ in }) throws(TransportError) -> HTTPResponse {
         var attempt = 1
         while true {
+            if cancellation.isCancelled { throw cancellation.error }
             var sent: Int64 = 0
             let outcome: Result<HTTPResponse, TransportError>
             do {
@@ -40,6 +46,8 @@ public final class HTTPClient: Sendable {
                 guard attempt < retry.attempts else { return response }
                 problem = "HTTP \(response.status)"
             case .failure(let error):
+                // A connection shut down by `cancel()` fails like a reset one: say what happened.
+                if cancellation.isCancelled { throw cancellation.error }
                 guard attempt < retry.attempts else { throw error }
                 problem = error.detail
             }
@@ -51,8 +59,18 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    /// One attempt on a fresh connection with short time limits, even after `cancellation` was
+    /// cancelled: for the request that cleans up after a stopped transfer (an S3 multipart abort),
+    /// which must neither be skipped nor hold a stopping lane for long.
+    public func sendCleanup(_ request: HTTPRequest, timeouts: RequestTimeouts = RequestTimeouts(connect: 2, idle: 2)) throws(TransportError) -> HTTPResponse {
+        let connection = try HTTPConnection.open(to: request.url, timeouts: timeouts, tlsContext: tls)
+        return try connection.exchange(request, onSent: { _ in })
+    }
+
     private func sendOnce(_ request: HTTPRequest, onSent: (Int64) -> Void) throws(TransportError) -> HTTPResponse {
         let connection = try checkOut(request.url)
+        guard cancellation.track(connection) else { throw cancellation.error }
+        defer { cancellation.untrack(connection) }
         let response = try connection.exchange(request, onSent: onSent)
         if connection.reusable { checkIn(connection) }
         return response
@@ -62,7 +80,7 @@ public final class HTTPClient: Sendable {
         while let pooled = idle.withLock({ $0[url.origin]?.popLast() }) {
             if !pooled.isStale { return pooled }
         }
-        return try HTTPConnection.open(to: url, timeouts: timeouts, tlsContext: tls)
+        return try HTTPConnection.open(to: url, timeouts: timeouts, tlsContext: tls, cancellation: cancellation)
     }
 
     private func checkIn(_ connection: HTTPConnection) {

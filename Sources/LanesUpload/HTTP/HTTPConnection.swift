@@ -39,7 +39,14 @@ final class HTTPConnection: @unchecked Sendable {
         close(descriptor)
     }
 
-    static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext) throws(TransportError) -> HTTPConnection {
+    /// Makes a blocked `send`/`recv` on this connection return (from another thread): the
+    /// descriptor stays open, so it cannot be reused for another file meanwhile.
+    func interrupt() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext,
+                     cancellation: TransferCancellation? = nil) throws(TransportError) -> HTTPConnection {
         var hints = addrinfo()
         hints.ai_socktype = StreamSocket.streamType
         hints.ai_family = AF_UNSPEC
@@ -55,7 +62,8 @@ final class HTTPConnection: @unchecked Sendable {
             entry = address.pointee.ai_next
             let descriptor = StreamSocket.open(family: address.pointee.ai_family, protocol: address.pointee.ai_protocol)
             guard descriptor >= 0 else { lastError = String(cString: strerror(errno)); continue }
-            if let failure = connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen, timeout: timeouts.connect) {
+            if let failure = connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen, timeout: timeouts.connect,
+                                     cancellation: cancellation) {
                 close(descriptor)
                 lastError = failure
                 continue
@@ -70,18 +78,29 @@ final class HTTPConnection: @unchecked Sendable {
                 throw error
             }
         }
+        if let cancellation, cancellation.isCancelled { throw cancellation.error }
         throw TransportError(reason: .connect, detail: "cannot connect to \(url.origin): \(lastError)")
     }
 
-    /// A non-blocking connect bounded by `timeout`; the error text, or nil once connected.
-    private static func connect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: socklen_t, timeout: Double) -> String? {
+    /// A non-blocking connect bounded by `timeout`, watched in 50 ms slices for cancellation; the
+    /// error text, or nil once connected.
+    private static func connect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: socklen_t, timeout: Double,
+                                cancellation: TransferCancellation?) -> String? {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         defer { _ = fcntl(descriptor, F_SETFL, flags) }
         if LanesPlatform.connect(descriptor, address, length) == 0 { return nil }
         guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
         var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        let ready = poll(&poller, 1, Int32(timeout * 1000))
+        var waited = 0
+        var ready: Int32 = 0
+        while waited < Int(timeout * 1000) {
+            if cancellation?.isCancelled == true { return "cancelled" }
+            let slice = min(50, Int(timeout * 1000) - waited)
+            ready = poll(&poller, 1, Int32(slice))
+            if ready != 0 { break }
+            waited += slice
+        }
         if ready == 0 { return "connect timed out after \(timeout) s" }
         if ready < 0 { return String(cString: strerror(errno)) }
         var code: Int32 = 0

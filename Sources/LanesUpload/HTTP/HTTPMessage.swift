@@ -55,7 +55,7 @@ public struct HTTPResponse: Sendable {
 
 /// A failure below HTTP: the connection could not be made, broke, or went quiet for too long.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
-    public enum Reason: Sendable { case resolve, connect, tls, reset, timeout, protocolViolation }
+    public enum Reason: Sendable { case resolve, connect, tls, reset, timeout, protocolViolation, cancelled }
     public let reason: Reason
     public let detail: String
 

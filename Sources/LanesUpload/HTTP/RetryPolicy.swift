@@ -32,11 +32,25 @@ public protocol Sleeper: Sendable {
     func sleep(seconds: Double)
 }
 
+/// Sleeps the calling thread; with a `TransferCancellation`, in slices of at most 50 ms so that a
+/// cancelled transfer stops waiting (between retries, between polls of a service) within that.
 public struct ThreadSleeper: Sleeper {
-    public init() {}
+    let cancellation: TransferCancellation?
+
+    public init(cancellation: TransferCancellation? = nil) {
+        self.cancellation = cancellation
+    }
 
     public func sleep(seconds: Double) {
-        guard seconds > 0 else { return }
+        var left = seconds
+        while left > 0, cancellation?.isCancelled != true {
+            let slice = cancellation == nil ? left : min(left, 0.05)
+            Self.nap(slice)
+            left -= slice
+        }
+    }
+
+    private static func nap(_ seconds: Double) {
         var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
         var remaining = timespec()
         while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }

@@ -78,7 +78,8 @@ public struct S3Client: Sendable {
     }
 
     func send(_ method: String, bucket: String, key: String, query: String? = nil, headers: [(name: String, value: String)] = [],
-              body: RequestBody = .empty, checksum: PayloadChecksum? = nil, progress: @Sendable (Int64) -> Void = { _ in }) throws(UploadError) -> HTTPResponse {
+              body: RequestBody = .empty, checksum: PayloadChecksum? = nil, cleanup: Bool = false,
+              progress: @Sendable (Int64) -> Void = { _ in }) throws(UploadError) -> HTTPResponse {
         var headers = headers
         let payloadHash: String
         switch (body, checksum) {
@@ -93,7 +94,7 @@ public struct S3Client: Sendable {
         var request = HTTPRequest(method: method, url: endpoint.url(bucket: bucket, key: key, query: query), headers: headers, body: body)
         signer.sign(&request, payloadHash: payloadHash)
         do {
-            return try http.send(request, progress: progress)
+            return cleanup ? try http.sendCleanup(request) : try http.send(request, progress: progress)
         } catch {
             throw .transfer("s3://\(bucket)/\(key)", "\(error.detail)", hint: "check --endpoint (\(endpoint.base.origin)) and the network")
         }
@@ -224,7 +225,8 @@ public struct S3Client: Sendable {
     }
 
     public func abortMultipartUpload(bucket: String, key: String, uploadID: String) throws(UploadError) {
-        let response = try send("DELETE", bucket: bucket, key: key, query: "uploadId=\(HTTPURL.encode(uploadID))")
+        // Sent even when the upload was cancelled: an abandoned multipart upload costs storage for good.
+        let response = try send("DELETE", bucket: bucket, key: key, query: "uploadId=\(HTTPURL.encode(uploadID))", cleanup: true)
         guard response.isSuccess || response.status == 404 else {
             throw failure(response, bucket: bucket, key: key, action: "abort the multipart upload")
         }

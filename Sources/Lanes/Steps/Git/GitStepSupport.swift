@@ -26,7 +26,7 @@ extension GitError.Kind {
         switch self {
         case .notARepository, .shallowRepository, .authentication: .environment
         case .notFound, .alreadyExists, .invalidArgument: .configuration
-        case .pushRejected, .libgit2: .laneFailure
+        case .pushRejected, .libgit2, .cancelled: .laneFailure
         }
     }
 }

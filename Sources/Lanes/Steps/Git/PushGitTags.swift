@@ -25,9 +25,14 @@ public struct PushGitTags: Step {
     public init() {}
 
     public func run(in context: StepContext) async throws -> [String] {
-        let repository = try context.openRepository()
         let credentials = context.remoteCredentials()
-        let pushed = try repository.pushTags(tag.map { [$0] }, to: remote, force: force, credentials: credentials)
+        let (tags, remote, force) = (tag.map { [$0] }, self.remote, self.force)
+        // libgit2 blocks in the network: a thread of its own, aborted from its progress callbacks.
+        let flag = StopFlag()
+        let pushed = try await BlockingWork.run(onCancel: flag.stop) {
+            try context.openRepository().pushTags(tags, to: remote, force: force, credentials: credentials,
+                                                  shouldStop: { flag.isStopped })
+        }
         context.log.line(pushed.isEmpty ? "no tags to push" : "pushed \(pushed.joined(separator: ", ")) to \(URLRedaction.redact(remote))")
         return pushed
     }

@@ -56,9 +56,11 @@ public struct Upload: Step {
                                       s3Addressing: virtualHosted ? .virtualHosted : nil,
                                       s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency,
                                                           checksum: checksum == .md5 ? .md5 : .sha256))
-        let receipt = try context.uploads().upload(file: path, to: target, settings: settings,
-                                                   metadata: context.artifactMetadata(configuration: configuration),
-                                                   progress: StepLogProgress(log: context.log))
+        let metadata = context.artifactMetadata(configuration: configuration)
+        let progress = StepLogProgress(log: context.log), destination = target
+        let receipt = try await context.withUploads { uploads in
+            try uploads.upload(file: path, to: destination, settings: settings, metadata: metadata, progress: progress)
+        }
         context.log.line("uploaded \(receipt.size) bytes to \(receipt.location)")
         return receipt
     }
@@ -104,8 +106,10 @@ public struct FirebaseAppDistribution: Step {
     public func run(in context: StepContext) async throws -> UploadReceipt {
         let path = try context.artifactToShip(ipaPath, step: "firebase_app_distribution")
         let settings = UploadSettings(firebase: FirebaseReleaseOptions(releaseNotes: releaseNotes, testers: testers, groups: groups))
-        return try context.uploads().upload(file: path, to: .firebase(appID: appID), settings: settings,
-                                            progress: StepLogProgress(log: context.log))
+        let progress = StepLogProgress(log: context.log), appID = self.appID
+        return try await context.withUploads { uploads in
+            try uploads.upload(file: path, to: .firebase(appID: appID), settings: settings, progress: progress)
+        }
     }
 }
 
@@ -144,7 +148,10 @@ public struct UploadToTestFlight: Step {
         let built = context.values[BuiltAppValue.self]
         let options = TestFlightBuildOptions(version: appVersion ?? built?.version, buildNumber: buildNumber ?? built?.build,
                                              waitForProcessing: waitForProcessing)
-        return try context.uploads().upload(file: path, to: .testFlight(appID: appleID), settings: UploadSettings(testFlight: options),
-                                            progress: StepLogProgress(log: context.log))
+        let progress = StepLogProgress(log: context.log), appleID = self.appleID
+        return try await context.withUploads { uploads in
+            try uploads.upload(file: path, to: .testFlight(appID: appleID), settings: UploadSettings(testFlight: options),
+                               progress: progress)
+        }
     }
 }

@@ -11,4 +11,9 @@ let lanes = Lanefile {
                                     certificatePassword: secret("CERTIFICATE_PASSWORD"))
         try await sh("false")
     }
+    Lane("signThenUpload", "Imports the certificate, then uploads it where LANES_UPLOAD_DESTINATION says", secrets: ["CERTIFICATE_PASSWORD"]) {
+        try await importCertificate(keychainName: "uploading", certificatePath: "ios_distribution.p12",
+                                    certificatePassword: secret("CERTIFICATE_PASSWORD"))
+        try await upload(file: "ios_distribution.p12")
+    }
 }

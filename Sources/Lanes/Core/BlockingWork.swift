@@ -1,0 +1,29 @@
+internal import Foundation
+import Synchronization
+
+/// Work that blocks a thread (a socket transfer, a libgit2 network call) run from a step: on a
+/// thread of its own, never on the cooperative pool (two cores give it two threads), with the
+/// step's cancellation passed on through `onCancel` so the work can end itself. The step's
+/// deadline (`StepDeadline`) stops waiting after its grace period even if the work never does.
+enum BlockingWork {
+    static func run<T: Sendable>(onCancel: @escaping @Sendable () -> Void,
+                                 _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result { try work() })
+                }
+            }
+        } onCancel: {
+            onCancel()
+        }
+    }
+}
+
+/// Set once when a step is asked to stop; read by work that polls for it (libgit2's callbacks).
+final class StopFlag: Sendable {
+    private let stopped = Atomic(false)
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+}

@@ -1,0 +1,71 @@
+internal import Foundation
+import Synchronization
+internal import LanesPlatform
+
+/// Every process group a lane's steps started, the lane's process tag, and the group endings in
+/// progress. A lane must not exit while a group it asked to end still has its grace period to
+/// run (the SIGKILL would never come), nor leave behind what its steps started: `finish` waits
+/// for pending endings and ends every leftover, group members and tagged escapees alike.
+final class LaneProcesses: Sendable {
+    /// Seconds between SIGTERM and SIGKILL: time for xcodebuild to clean up.
+    let grace: Double
+    /// Carried by every process this lane starts (see `ProcessTags`).
+    let tag = ProcessTags.newTag()
+    private let groups = Mutex<Set<Int32>>([])
+    private let pending = DispatchGroup()
+    private let lease = Mutex<TagLease?>(nil)
+
+    init(grace: Double = 3) {
+        self.grace = grace
+    }
+
+    /// Ends what lanes killed or crashed earlier left running in `directory`'s project (their
+    /// leases are unlocked), then leases this lane's tag there. Returns how many processes ended.
+    func takeOver(leasesIn directory: String) -> Int {
+        var ended = 0
+        for tag in TagLease.abandonedTags(in: directory) {
+            let leftovers = ProcessTags.processes(carrying: tag)
+            guard !leftovers.isEmpty else { continue }
+            ended += leftovers.count
+            ProcessGroup.end(groups: [], tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+        }
+        let lease = TagLease(tag: tag, directory: directory)
+        self.lease.withLock { $0 = lease }
+        return ended
+    }
+
+    func started(group: Int32) {
+        _ = groups.withLock { $0.insert(group) }
+    }
+
+    /// Ends one step's group and the processes carrying its tag, on a thread of its own.
+    func stop(group: Int32, tag: String) {
+        pending.enter()
+        let grace = self.grace
+        Thread.detachNewThread { [pending] in
+            ProcessGroup.end(groups: [group], tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+            pending.leave()
+        }
+    }
+
+    /// At the end of the lane: waits for the endings under way, then ends whatever the lane's
+    /// steps left running (background processes, `setsid` sessions), with the same grace.
+    func finish() {
+        _ = pending.wait(timeout: .now() + grace + 1)
+        let groups = self.groups.withLock { $0 }.filter(ProcessGroup.hasMembers)
+        let tag = self.tag
+        if !groups.isEmpty || !ProcessTags.processes(carrying: tag).isEmpty {
+            ProcessGroup.end(groups: Array(groups), tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+        }
+        lease.withLock { lease in
+            lease?.release()
+            lease = nil
+        }
+    }
+
+    /// A second Ctrl-C: SIGKILL to everything the lane started, at once.
+    func killNow() {
+        let tag = self.tag
+        ProcessGroup.end(groups: Array(groups.withLock { $0 }), tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import LanesTestSupport
+import Testing
+
+/// Issue 21: "after kill -9 of lanes its children keep running". They do (nothing can run in a
+/// process killed that way), but the next run of the project ends them: it finds the killed lane's
+/// unlocked lease and ends every process carrying that lane's tag, `setsid` sessions included.
+@Suite struct ProcessLeftoverTests {
+    @Test func theNextRunEndsWhatALaneKilledWithSIGKILLLeftRunning() async throws {
+        let project = LanesProcess.temporaryDirectory("leftovers")
+        try """
+        import Lanes
+
+        let lanes = Lanefile {
+            Lane("spawn", "Starts a session of its own, then waits") {
+                try await sh("sh", "-c", "setsid sleep 120 </dev/null >/dev/null 2>&1 & echo $! > escaped.pid; touch lane-started; sleep 120")
+            }
+            Lane("next", "Anything") { print("next") }
+        }
+
+        """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let lanes = LanesProcess()
+        #expect(try lanes.run(["list"], in: project).status == 0, "compile first")
+        let running = try lanes.start(["spawn"], in: project)
+        let marker = project.appendingPathComponent("lane-started").path
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: marker), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let pidText = try String(contentsOf: project.appendingPathComponent("escaped.pid"), encoding: .utf8)
+        let escaped = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(escaped, SIGKILL) }
+        kill(running.process.processIdentifier, SIGKILL)
+        // Not finish() nor waitUntilExit(): Foundation waits for the output pipes too, which the
+        // orphaned step holds until something ends it. The killed runner is a zombie at once.
+        let runner = running.process.processIdentifier
+        for _ in 0..<200 where isRunning(runner) { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(isRunning(escaped), "the setsid sleep outlives kill -9 of its lane")
+
+        let next = try lanes.run(["next"], in: project)
+        #expect(next.status == 0, "\(next.output)")
+        #expect(next.standardError.contains("left running by a lane that crashed or was killed"), "\(next.standardError)")
+        var gone = false
+        for _ in 0..<200 where !gone {
+            gone = !isRunning(escaped)
+            if !gone { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(gone, "setsid sleep \(escaped) outlived the next run")
+        _ = running.finish()  // the step's shell was ended too, so its pipes are closed
+    }
+
+    /// Alive and not a zombie waiting for init.
+    private func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        // /proc files report size 0: read to the end rather than by size.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/stat") else { return false }
+        defer { try? handle.close() }
+        let stat = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+}
