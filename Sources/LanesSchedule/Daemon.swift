@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 public import LanesCron
+import LanesPlatform
 import Glibc
 
 /// `lanes daemon`'s loop: sleeps until the next due instant (or a signal, a child's exit or a
@@ -25,6 +26,8 @@ public final class Daemon {
     private var launcher: any RunLauncher
     /// Running children: process id (= process group) to run id.
     private var running: [Int32: Int64] = [:]
+    /// Each running run's folder, whose `events.jsonl` gives its steps when it ends.
+    private var runFolders: [Int64: String] = [:]
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: DaemonEvents,
@@ -71,7 +74,8 @@ public final class Daemon {
     private func startDueRuns() throws {
         var started: [StartedRun] = []
         for planned in try scheduler.takeDueRuns() {
-            let logPath = "\(logDirectory)/\(planned.id).log"
+            // One folder per run: the terminal output and the lane's events (`--run-folder`).
+            let logPath = "\(logDirectory)/\(planned.id)/\(ProjectState.outputFileName)"
             let pid: Int32
             do {
                 pid = try launcher.start(planned, logPath: logPath)
@@ -81,7 +85,9 @@ public final class Daemon {
                 continue
             }
             running[pid] = planned.id
-            started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath))
+            runFolders[planned.id] = FilePath.directory(of: logPath)
+            started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath,
+                                      folder: FilePath.directory(of: logPath)))
             report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
         }
         // Recorded together after the spawns (one sync to disk); a crash before this leaves them
@@ -96,6 +102,7 @@ public final class Daemon {
             guard pid > 0 else { return }
             guard let id = running.removeValue(forKey: pid) else { continue }
             let (code, note) = Self.describe(status)
+            try recordEvents(of: id)
             try store.finish(id: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, ended: clock.now(), note: note)
             report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(note ?? "exit \(code ?? -1)"))")")
         }
@@ -122,6 +129,7 @@ public final class Daemon {
         while !running.isEmpty {
             while let pid = Optional(waitpid(-1, &status, WNOHANG)), pid > 0 {
                 if let id = running.removeValue(forKey: pid) {
+                    try recordEvents(of: id)
                     try store.finish(id: id, status: .cancelled, exitStatus: Self.describe(status).code, ended: clock.now(),
                                      note: "stopped by the daemon's shutdown")
                 }
@@ -133,10 +141,18 @@ public final class Daemon {
         for (pid, id) in running {
             kill(-pid, SIGKILL)
             waitpid(pid, &status, 0)
+            try recordEvents(of: id)
             try store.finish(id: id, status: .cancelled, exitStatus: nil, ended: clock.now(),
                              note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
         }
         running.removeAll()
+    }
+
+    /// Stores the steps (and commit, version, artifacts) of an ended run from its events file; a run
+    /// killed before it wrote any keeps none.
+    private func recordEvents(of id: Int64) throws {
+        guard let folder = runFolders.removeValue(forKey: id) else { return }
+        try store.recordEvents(id: id, folder: folder)
     }
 
     /// Exit code, or a note naming the signal that ended the child.

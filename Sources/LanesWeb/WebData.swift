@@ -77,7 +77,12 @@ public struct HistoryDatabaseSource: WebDataSource {
 
     public var logDirectory: String { stateDirectory + "/logs" }
 
-    private func store() throws -> HistoryStore { try HistoryStore(directory: stateDirectory) }
+    /// Runs started by hand or on CI join the history the first time a page reads it.
+    private func store() throws -> HistoryStore {
+        let store = try HistoryStore(directory: stateDirectory)
+        try store.indexOutsideRuns()
+        return store
+    }
 
     public func runs(_ filter: RunFilter) throws -> [RunRecord] {
         let store = try store()
