@@ -73,7 +73,9 @@ public final class Daemon {
 
     private func startDueRuns() throws {
         var started: [StartedRun] = []
-        for planned in try scheduler.takeDueRuns() {
+        let due = try scheduler.takeDueRuns()
+        for trace in scheduler.pollTraces { report(trace) }
+        for planned in due {
             // One folder per run: the terminal output and the lane's events (`--run-folder`).
             let logPath = "\(logDirectory)/\(planned.id)/\(ProjectState.outputFileName)"
             let pid: Int32

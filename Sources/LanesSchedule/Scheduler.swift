@@ -66,6 +66,8 @@ public final class Scheduler {
     private let clock: any CronClock
     private let defaultZone: any CronTimeZone
     private let poller: (any ChangePoller)?
+    /// One line per Poll SCM check made by the last `takeDueRuns()`, for the daemon's log.
+    public private(set) var pollTraces: [String] = []
     /// Cursors as stored, kept in memory so that computing the next wake reads no database.
     private var cursors: [String: CronInstant] = [:]
     /// Each lane's first due instant after its cursor (nil: never), so a wake looks only at due lanes.
@@ -124,6 +126,7 @@ public final class Scheduler {
     /// transaction, and returns the runs to start (recorded as `starting`).
     public func takeDueRuns() throws(HistoryStoreError) -> [PlannedRun] {
         let now = clock.now()
+        pollTraces = []
         let activeLanes = Set(try store.activeRuns().map(\.lane))
         var records: [NewRun] = []
         var launches: [Int] = []  // indexes into `records`
@@ -162,13 +165,19 @@ public final class Scheduler {
                 do {
                     state = try poller.poll(lane: lane.name, since: try store.lastCommit(lane: lane.name))
                 } catch {
-                    records.append(NewRun(lane: lane.name, trigger: .scm, scheduled: latest, status: .skipped, note: "poll failed: \(error)"))
+                    records.append(NewRun(lane: lane.name, trigger: .poll, scheduled: latest, status: .skipped, note: "poll failed: \(error)"))
+                    pollTraces.append("polled \(lane.name): failed: \(error)")
                     continue
                 }
                 guard state.moved else {
+                    // A check that found nothing new still leaves a row, so the history shows the poll ran.
+                    records.append(NewRun(lane: lane.name, trigger: .poll, scheduled: latest, status: .skipped, commit: state.commit,
+                                          note: "no new commit on the tracked branch"))
+                    pollTraces.append("polled \(lane.name): no new commit (\(state.commit.prefix(10)))")
                     if try store.lastCommit(lane: lane.name) == nil { commits[lane.name] = state.commit }
                     continue
                 }
+                pollTraces.append("polled \(lane.name): new commit \(state.commit.prefix(10))")
                 let trigger: RunTrigger = now.secondsSince1970 - latest.secondsSince1970 > policy.onTimeTolerance ? .catchUp : .scm
                 commits[lane.name] = state.commit
                 append(NewRun(lane: lane.name, trigger: trigger, scheduled: latest, status: .starting, commit: state.commit),

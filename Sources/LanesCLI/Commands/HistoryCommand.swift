@@ -39,7 +39,7 @@ struct HistoryCommand: ParsableCommand {
             + runs.map { run in
                 [String(run.id), run.lane, run.trigger.rawValue, time(run.scheduled), time(run.started), time(run.ended),
                  run.status.rawValue + (run.exitStatus.map { $0 == 0 ? "" : " (\($0))" } ?? ""),
-                 run.commit.map { String($0.prefix(10)) } ?? "-", run.logPath ?? "-"]
+                 run.commit.map { String($0.prefix(10)) } ?? "-", run.logPath ?? run.eventsPath ?? "-"]
             }
         output.write(ScheduleFormat.columns(rows))
     }
