@@ -89,7 +89,7 @@ enum WebPages {
     }
 
     static func time(_ instant: CronInstant?) -> String {
-        instant.map { "<time>\(HTML.escape($0.description))</time>" } ?? "-"
+        instant.map { "<time datetime=\"\(HTML.escape($0.description))\">\(HTML.escape($0.description))</time>" } ?? "-"
     }
 
     // MARK: One run
@@ -132,7 +132,8 @@ enum WebPages {
         } else {
             body += "<p class=\"muted\">No log.</p>"
         }
-        return layout(title: "Run #\(run.id): \(run.lane)", current: "History", body: body, script: run.status.isActive)
+        // The script shows the times in the reader's zone (and follows a live log).
+        return layout(title: "Run #\(run.id): \(run.lane)", current: "History", body: body, script: true)
     }
 
     /// `1.234 s`, as the terminal's summary shows durations.
