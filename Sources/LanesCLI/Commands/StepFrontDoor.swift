@@ -22,10 +22,24 @@ struct StepFrontDoor {
 
     /// `--flag VALUE`, `--flag=VALUE` and, for a Bool option, a bare `--flag`, as `key:value` options.
     func options(from words: [String]) throws -> [String] {
+        let (options, positionals) = try parse(words)
+        guard positionals.isEmpty else {
+            throw LanesError(.usage, "unexpected argument \(positionals[0])", hint: "the \(step.info.id) step's options are flags such as \(flagOptions.first.map { Self.flag(for: $0.name) } ?? "--timeout")")
+        }
+        return options
+    }
+
+    /// The flags as `key:value` options, and the words that are not flags or their values, in order.
+    func parse(_ words: [String]) throws -> (options: [String], positionals: [String]) {
+        var positionals: [String] = []
         let byFlag = Dictionary(flagOptions.map { (Self.flag(for: $0.name), $0) }) { first, _ in first }
         var result: [String] = []
         var iterator = words.makeIterator()
         while let word = iterator.next() {
+            guard word.hasPrefix("--") else {
+                positionals.append(word)
+                continue
+            }
             let flag = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
             guard let option = byFlag[flag] else {
                 let known = byFlag.keys.sorted().joined(separator: ", ")
@@ -45,7 +59,7 @@ struct StepFrontDoor {
             }
             result.append("\(option.name):\(value)")
         }
-        return result
+        return (result, positionals)
     }
 
     /// The flags and their help, for the command's `--help`.
@@ -53,7 +67,7 @@ struct StepFrontDoor {
         var lines: [String] = []
         var seen: Set<String> = []
         for door in doors {
-            let options = door.flagOptions.filter { seen.insert($0.name).inserted }
+            let options = door.flagOptions.filter { seen.insert($0.name + "\u{0}" + $0.summary).inserted }
             guard !options.isEmpty else { continue }
             lines.append("Options of the \(door.step.info.id) step:")
             for option in options {
