@@ -1,4 +1,6 @@
+import Foundation
 import Lanes
+import LanesTestSupport
 import Testing
 @testable import LanesCLI
 
@@ -36,5 +38,26 @@ import Testing
         let (options, assignments) = try XcodeSetCommand.door.parse(["--target", "App", "SWIFT_VERSION=6.0", "--build-configuration=Release", "A=B"])
         #expect(options == ["target:App", "build_configuration:Release"])
         #expect(assignments == ["SWIFT_VERSION=6.0", "A=B"])
+    }
+}
+
+/// The upload step's credentials are its options: `step_started` names where each came from and
+/// masks the value, which appears nowhere in the output.
+@Suite struct UploadCredentialOptionTests {
+    @Test func credentialsShowTheirSourcesMasked() throws {
+        let folder = LanesProcess.temporaryDirectory("upload-credentials")
+        let file = folder.appendingPathComponent("app.txt")
+        try "payload".write(to: file, atomically: true, encoding: .utf8)
+        let token = "tok-\(UInt64.random(in: 1...UInt64.max))"
+        let result = try LanesProcess().run(["upload", file.path, "--to", folder.appendingPathComponent("store").path, "--json"],
+                                            in: folder, extraEnvironment: ["LANES_HTTP_TOKEN": token, "AWS_SECRET_ACCESS_KEY": token + "x"])
+        try #require(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains(token))
+        let started = try #require(result.standardOutput.split(separator: "\n").first { $0.contains("\"step_started\"") })
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(started.utf8)) as? [String: Any])
+        let options = try #require(event["options"] as? [String: [String: String]])
+        #expect(options["http_token"]?["source"] == "$LANES_HTTP_TOKEN")
+        #expect(options["aws_secret_access_key"]?["source"] == "$AWS_SECRET_ACCESS_KEY")
+        #expect(options["http_token"]?["value"]?.contains("tok-") == false)
     }
 }

@@ -3,12 +3,14 @@ import LanesGit
 import Synchronization
 
 extension StepContext {
-    /// The uploader for a step: the lane's variables (credentials come from there), every secret
-    /// it meets registered with the lane's redactor, and retries said in the step's output.
-    func uploads() -> Uploads {
+    /// The uploader for a step: the lane's variables with the step's resolved `credentials` over them
+    /// (an empty value hides the variable), every secret it meets registered with the lane's
+    /// redactor, and retries said in the step's output.
+    func uploads(credentials: [String: String] = [:]) -> Uploads {
         let redactor = environment.redactor
         let log = self.log
-        return Uploads(environment: environment.variables, registerSecret: { redactor.register($0) },
+        let variables = environment.variables.merging(credentials) { _, resolved in resolved }
+        return Uploads(environment: variables, registerSecret: { redactor.register($0) },
                        http: HTTPClient(onRetry: { log.line("retrying: \($0)") }))
     }
 
