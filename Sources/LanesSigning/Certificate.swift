@@ -1,3 +1,4 @@
+internal import LanesPlatform
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -140,9 +141,6 @@ enum Digest {
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &output, &length, algorithm, nil) }
         guard ok == 1 else { return "" }
-        return output.prefix(Int(length)).map { byte in
-            let digits = Array("0123456789ABCDEF")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        return Hex.encode(output.prefix(Int(length)), uppercase: true)
     }
 }

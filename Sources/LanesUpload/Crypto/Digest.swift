@@ -1,3 +1,4 @@
+internal import LanesPlatform
 internal import COpenSSL
 
 /// OpenSSL's process-wide start without its `atexit` cleanup (see LanesSigning's OpenSSLRuntime:
@@ -95,16 +96,7 @@ enum FileDigest {
 }
 
 extension Array where Element == UInt8 {
-    var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    var hex: String { Hex.encode(self) }
 
     var base64: String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
