@@ -56,3 +56,42 @@ public enum Hex {
         }
     }
 }
+
+/// RFC 3986 percent-encoding: for URL paths and queries (S3 keys, the web pages' links) and for
+/// reading request targets.
+public enum PercentEncoding {
+    /// Every byte but the unreserved characters (`A-Z a-z 0-9 - . _ ~`) and those in `keeping` as `%XX`.
+    public static func encode(_ text: String, keeping: Set<UInt8> = []) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            case _ where keeping.contains(byte):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + Hex.encode([byte], uppercase: true)
+            }
+        }
+        return result
+    }
+
+    /// Decodes `%XX` escapes (and `+` as a space in a form's query when `plusIsSpace`) into UTF-8;
+    /// nil on a bad escape or invalid UTF-8.
+    public static func decode(_ text: String, plusIsSpace: Bool = false) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next(), let low = iterator.next(),
+                      let value = Hex.decode(String(decoding: [high, low], as: UTF8.self))?.first else { return nil }
+                bytes.append(value)
+            case UInt8(ascii: "+") where plusIsSpace: bytes.append(UInt8(ascii: " "))
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}

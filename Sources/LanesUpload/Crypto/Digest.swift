@@ -1,11 +1,9 @@
 internal import LanesPlatform
 internal import COpenSSL
 
-/// OpenSSL's process-wide start without its `atexit` cleanup (see LanesSigning's OpenSSLRuntime:
-/// a thread still inside OpenSSL at exit would otherwise take a freed lock).
+/// OpenSSL's process-wide start: the one in COpenSSL's shim, shared with LanesSigning.
 enum OpenSSLStart {
-    private static let started: Bool =
-        OPENSSL_init_ssl(UInt64(OPENSSL_INIT_NO_ATEXIT) | UInt64(OPENSSL_INIT_LOAD_SSL_STRINGS), nil) == 1
+    private static let started: Bool = lanes_openssl_start() == 1
 
     static func ensure() { _ = started }
 }
