@@ -86,7 +86,7 @@ public struct WebApplication: Sendable {
         let lanes = try data.schedules()
         var last: [String: String] = [:]
         for lane in lanes {
-            last[lane.lane] = try data.runs(RunFilter(lane: lane.lane, limit: 1)).first?.status.rawValue
+            last[lane.lane] = try data.runs(RunFilter(lane: lane.lane, limit: 1, runsOnly: true)).first?.status.rawValue
         }
         return .html(WebPages.schedules(lanes, lastStatus: last))
     }
@@ -109,7 +109,7 @@ public struct WebApplication: Sendable {
         let lanes = try data.laneNames()
         var trends: [String: [RunRecord]] = [:]
         for lane in filter.lane.map({ [$0] }) ?? lanes {
-            trends[lane] = try data.runs(RunFilter(lane: lane, limit: 30))
+            trends[lane] = try data.runs(RunFilter(lane: lane, limit: 30, runsOnly: true))
         }
         return .html(WebPages.history(try data.runs(filter), filter: filter, lanes: lanes, trends: trends))
     }
