@@ -1,3 +1,4 @@
+internal import LanesSigning
 internal import LanesPlatform
 #if canImport(Glibc)
 import Glibc
@@ -85,7 +86,7 @@ public enum ArtifactPacker {
         let artifactPath = LanesBuildFolders.join(outputDirectory, fileName)
         let manifestPath = LanesBuildFolders.join(outputDirectory, "\(name)-\(version).manifest.json")
         let manifest = ArtifactManifest(name: name, version: version, commit: commit, file: fileName,
-                                        sha256: SHA256Digest.hex(compressed), size: compressed.count,
+                                        sha256: MessageDigest.hex(compressed, .sha256), size: compressed.count,
                                         buildTime: ArtifactManifest.isoTime(secondsSince1970: buildTimeSecondsSince1970))
         do {
             try FilePath.makeDirectories(outputDirectory)
