@@ -14,6 +14,13 @@
 #include <openssl/ssl.h>
 #include <openssl/ecdsa.h>
 
+/* OpenSSL's one process-wide start, for every module that calls OpenSSL: without the atexit handler
+   that frees its global state (a thread still inside OpenSSL at exit would take a freed lock), and
+   with libssl's error strings. Returns 1 on success. */
+static inline int lanes_openssl_start(void) {
+    return OPENSSL_init_ssl(OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_LOAD_SSL_STRINGS, NULL);
+}
+
 // OpenSSL spells these as macros, which Swift cannot call: wrap them.
 static inline int lanes_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
 static inline X509 *lanes_sk_X509_value(const STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }

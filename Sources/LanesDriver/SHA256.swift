@@ -1,3 +1,4 @@
+import LanesPlatform
 /// SHA-256 (FIPS 180-4) for the runner cache key. The driver computes it on every start, and linking
 /// OpenSSL's libcrypto just for this would cost more start-up time than hashing a Lanefile does;
 /// a test checks it against OpenSSL.
@@ -54,8 +55,7 @@ struct SHA256 {
     }
 
     var hexDigest: String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
+        Hex.encode(finalize())
     }
 
     private mutating func compress(_ block: ArraySlice<UInt8>) {

@@ -31,6 +31,8 @@ public final class Daemon {
     private var tags: [Int32: String] = [:]
     /// Poll SCM checks running on workers, off this loop.
     private let polls = PollWorkers()
+    /// Each running run's folder, whose `events.jsonl` gives its steps when it ends.
+    private var runFolders: [Int64: String] = [:]
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: any DaemonEventSource,
@@ -81,7 +83,8 @@ public final class Daemon {
         guard !runs.isEmpty else { return }
         var started: [StartedRun] = []
         for planned in runs {
-            let logPath = "\(logDirectory)/\(planned.id).log"
+            // One folder per run: the terminal output and the lane's events (`--run-folder`).
+            let logPath = "\(logDirectory)/\(planned.id)/\(ProjectState.outputFileName)"
             let pid: Int32
             do {
                 pid = try launcher.start(planned, logPath: logPath)
@@ -92,7 +95,9 @@ public final class Daemon {
             }
             running[pid] = planned.id
             tags[pid] = RunProcessTag.tag(logPath: logPath)
-            started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath))
+            runFolders[planned.id] = FilePath.directory(of: logPath)
+            started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath,
+                                      folder: FilePath.directory(of: logPath)))
             report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
         }
         // Recorded together after the spawns (one sync to disk); a crash before this leaves them
@@ -131,6 +136,7 @@ public final class Daemon {
             report("poll of \(request.lane) took longer than \(Int(pollDeadline)) s: recorded failed")
             runs += try scheduler.finishPoll(request, outcome: .failure(PollProblem("no answer within \(Int(pollDeadline)) s")))
         }
+        for trace in scheduler.takePollTraces() { report(trace) }
         try start(runs)
     }
 
@@ -152,6 +158,7 @@ public final class Daemon {
             guard let id = running.removeValue(forKey: pid) else { continue }
             tags[pid] = nil  // a runner that ended by itself ended what its steps left
             let (code, note) = Self.describe(status)
+            try recordEvents(of: id)
             try store.finish(id: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, ended: clock.now(), note: note)
             report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(note ?? "exit \(code ?? -1)"))")")
         }
@@ -178,6 +185,7 @@ public final class Daemon {
         while !running.isEmpty {
             while let (pid, status) = ChildProcess.reapAnyEnded() {
                 if let id = running.removeValue(forKey: pid) {
+                    try recordEvents(of: id)
                     try store.finish(id: id, status: .cancelled, exitStatus: status.exitCode, ended: clock.now(),
                                      note: "stopped by the daemon's shutdown")
                 }
@@ -189,6 +197,7 @@ public final class Daemon {
         for (pid, id) in running {
             kill(-pid, SIGKILL)
             _ = ChildProcess.wait(pid)
+            try recordEvents(of: id)
             try store.finish(id: id, status: .cancelled, exitStatus: nil, ended: clock.now(),
                              note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
         }
@@ -201,6 +210,13 @@ public final class Daemon {
                 ProcessGroup.end(groups: [group], tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
             }
         }
+    }
+
+    /// Stores the steps (and commit, version, artifacts) of an ended run from its events file; a run
+    /// killed before it wrote any keeps none.
+    private func recordEvents(of id: Int64) throws {
+        guard let folder = runFolders.removeValue(forKey: id) else { return }
+        try store.recordEvents(id: id, folder: folder)
     }
 
     /// Exit code, or a note naming the signal that ended the child.
@@ -273,24 +289,9 @@ struct PollProblem: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A detached POSIX thread running `body` (LanesSchedule does not link Foundation).
+/// A thread nobody joins, running `body` (inline when no thread can be started).
 enum DetachedThread {
-    private final class Box {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
     static func start(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
-        if status == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
-        }
+        do { try PlatformThread.detach(body) } catch { body() }
     }
 }

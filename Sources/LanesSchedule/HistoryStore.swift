@@ -1,5 +1,10 @@
 public import LanesCron
 import LanesPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Schedule state and run history of one project, in one SQLite database (`history.sqlite`).
 ///
@@ -14,7 +19,7 @@ public final class HistoryStore {
     public let path: String
     private let connection: SQLiteConnection
 
-    static let schemaVersion = 1
+    static let schemaVersion = 2
     static let fileName = "history.sqlite"
 
     /// Opens (creating) `directory/history.sqlite`.
@@ -32,23 +37,9 @@ public final class HistoryStore {
         try migrate()
     }
 
-    /// Where a project's state lives: `$LANES_STATE_DIR`, else `$XDG_STATE_HOME/lanes/<project-key>`,
-    /// else the OS's state folder (`~/.local/state`, `~/Library/Application Support` on macOS:
-    /// `UserFolders`) + `/lanes/<project-key>`. The key is the project folder's name and a hash of
-    /// its path, so two checkouts never share a history.
+    /// Where a project's state lives (see `ProjectState`).
     public static func defaultDirectory(projectDirectory: String, environment: [String: String]) -> String {
-        if let directory = environment["LANES_STATE_DIR"], !directory.isEmpty { return directory }
-        let base = UserFolders.stateBase(environment: environment, home: environment["HOME"] ?? "/tmp")
-        return "\(base)/lanes/\(projectKey(projectDirectory))"
-    }
-
-    /// `<folder name>-<16 hex digits of FNV-1a over the real path>`.
-    static func projectKey(_ projectDirectory: String) -> String {
-        let path = FilePath.realPath(projectDirectory) ?? projectDirectory
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return FilePath.name(of: path) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+        ProjectState.directory(projectDirectory: projectDirectory, environment: environment)
     }
 
     // MARK: Reading
@@ -61,12 +52,32 @@ public final class HistoryStore {
         if let before { conditions.append("id < ?"); values.append(.integer(before)) }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         values.append(.integer(Int64(limit)))
-        return try connection.query("SELECT \(Self.columns) FROM runs \(filter) ORDER BY id DESC LIMIT ?", values).map(Self.record)
+        return try withSteps(try connection.query("SELECT \(Self.columns) FROM runs \(filter) ORDER BY id DESC LIMIT ?", values).map(Self.record))
     }
 
     /// One run, or nil when there is no run with that id.
     public func run(id: Int64) throws(HistoryStoreError) -> RunRecord? {
-        try connection.query("SELECT \(Self.columns) FROM runs WHERE id = ?", [.integer(id)]).first.map(Self.record)
+        try withSteps(try connection.query("SELECT \(Self.columns) FROM runs WHERE id = ?", [.integer(id)]).map(Self.record)).first
+    }
+
+    /// The records with their steps, read in one query.
+    private func withSteps(_ records: [RunRecord]) throws(HistoryStoreError) -> [RunRecord] {
+        guard !records.isEmpty else { return records }
+        let placeholders = Array(repeating: "?", count: records.count).joined(separator: ",")
+        var steps: [Int64: [RunStep]] = [:]
+        for row in try connection.query(
+            "SELECT run_id, position, step_id, banner, duration_ms, result, error FROM steps WHERE run_id IN (\(placeholders)) ORDER BY run_id, position",
+            records.map { .integer($0.id) }) {
+            let result = row[5].text
+            steps[row[0].integer ?? 0, default: []].append(RunStep(
+                index: Int(row[1].integer ?? 0), id: row[2].text ?? "", banner: row[3].text ?? "",
+                durationMilliseconds: row[4].integer, succeeded: result.map { $0 == "ok" }, error: row[6].text))
+        }
+        return records.map { record in
+            var record = record
+            record.steps = steps[record.id] ?? []
+            return record
+        }
     }
 
     /// Every lane that has history, sorted.
@@ -142,8 +153,9 @@ public final class HistoryStore {
         guard !runs.isEmpty else { return }
         try connection.transaction { () throws(HistoryStoreError) in
             for run in runs {
-                try connection.query("UPDATE runs SET status = 'running', pid = ?, started = ?, log_path = ? WHERE id = ?",
-                                     [.integer(Int64(run.processID)), .real(run.started.secondsSince1970), .text(run.logPath), .integer(run.id)])
+                try connection.query("UPDATE runs SET status = 'running', pid = ?, started = ?, log_path = ?, run_folder = ?, commit_id = COALESCE(commit_id, ?) WHERE id = ?",
+                                     [.integer(Int64(run.processID)), .real(run.started.secondsSince1970), .text(run.logPath),
+                                      run.folder.map(SQLValue.text) ?? .null, run.commit.map(SQLValue.text) ?? .null, .integer(run.id)])
             }
         }
     }
@@ -154,6 +166,79 @@ public final class HistoryStore {
             "UPDATE runs SET status = ?, exit_status = ?, ended = ?, note = COALESCE(?, note) WHERE id = ?",
             [.text(status.rawValue), exitStatus.map { .integer(Int64($0)) } ?? .null, .real(ended.secondsSince1970),
              note.map(SQLValue.text) ?? .null, .integer(id)])
+    }
+
+    // MARK: Events
+
+    /// Stores what a run's events say: its steps, error, the version, build number and artifacts its
+    /// steps reported, and the commit it built when none was recorded at its start.
+    public func recordEvents(id: Int64, _ log: RunEventLog) throws(HistoryStoreError) {
+        try connection.transaction { () throws(HistoryStoreError) in
+            try recordEventsInTransaction(id: id, log)
+        }
+    }
+
+    /// Stores what the events file in a run's folder says; a run killed before it wrote one keeps no steps.
+    public func recordEvents(id: Int64, folder: String) throws(HistoryStoreError) {
+        guard let log = try? RunEventLog(path: folder + "/" + ProjectState.eventsFileName) else { return }
+        try recordEvents(id: id, log)
+    }
+
+    private func recordEventsInTransaction(id: Int64, _ log: RunEventLog) throws(HistoryStoreError) {
+        try connection.query("DELETE FROM steps WHERE run_id = ?", [.integer(id)])
+        for (position, step) in log.steps.enumerated() {
+            try connection.query(
+                "INSERT INTO steps (run_id, position, step_id, banner, duration_ms, result, error) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.integer(id), .integer(Int64(position + 1)), .text(step.id), .text(step.banner),
+                 step.durationMilliseconds.map(SQLValue.integer) ?? .null,
+                 step.succeeded.map { .text($0 ? "ok" : "failed") } ?? .null, step.error.map(SQLValue.text) ?? .null])
+        }
+        try connection.query(
+            "UPDATE runs SET version = ?, build_number = ?, artifacts = ?, error = ?, commit_id = COALESCE(commit_id, ?) WHERE id = ?",
+            [log.version.map(SQLValue.text) ?? .null, log.buildNumber.map(SQLValue.text) ?? .null,
+             log.artifacts.isEmpty ? .null : .text(log.artifacts.joined(separator: "\n")),
+             log.error.map(SQLValue.text) ?? .null, log.commit.map(SQLValue.text) ?? .null, .integer(id)])
+    }
+
+    /// Records the runs started outside the daemon (`lanes LANE` by hand or on CI) whose folders in
+    /// `runsDirectory` are not in the history yet. The runner only writes its events file, so a lane's
+    /// start never pays for SQLite; whoever reads the history indexes them first. A run still going
+    /// (its process alive, no `lane_finished`) waits for a later read. Returns how many were added.
+    @discardableResult
+    public func indexOutsideRuns() throws(HistoryStoreError) -> Int {
+        try indexOutsideRuns(in: FilePath.directory(of: path) + "/" + ProjectState.runsFolderName) { kill($0, 0) == 0 || errno == EPERM }
+    }
+
+    @discardableResult
+    public func indexOutsideRuns(in runsDirectory: String, isRunning: (Int32) -> Bool) throws(HistoryStoreError) -> Int {
+        let names = FilePath.entries(of: runsDirectory).filter { $0.hasPrefix(ProjectState.outsideRunPrefix) }
+        guard !names.isEmpty else { return 0 }
+        let known = Set(try connection.query("SELECT run_folder FROM runs WHERE run_folder IS NOT NULL").compactMap { $0[0].text }
+            .map(FilePath.name(of:)))
+        var added = 0
+        for name in names.sorted() where !known.contains(name) {
+            let folder = runsDirectory + "/" + name
+            guard let log = try? RunEventLog(path: folder + "/" + ProjectState.eventsFileName), log.lane != nil else { continue }
+            if log.succeeded == nil, let pid = ProjectState.processID(ofOutsideRunFolder: name), isRunning(pid) { continue }
+            try connection.transaction { () throws(HistoryStoreError) in
+                let started = log.startedSeconds
+                let ended = started.flatMap { start in log.durationMilliseconds.map { start + $0 / 1000 } }
+                let status: RunStatus = switch log.succeeded {
+                case true?: .succeeded
+                case false?: .failed
+                case nil: .interrupted
+                }
+                try connection.query(
+                    "INSERT INTO runs (lane, trigger, started, ended, status, commit_id, run_folder, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [.text(log.lane ?? ""), .text(log.trigger.flatMap(RunTrigger.init(rawValue:))?.rawValue ?? RunTrigger.manual.rawValue),
+                     started.map(SQLValue.real) ?? .null, ended.map(SQLValue.real) ?? .null, .text(status.rawValue),
+                     log.commit.map(SQLValue.text) ?? .null, .text(folder),
+                     log.succeeded == nil ? .text("the lane's process ended before its last event") : .null])
+                try recordEventsInTransaction(id: connection.lastInsertedRowID, log)
+            }
+            added += 1
+        }
+        return added
     }
 
     // MARK: Schema
@@ -167,6 +252,32 @@ public final class HistoryStore {
             return
         }
         try connection.transaction { () throws(HistoryStoreError) in
+            if version < 1 { try createVersion1() }
+            // 2: each run's steps and reported facts, from its events; runs started outside the daemon.
+            try connection.execute("""
+                ALTER TABLE runs ADD COLUMN run_folder TEXT;
+                ALTER TABLE runs ADD COLUMN version TEXT;
+                ALTER TABLE runs ADD COLUMN build_number TEXT;
+                ALTER TABLE runs ADD COLUMN artifacts TEXT;
+                ALTER TABLE runs ADD COLUMN error TEXT;
+                CREATE UNIQUE INDEX IF NOT EXISTS runs_by_folder ON runs (run_folder) WHERE run_folder IS NOT NULL;
+                CREATE TABLE IF NOT EXISTS steps (
+                    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    step_id TEXT NOT NULL,
+                    banner TEXT NOT NULL,
+                    duration_ms INTEGER,
+                    result TEXT,
+                    error TEXT,
+                    PRIMARY KEY (run_id, position)
+                );
+                PRAGMA user_version = \(Self.schemaVersion);
+                """)
+        }
+    }
+
+    private func createVersion1() throws(HistoryStoreError) {
+        do {
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS runs (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -190,21 +301,26 @@ public final class HistoryStore {
                     cursor REAL NOT NULL,
                     last_commit TEXT
                 );
-                PRAGMA user_version = \(Self.schemaVersion);
                 """)
         }
     }
 
-    private static let columns = "id, lane, trigger, scheduled, started, ended, status, exit_status, commit_id, log_path, pid, note"
+    private static let columns = "id, lane, trigger, scheduled, started, ended, status, exit_status, commit_id, log_path, pid, note, version, build_number, artifacts, error, run_folder"
 
     private static func record(_ row: [SQLValue]) -> RunRecord {
         func instant(_ value: SQLValue) -> CronInstant? { value.real.map(CronInstant.init(secondsSince1970:)) }
-        return RunRecord(
+        var record = RunRecord(
             id: row[0].integer ?? 0, lane: row[1].text ?? "",
             trigger: row[2].text.flatMap(RunTrigger.init(rawValue:)) ?? .manual,
             scheduled: instant(row[3]), started: instant(row[4]), ended: instant(row[5]),
             status: row[6].text.flatMap(RunStatus.init(rawValue:)) ?? .interrupted,
             exitStatus: row[7].integer.map { Int32(truncatingIfNeeded: $0) }, commit: row[8].text, logPath: row[9].text,
             processID: row[10].integer.map { Int32(truncatingIfNeeded: $0) }, note: row[11].text)
+        record.version = row[12].text
+        record.buildNumber = row[13].text
+        record.artifacts = row[14].text.map { $0.split(separator: "\n").map(String.init) } ?? []
+        record.error = row[15].text
+        record.folder = row[16].text
+        return record
     }
 }

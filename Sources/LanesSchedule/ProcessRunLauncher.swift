@@ -5,8 +5,9 @@ public protocol RunLauncher {
     func start(_ run: PlannedRun, logPath: String) throws -> Int32
 }
 
-/// Runs `lanes [--lanefile SNAPSHOT] LANE --project-dir PROJECT` in its own process group, with
-/// standard output and error appended to the run's log file (mode 0600) and standard input from
+/// Runs `lanes [--lanefile SNAPSHOT] LANE --project-dir PROJECT --run-folder FOLDER` in its own process
+/// group, with standard output and error appended to the run's log file (mode 0600) in its run folder,
+/// where the lane also writes `events.jsonl`, and standard input from
 /// /dev/null. The compiled Lanefile redacts its secrets before they reach its output, so the log
 /// holds only redacted text. The child gets `LANES_RUN_ID` and `LANES_RUN_TRIGGER`.
 public struct ProcessRunLauncher: RunLauncher {
@@ -24,12 +25,13 @@ public struct ProcessRunLauncher: RunLauncher {
         self.environment = environment
     }
 
-    public func arguments(for run: PlannedRun) -> [String] {
-        [lanesExecutable] + (lanefile.map { ["--lanefile", $0] } ?? []) + [run.lane, "--project-dir", projectDirectory]
+    public func arguments(for run: PlannedRun, runFolder: String) -> [String] {
+        [lanesExecutable] + (lanefile.map { ["--lanefile", $0] } ?? [])
+            + [run.lane, "--project-dir", projectDirectory, "--run-folder", runFolder]
     }
 
     public func start(_ run: PlannedRun, logPath: String) throws -> Int32 {
-        try FilePath.makeDirectories(FilePath.directory(of: logPath))
+        try FilePath.makeDirectories(FilePath.directory(of: logPath), mode: 0o700)
         var variables = environment
         variables["LANES_RUN_ID"] = String(run.id)
         variables["LANES_RUN_TRIGGER"] = run.trigger.rawValue
@@ -38,7 +40,7 @@ public struct ProcessRunLauncher: RunLauncher {
         variables = ProcessTags.adding(RunProcessTag.tag(logPath: logPath), to: variables)
         // Own process group (ended as a whole), default signal handling and an empty mask: the
         // daemon blocks the signals it reads through signalfd, and a mask is inherited.
-        var child = ChildProcess(arguments(for: run), environment: variables)
+        var child = ChildProcess(arguments(for: run, runFolder: FilePath.directory(of: logPath)), environment: variables)
         child.standardInput = .null
         child.standardOutput = .appending(path: logPath, mode: 0o600)
         child.standardError = .standardOutput

@@ -1,4 +1,5 @@
 public import LanesCron
+import LanesPlatform
 
 /// Why a run started.
 public enum RunTrigger: String, Sendable, Hashable, CaseIterable {
@@ -8,8 +9,12 @@ public enum RunTrigger: String, Sendable, Hashable, CaseIterable {
     case scm
     /// A run missed while the daemon was down, within the catch-up window, run once at start.
     case catchUp = "catch-up"
-    /// Started by hand.
+    /// Started by hand, outside the daemon.
     case manual
+    /// Started outside the daemon on a CI service (the runner recognised its variables).
+    case ci
+    /// A Poll SCM check that found nothing new (or failed): a trace, not a run of the lane.
+    case poll
 }
 
 /// Where a run is. `starting` and `running` are active; every other status is final.
@@ -53,6 +58,19 @@ public struct RunRecord: Sendable, Hashable {
     public let processID: Int32?
     /// Why a run was skipped, missed, interrupted or cancelled.
     public let note: String?
+    /// The run's steps, from its events.
+    public var steps: [RunStep] = []
+    /// What its steps reported: the version and build number they set or built, the artifacts they made.
+    public var version: String? = nil
+    public var buildNumber: String? = nil
+    public var artifacts: [String] = []
+    /// The error the lane failed with, from its events.
+    public var error: String? = nil
+    /// The run's folder under the state folder's `logs/` (with `events.jsonl`), when it has one.
+    public var folder: String? = nil
+
+    /// The run's events file, beside its log.
+    public var eventsPath: String? { folder.map { $0 + "/" + ProjectState.eventsFileName } }
 }
 
 /// A row the scheduler records before anything happens for it.
@@ -74,17 +92,23 @@ public struct NewRun: Sendable, Hashable {
     }
 }
 
-/// A run whose child was started: its process id (= process group), when, and its log.
+/// A run whose child was started: its process id (= process group), when, and its log (in its run folder).
 public struct StartedRun: Sendable, Hashable {
     public var id: Int64
     public var processID: Int32
     public var started: CronInstant
     public var logPath: String
+    /// The commit checked out when the run started (timer runs too), when the project is a repository.
+    public var commit: String?
+    /// The run's folder, where the lane writes `events.jsonl`.
+    public var folder: String?
 
-    public init(id: Int64, processID: Int32, started: CronInstant, logPath: String) {
+    public init(id: Int64, processID: Int32, started: CronInstant, logPath: String, commit: String? = nil, folder: String? = nil) {
         self.id = id
         self.processID = processID
         self.started = started
         self.logPath = logPath
+        self.commit = commit
+        self.folder = folder
     }
 }

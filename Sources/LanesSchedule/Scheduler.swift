@@ -79,6 +79,8 @@ public final class Scheduler {
     private let clock: any CronClock
     private let defaultZone: any CronTimeZone
     private let poller: (any ChangePoller)?
+    /// One line per Poll SCM check finished since the last `takePollTraces()`, for the daemon's log.
+    public private(set) var pollTraces: [String] = []
     /// Cursors as stored, kept in memory so that computing the next wake reads no database.
     private var cursors: [String: CronInstant] = [:]
     /// Each lane's first due instant after its cursor (nil: never), so a wake looks only at due lanes.
@@ -145,22 +147,33 @@ public final class Scheduler {
     /// Records what a poll found: a run to start (returned, recorded `starting`) when the branch
     /// moved since the lane's last run, the commit when the lane never ran, a skipped run when the
     /// poll failed or timed out.
+    /// The poll trace lines gathered since the last call.
+    public func takePollTraces() -> [String] {
+        defer { pollTraces = [] }
+        return pollTraces
+    }
+
     public func finishPoll(_ request: PollRequest, outcome: Result<SourceState, any Error>) throws(HistoryStoreError) -> [PlannedRun] {
         let state: SourceState
         switch outcome {
         case .failure(let error):
-            _ = try store.record([NewRun(lane: request.lane, trigger: .scm, scheduled: request.scheduled, status: .skipped,
+            _ = try store.record([NewRun(lane: request.lane, trigger: .poll, scheduled: request.scheduled, status: .skipped,
                                          note: "poll failed: \(error)")], cursors: [:], commits: [:])
+            pollTraces.append("polled \(request.lane): failed: \(error)")
             return []
         case .success(let found):
             state = found
         }
         guard state.moved else {
-            if try store.lastCommit(lane: request.lane) == nil {
-                _ = try store.record([], cursors: [:], commits: [request.lane: state.commit])
-            }
+            // A check that found nothing new still leaves a row, so the history shows the poll ran.
+            let firstCommit = try store.lastCommit(lane: request.lane) == nil ? [request.lane: state.commit] : [:]
+            _ = try store.record([NewRun(lane: request.lane, trigger: .poll, scheduled: request.scheduled, status: .skipped,
+                                         commit: state.commit, note: "no new commit on the tracked branch")],
+                                 cursors: [:], commits: firstCommit)
+            pollTraces.append("polled \(request.lane): no new commit (\(state.commit.prefix(10)))")
             return []
         }
+        pollTraces.append("polled \(request.lane): new commit \(state.commit.prefix(10))")
         var run = NewRun(lane: request.lane, trigger: request.trigger, scheduled: request.scheduled, status: .starting, commit: state.commit)
         if try store.activeRuns().contains(where: { $0.lane == request.lane }) {
             run.status = .skipped

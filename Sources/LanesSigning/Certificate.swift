@@ -68,8 +68,8 @@ public struct Certificate: Sendable, Hashable {
         organization = X509Name.entry(subject, nid: NID_organizationName)
         issuerCommonName = X509Name.entry(X509_get_issuer_name(handle), nid: NID_commonName)
         serialNumber = Self.hexSerial(of: handle)
-        sha1 = Digest.hex(der, algorithm: EVP_sha1())
-        sha256 = Digest.hex(der, algorithm: EVP_sha256())
+        sha1 = MessageDigest.hex(der, .sha1, uppercase: true)
+        sha256 = MessageDigest.hex(der, .sha256, uppercase: true)
         guard let notBefore = ASN1Time.date(X509_get0_notBefore(handle)),
               let notAfter = ASN1Time.date(X509_get0_notAfter(handle)) else {
             throw .invalidCertificate(path: source, detail: "unreadable validity dates")
@@ -130,15 +130,3 @@ enum ASN1Time {
     }
 }
 
-enum Digest {
-    static func hex(_ bytes: [UInt8], algorithm: OpaquePointer?) -> String {
-        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &output, &length, algorithm, nil) }
-        guard ok == 1 else { return "" }
-        return output.prefix(Int(length)).map { byte in
-            let digits = Array("0123456789ABCDEF")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
-    }
-}

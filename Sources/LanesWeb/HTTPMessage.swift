@@ -1,3 +1,4 @@
+import LanesPlatform
 /// A parsed HTTP/1.1 request line and headers. The server reads no request body: it is read-only.
 public struct HTTPRequest: Sendable {
     public let method: String
@@ -94,30 +95,7 @@ public struct HTTPResponse: Sendable {
 }
 
 enum PercentDecoding {
-    /// Decodes `%XX` escapes into UTF-8; nil on a bad escape or invalid UTF-8.
-    static func decode(_ text: String, plusIsSpace: Bool) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                bytes.append(high << 4 | low)
-            case UInt8(ascii: "+") where plusIsSpace: bytes.append(UInt8(ascii: " "))
-            default: bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func decode(_ text: String, plusIsSpace: Bool) -> String? { PercentEncoding.decode(text, plusIsSpace: plusIsSpace) }
 }
 
 enum RequestPath {

@@ -27,9 +27,20 @@ enum StaticFiles {
         svg.trend .bar.other { fill: #8c959f; }
         """
 
-    /// Appends the log as it grows: the only JavaScript on the site.
+    /// Shows a run's times in the reader's time zone (UTC stays in the tooltip) and appends the log
+    /// as it grows: the only JavaScript on the site.
     static let liveScript = """
         "use strict";
+        (function () {
+          var times = document.querySelectorAll("time[datetime]");
+          for (var i = 0; i < times.length; i++) {
+            var when = new Date(times[i].getAttribute("datetime"));
+            if (!isNaN(when.getTime())) {
+              times[i].title = times[i].getAttribute("datetime");
+              times[i].textContent = when.toLocaleString();
+            }
+          }
+        })();
         (function () {
           var log = document.getElementById("log");
           if (!log || !log.dataset.live || !window.EventSource) { return; }

@@ -70,8 +70,7 @@ public struct WebApplication: Sendable {
             case ("runs", let id, "events"): return try liveLog(id, offset: Int(request.query["offset"] ?? "0") ?? 0)
             case ("api", "runs", let id):
                 guard let run = try run(id) else { return .json("{\"error\":\"no such run\"}\n", status: 404) }
-                let log = logText(of: run)
-                return .json(WebJSON.runDetail(run, summary: RunLogSummary(log: log ?? "")).serialized + "\n")
+                return .json(WebJSON.runDetail(run).serialized + "\n")
             default: break
             }
         default: break
@@ -83,7 +82,7 @@ public struct WebApplication: Sendable {
         let lanes = try data.schedules()
         var last: [String: String] = [:]
         for lane in lanes {
-            last[lane.lane] = try data.runs(RunFilter(lane: lane.lane, limit: 1)).first?.status.rawValue
+            last[lane.lane] = try data.runs(RunFilter(lane: lane.lane, limit: 1, runsOnly: true)).first?.status.rawValue
         }
         return .html(WebPages.schedules(lanes, lastStatus: last))
     }
@@ -106,7 +105,7 @@ public struct WebApplication: Sendable {
         let lanes = try data.laneNames()
         var trends: [String: [RunRecord]] = [:]
         for lane in filter.lane.map({ [$0] }) ?? lanes {
-            trends[lane] = try data.runs(RunFilter(lane: lane, limit: 30))
+            trends[lane] = try data.runs(RunFilter(lane: lane, limit: 30, runsOnly: true))
         }
         return .html(WebPages.history(try data.runs(filter), filter: filter, lanes: lanes, trends: trends))
     }
@@ -116,15 +115,20 @@ public struct WebApplication: Sendable {
         return try data.run(id: number)
     }
 
+    /// The daemon's log of the run, or for a run started elsewhere (which has only its events) the
+    /// lines its events hold.
     private func logText(of run: RunRecord) -> String? {
-        guard let path = run.logPath, let bytes = LogFolder(directory: data.logDirectory).read(path) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        let folder = LogFolder(directory: data.logDirectory)
+        if let path = run.logPath, let bytes = folder.read(path) { return String(decoding: bytes, as: UTF8.self) }
+        guard let path = run.eventsPath, let bytes = folder.read(path) else { return nil }
+        let lines = RunEventLog(bytes: bytes).lines
+        return lines.isEmpty ? nil : lines.joined(separator: "\n") + "\n"
     }
 
     private func runPage(_ id: String) throws -> HTTPResponse {
         guard let run = try run(id) else { return .html(WebPages.notFound("There is no run \(id)."), status: 404) }
         let log = logText(of: run)
-        return .html(WebPages.run(run, summary: RunLogSummary(log: log ?? ""), log: log, logSize: log?.utf8.count ?? 0))
+        return .html(WebPages.run(run, log: log, logSize: log?.utf8.count ?? 0))
     }
 
     private func plainLog(_ id: String) throws -> HTTPResponse {

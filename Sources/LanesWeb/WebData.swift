@@ -38,11 +38,18 @@ public struct RunFilter: Sendable, Hashable {
     public var lane: String?
     public var status: RunStatus?
     public var limit: Int
+    /// Leave out Poll SCM checks that started nothing (trends and a lane's last status are about runs).
+    public var runsOnly: Bool
 
-    public init(lane: String? = nil, status: RunStatus? = nil, limit: Int = 100) {
+    public init(lane: String? = nil, status: RunStatus? = nil, limit: Int = 100, runsOnly: Bool = false) {
         self.lane = lane
         self.status = status
         self.limit = limit
+        self.runsOnly = runsOnly
+    }
+
+    func matches(_ run: RunRecord) -> Bool {
+        (status == nil || run.status == status) && (!runsOnly || run.trigger != .poll)
     }
 }
 
@@ -77,17 +84,22 @@ public struct HistoryDatabaseSource: WebDataSource {
 
     public var logDirectory: String { stateDirectory + "/logs" }
 
-    private func store() throws -> HistoryStore { try HistoryStore(directory: stateDirectory) }
+    /// Runs started by hand or on CI join the history the first time a page reads it.
+    private func store() throws -> HistoryStore {
+        let store = try HistoryStore(directory: stateDirectory)
+        try store.indexOutsideRuns()
+        return store
+    }
 
     public func runs(_ filter: RunFilter) throws -> [RunRecord] {
         let store = try store()
-        guard let status = filter.status else { return try store.runs(lane: filter.lane, limit: filter.limit) }
-        // The store filters by lane only; read pages of runs until enough have the status.
+        guard filter.status != nil || filter.runsOnly else { return try store.runs(lane: filter.lane, limit: filter.limit) }
+        // The store filters by lane only; read pages of runs until enough match.
         var found: [RunRecord] = []
         var before: Int64?
         while found.count < filter.limit {
             let page = try store.runs(lane: filter.lane, limit: 500, before: before)
-            found += page.filter { $0.status == status }
+            found += page.filter(filter.matches)
             guard let last = page.last, page.count == 500 else { break }
             before = last.id
         }

@@ -9,7 +9,9 @@ import FoundationEssentials
 public enum WebJSON {
     public static func run(_ run: RunRecord) -> JSONValue {
         func instant(_ value: CronInstant?) -> JSONValue { value.map { .string($0.description) } ?? .null }
-        return .object([
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+        func number(_ value: Int64?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
+        let fields: [(String, JSONValue)] = [
             ("id", .number(Double(run.id))),
             ("lane", .string(run.lane)),
             ("trigger", .string(run.trigger.rawValue)),
@@ -17,10 +19,27 @@ public enum WebJSON {
             ("started", instant(run.started)),
             ("ended", instant(run.ended)),
             ("status", .string(run.status.rawValue)),
-            ("exitStatus", run.exitStatus.map { .number(Double($0)) } ?? .null),
-            ("commit", run.commit.map { .string($0) } ?? .null),
-            ("log", run.logPath.map { .string($0) } ?? .null),
-            ("note", run.note.map { .string($0) } ?? .null),
+            ("exitStatus", number(run.exitStatus.map(Int64.init))),
+            ("commit", text(run.commit)),
+            ("log", text(run.logPath)),
+            ("events", text(run.eventsPath)),
+            ("note", text(run.note)),
+            ("error", text(run.error)),
+            ("version", text(run.version)),
+            ("buildNumber", text(run.buildNumber)),
+            ("artifacts", .array(run.artifacts.map(JSONValue.string))),
+            ("steps", .array(run.steps.map(step))),
+        ]
+        return .object(fields)
+    }
+
+    /// One step as its events recorded it.
+    public static func step(_ step: RunStep) -> JSONValue {
+        .object([
+            ("index", .number(Double(step.index))), ("id", .string(step.id)), ("banner", .string(step.banner)),
+            ("durationMs", step.durationMilliseconds.map { JSONValue.number(Double($0)) } ?? JSONValue.null),
+            ("result", .string(step.succeeded.map { $0 ? "ok" : "failed" } ?? "unfinished")),
+            ("error", step.error.map(JSONValue.string) ?? JSONValue.null),
         ])
     }
 
@@ -40,15 +59,9 @@ public enum WebJSON {
         ])
     }
 
-    static func runDetail(_ run: RunRecord, summary: RunLogSummary) -> JSONValue {
+    static func runDetail(_ run: RunRecord) -> JSONValue {
         .object([
             ("run", Self.run(run)),
-            ("steps", .array(summary.steps.map { step in
-                .object([("index", .number(Double(step.index))), ("id", .string(step.id)),
-                         ("duration", .string(step.duration)), ("succeeded", .bool(step.succeeded))])
-            })),
-            ("failingStep", summary.failingStep.map { .string($0) } ?? .null),
-            ("error", summary.error.map { .string($0) } ?? .null),
             ("logURL", .string("/runs/\(run.id)/log")),
         ])
     }

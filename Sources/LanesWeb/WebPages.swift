@@ -89,31 +89,38 @@ enum WebPages {
     }
 
     static func time(_ instant: CronInstant?) -> String {
-        instant.map { "<time>\(HTML.escape($0.description))</time>" } ?? "-"
+        instant.map { "<time datetime=\"\(HTML.escape($0.description))\">\(HTML.escape($0.description))</time>" } ?? "-"
     }
 
     // MARK: One run
 
-    static func run(_ run: RunRecord, summary: RunLogSummary, log: String?, logSize: Int) -> String {
+    static func run(_ run: RunRecord, log: String?, logSize: Int) -> String {
         var body = "<dl class=\"facts\">"
-        for (name, value) in [("Lane", HTML.escape(run.lane)), ("Status", statusBadge(run.status.rawValue)),
+        let artifacts = run.artifacts.isEmpty ? "-" : run.artifacts.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: "<br>")
+        let facts: [(String, String)] = [("Lane", HTML.escape(run.lane)), ("Status", statusBadge(run.status.rawValue)),
                               ("Trigger", HTML.escape(run.trigger.rawValue)), ("Scheduled", time(run.scheduled)),
                               ("Started", time(run.started)), ("Ended", time(run.ended)),
                               ("Exit status", run.exitStatus.map { String($0) } ?? "-"),
                               ("Commit", run.commit.map { "<code>\(HTML.escape($0))</code>" } ?? "-"),
-                              ("Note", run.note.map(HTML.escape) ?? "-")] {
+                              ("Version", run.version.map(HTML.escape) ?? "-"), ("Build number", run.buildNumber.map(HTML.escape) ?? "-"),
+                              ("Artifacts", artifacts),
+                              ("Note", run.note.map(HTML.escape) ?? "-")]
+        for (name, value) in facts {
             body += "<dt>\(name)</dt><dd>\(value)</dd>"
         }
         body += "</dl>"
-        if !summary.steps.isEmpty {
-            body += "<h2>Steps</h2>" + table(["#", "Step", "Duration", "Result"], summary.steps.map { step in
-                [String(step.index), HTML.escape(step.id), HTML.escape(step.duration),
-                 step.succeeded ? statusBadge("ok") : statusBadge("failed")]
+        if !run.steps.isEmpty {
+            body += "<h2>Steps</h2>" + table(["#", "Step", "What", "Duration", "Result"], run.steps.map { step in
+                [String(step.index), HTML.escape(step.id), "<code class=\"banner\">\(HTML.escape(step.banner))</code>",
+                 step.durationMilliseconds.map { duration(milliseconds: $0) } ?? "-",
+                 step.succeeded.map { statusBadge($0 ? "ok" : "failed") } ?? statusBadge("unfinished")]
             }, id: "steps")
         }
-        if let error = summary.error {
+        if let error = run.error {
             body += "<h2>Error</h2>"
-            if let step = summary.failingStep { body += "<p>Failing step: <code>\(HTML.escape(step))</code></p>" }
+            if let step = run.steps.last(where: { $0.succeeded == false }) {
+                body += "<p>Failing step: <code>\(HTML.escape("\(step.index). \(step.id): \(step.banner)"))</code></p>"
+            }
             body += "<pre class=\"error\" id=\"error\">\(HTML.escape(error))</pre>"
         }
         body += "<h2>Log</h2>"
@@ -125,7 +132,14 @@ enum WebPages {
         } else {
             body += "<p class=\"muted\">No log.</p>"
         }
-        return layout(title: "Run #\(run.id): \(run.lane)", current: "History", body: body, script: run.status.isActive)
+        // The script shows the times in the reader's zone (and follows a live log).
+        return layout(title: "Run #\(run.id): \(run.lane)", current: "History", body: body, script: true)
+    }
+
+    /// `1.234 s`, as the terminal's summary shows durations.
+    static func duration(milliseconds: Int64) -> String {
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 
     // MARK: Signing

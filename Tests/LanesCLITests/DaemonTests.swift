@@ -46,6 +46,13 @@ import Testing
         #expect(stopped.status == 0, "\(stopped.output)")
         #expect(stopped.standardError.contains("Lanefile changed but cannot be used; keeping the previous version"), "\(stopped.standardError)")
         #expect(stopped.standardError.contains("Lanefile changed: now scheduling 2 lane(s)"))
+        // The compile error names the user's Lanefile, not the daemon's copy of it.
+        #expect(stopped.standardError.contains(lanefile.path + ":2:"), "\(stopped.standardError)")
+        #expect(!stopped.standardError.contains("candidate/Lanefile.swift:"))
+        // Each run has its folder with its events beside its log.
+        for folder in try FileManager.default.contentsOfDirectory(atPath: state + "/logs") {
+            #expect(FileManager.default.fileExists(atPath: "\(state)/logs/\(folder)/events.jsonl"), "\(folder)")
+        }
 
         runs = try Self.history(lanes, project, state: state)
         let tick = try #require(runs.first { $0["lane"] as? String == "tick" }, "no tick run: \(stopped.output)")

@@ -62,7 +62,12 @@ import Testing
         #expect(runs.first?.commit == pushed)
         #expect(try pollMinute().isEmpty)  // not twice
         #expect(try pollMinute().isEmpty)
-        let history = try store.runs(lane: "staging")
+        let all = try store.runs(lane: "staging")
+        // Every check left a trace: the four that found nothing new are `poll` rows with the commit seen.
+        let polls = all.filter { $0.trigger == .poll }
+        #expect(polls.count == 4 && polls.allSatisfy { $0.status == .skipped && $0.commit != nil })
+        #expect(scheduler.pollTraces.count == 1 && scheduler.pollTraces[0].contains("no new commit"))
+        let history = all.filter { $0.trigger != .poll }
         #expect(history.count == 1)
         #expect(history.first?.commit == pushed && history.first?.status == .succeeded)
         #expect(try store.lastCommit(lane: "staging") == pushed)

@@ -38,7 +38,8 @@ struct WebProject {
     func store() throws -> HistoryStore { try HistoryStore(directory: state) }
 
     /// A run the way the daemon makes one: recorded `starting`, the lane started with its output
-    /// appended to `logs/ID.log`, recorded running; `wait()` records how it ended.
+    /// appended to `logs/ID/output.log` and its events in `logs/ID/events.jsonl`, recorded running;
+    /// `wait()` records how it ended and its steps.
     final class LiveRun: @unchecked Sendable {
         let id: Int64
         let process: Process
@@ -54,6 +55,7 @@ struct WebProject {
         func wait() throws -> RunStatus {
             process.waitUntilExit()
             let status: RunStatus = process.terminationStatus == 0 ? .succeeded : .failed
+            try project.store().recordEvents(id: id, folder: "\(project.logs)/\(id)")
             try project.store().finish(id: id, status: status, exitStatus: process.terminationStatus,
                                        ended: SystemCronClock().now())
             return status
@@ -65,19 +67,22 @@ struct WebProject {
         let due = trigger == .manual ? nil : (scheduled ?? SystemCronClock().now())
         let id = try #require(try store.record([NewRun(lane: lane, trigger: trigger, scheduled: due, status: .starting, commit: commit)],
                                                cursors: [:]).first)
-        let logPath = "\(logs)/\(id).log"
+        let folder = "\(logs)/\(id)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let logPath = folder + "/output.log"
         FileManager.default.createFile(atPath: logPath, contents: nil, attributes: [.posixPermissions: 0o600])
         let log = try #require(FileHandle(forWritingAtPath: logPath))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try LanesProcess.executable)
-        process.arguments = [lane]
+        process.arguments = [lane, "--run-folder", folder]
         process.currentDirectoryURL = directory
         process.environment = lanes.environment
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        try store.markRunning(id: id, processID: process.processIdentifier, started: SystemCronClock().now(), logPath: logPath)
+        try store.markRunning([StartedRun(id: id, processID: process.processIdentifier, started: SystemCronClock().now(),
+                                          logPath: logPath, folder: folder)])
         return LiveRun(id: id, process: process, project: self)
     }
 

@@ -74,10 +74,56 @@ import Testing
 
         let detail = try server.get("/api/runs/\(fixture.failed)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(detail.body.utf8)) as? [String: Any])
-        let steps = try #require(json["steps"] as? [[String: Any]])
+        let run = try #require(json["run"] as? [String: Any])
+        let steps = try #require(run["steps"] as? [[String: Any]])
         #expect(steps.count == 2)
-        #expect(steps.last?["succeeded"] as? Bool == false)
-        #expect((json["failingStep"] as? String)?.hasPrefix("2. sh") == true)
+        #expect(steps.last?["result"] as? String == "failed")
+        #expect((steps.last?["banner"] as? String)?.contains("exit 3") == true)
+        #expect((run["error"] as? String)?.isEmpty == false)
+    }
+
+    /// Issue 20: steps come from each run's events, not from its log's text, so a banner with `|`,
+    /// a tab, quotes, markup or 10,000 characters shows on the page, in `lanes history --json` and in
+    /// JUnit; a run started by hand joins the history (trigger `manual`) and every run folder holds
+    /// `events.jsonl`.
+    @Test func awkwardBannersShowEverywhereForManualRuns() throws {
+        let fixture = try Self.fixture()
+        let junit = fixture.project.directory.appendingPathComponent("reports/junit.xml").path
+        let lane = try fixture.project.lanes(["awkward", "--junit", junit], extraEnvironment: ["LANES_STATE_DIR": fixture.project.state])
+        try #require(lane.status == 0, "\(lane.output)")
+
+        let history = try fixture.project.lanes(["history", "awkward", "--json", "--state-dir", fixture.project.state])
+        try #require(history.status == 0, "\(history.output)")
+        let runs = try #require(try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
+        let run = try #require(runs.first)
+        #expect(run["trigger"] as? String == "manual")
+        #expect(run["status"] as? String == "succeeded")
+        let banners = try #require(run["steps"] as? [[String: Any]]).compactMap { $0["banner"] as? String }
+        try #require(banners.count == 3, "\(banners)")
+        #expect(banners[0].contains("echo a | tr a b"))
+        #expect(banners[1].contains("tab\there \\\"quoted\\\" <b>|</b>"))
+        #expect(banners[2].contains(String(repeating: "long|", count: 2_000)))
+
+        let server = try WebProject.Server(project: fixture.project)
+        defer { server.stop() }
+        let page = try server.get("/runs/\(try #require(run["id"] as? Int))")
+        #expect(page.status == 200)
+        #expect(page.body.contains("echo a | tr a b"))
+        #expect(page.body.contains("&lt;b&gt;|&lt;/b&gt;"))
+        #expect(page.body.contains(String(repeating: "long|", count: 2_000)))
+        #expect(page.body.contains("tab\there"))
+
+        let report = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(report.contains("echo a | tr a b"))
+        #expect(report.contains(String(repeating: "long|", count: 2_000)))
+
+        let folders = try FileManager.default.contentsOfDirectory(atPath: fixture.project.logs)
+        #expect(folders.count >= 5)
+        for folder in folders {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: fixture.project.logs + "/" + folder, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            #expect(FileManager.default.fileExists(atPath: "\(fixture.project.logs)/\(folder)/events.jsonl"), "\(folder)")
+        }
     }
 
     @Test func apiRunsIsWhatLanesHistoryPrints() throws {

@@ -68,7 +68,12 @@ try:
     steps = driver.find_elements(By.CSS_SELECTOR, "#steps tbody tr")
     check(len(steps) == 2 and "failed" in steps[1].text, "run: the steps table with the failing step")
     check("disk <full>" in driver.find_element(By.ID, "error").text, "run: the error, escaped markup shown as text")
-    check(driver.find_elements(By.TAG_NAME, "script") == [], "run: a finished run's page has no script")
+    scripts = driver.find_elements(By.TAG_NAME, "script")
+    check(len(scripts) == 1 and scripts[0].get_attribute("src").endswith("/static/live.js"),
+          "run: a finished run's page loads only the site's own script")
+    times = driver.find_elements(By.CSS_SELECTOR, "time[datetime]")
+    check(times != [] and all(t.get_attribute("title") == t.get_attribute("datetime") for t in times),
+          "run: times shown in the reader's zone, UTC in the tooltip")
     driver.save_screenshot(os.path.join(shots, "run-failed.png"))
 
     driver.get(f"{base}/signing")

@@ -1,8 +1,15 @@
 /// `--json`: one JSON object per line on standard output, for machines.
 public struct JSONLinesReporter: Reporter {
     let output: TextOutput
+    /// Facts about the run added to `lane_started`: its trigger (`manual`, `ci`, `timer`, `scm`) and commit.
+    let runContext: [(String, JSONValue)]
 
-    public init(output: TextOutput) { self.output = output }
+    public init(output: TextOutput) { self.init(output: output, runContext: []) }
+
+    init(output: TextOutput, runContext: [(String, JSONValue)]) {
+        self.output = output
+        self.runContext = runContext
+    }
 
     /// A line the Lanefile printed itself (`print`), already redacted, as an output event.
     @Sendable static func printedLineEvent(_ line: String) -> String {
@@ -16,7 +23,7 @@ public struct JSONLinesReporter: Reporter {
     private func fields(for event: RunEvent) -> [(String, JSONValue)] {
         switch event {
         case .laneStarted(let lane, let at):
-            return [("event", "lane_started"), ("lane", .string(lane)), ("time", .string(at.iso8601))]
+            return [("event", "lane_started"), ("lane", .string(lane)), ("time", .string(at.iso8601))] + runContext
         case .stepStarted(let start):
             return [("event", "step_started"), ("step", .number(Double(start.index))), ("id", .string(start.id)),
                     ("banner", .string(start.banner)), ("time", .string(start.at.iso8601)),
@@ -39,6 +46,7 @@ public struct JSONLinesReporter: Reporter {
                 fields.append(("error", .string(message)))
                 fields.append(("output_tail", .array(tail.map { .string($0) })))
             }
+            if !record.facts.isEmpty { fields.append(("reported", record.facts.json)) }
             return fields
         case .laneFinished(let summary):
             var fields: [(String, JSONValue)] = [

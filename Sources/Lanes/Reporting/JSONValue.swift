@@ -1,3 +1,4 @@
+internal import LanesPlatform
 /// A small JSON writer with stable key order, for event lines and `lanes list --json`, so that the
 /// hot path does not load Foundation's JSONEncoder.
 public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral {
@@ -39,21 +40,5 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral {
         }
     }
 
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func quote(_ text: String) -> String { JSONText.quote(text) }
 }

@@ -30,6 +30,8 @@ public struct StepRecord: Sendable {
     public let banner: String
     public let duration: Duration
     public let outcome: Outcome
+    /// What the step's result says about the run (version, build number, artifacts).
+    public var facts = RunFacts()
 
     public var succeeded: Bool {
         if case .succeeded = outcome { true } else { false }

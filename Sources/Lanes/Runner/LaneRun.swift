@@ -45,7 +45,10 @@ public final class LaneRun: Sendable {
         do {
             let stepContext = context.with(log: log)
             let output = try await StepDeadline(seconds: timeout, stepID: id).run { try await step.run(in: stepContext) }
-            finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start, outcome: .succeeded))
+            let facts = (output as? any RunFactsReporting)?.runFacts ?? RunFacts()
+            finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start, outcome: .succeeded,
+                              facts: RunFacts(version: facts.version.map(redactor.redact), buildNumber: facts.buildNumber.map(redactor.redact),
+                                              artifacts: facts.artifacts.map(redactor.redact))))
             return output
         } catch {
             // Ctrl-C or SIGTERM cancels the lane's task: the step says it was cancelled, not what

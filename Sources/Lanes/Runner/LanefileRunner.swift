@@ -87,9 +87,10 @@ public enum LanefileRunner {
             let environment = Environment(variables: variables, redactor: redactor)
             environment.registerSecretNamedVariables()
             let processes = LaneProcesses()
+            let runContext = RunRecording.context(arguments: arguments, environment: process)
             var reporters: [any Reporter] = [
                 arguments.json
-                    ? JSONLinesReporter(output: output)
+                    ? JSONLinesReporter(output: output, runContext: runContext)
                     : TerminalReporter(output: output, errors: errors,
                                        capabilities: TerminalCapabilities(isTerminal: output.isTerminal, environment: variables),
                                        gitHub: gitHubCommands(lanefile, arguments: arguments, environment: variables)),
@@ -101,10 +102,16 @@ public enum LanefileRunner {
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
                 cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor,
                                                                        lane: processes))
+            let (lane, values) = try LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
+                                                  diagnostics: diagnostics).prepare(lane: name, options: options)
+            try junit?.prepare()
+            // Opened once the lane and its options validated: a mistyped lane name records no run.
+            if let recording = RunRecording.start(arguments: arguments, environment: process, diagnostics: diagnostics) {
+                reporters.append(JSONLinesReporter(output: TextOutput(descriptor: recording.descriptor, redactor: redactor, streams: streams),
+                                                   runContext: runContext))
+            }
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
-            let (lane, values) = try executor.prepare(lane: name, options: options)
-            try junit?.prepare()
             // What a crashed or killed run left behind goes now, before this run makes its own.
             for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
                 diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")

@@ -23,6 +23,9 @@ struct RunnerArguments {
     var environmentNames: [String] = []
     var json = false
     var junitPath: String?
+    /// `--run-folder PATH`: where this run writes `events.jsonl` (the daemon names one per run);
+    /// otherwise a new folder under the project's state folder.
+    var runFolder: String?
 
     static let usage = """
         usage: lanes LANE [key:value ...] [--env NAME[,NAME...]] [--json] [--junit PATH] [--lanefile PATH]
@@ -39,6 +42,7 @@ struct RunnerArguments {
         var names = false
         var help = false
         var junitPath: String?
+        var runFolder: String?
         var words: [String] = []
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
@@ -62,6 +66,7 @@ struct RunnerArguments {
             case "--names": try noValue(); names = true
             case "--help", "-h": try noValue(); help = true
             case "--junit": junitPath = try value()
+            case "--run-folder": runFolder = try value()
             case _ where argument.hasPrefix("-"):
                 throw LanesError(.usage, "unknown option \(argument)", hint: Self.usage)
             default: words.append(argument)
@@ -88,6 +93,7 @@ struct RunnerArguments {
         self.environmentNames = environmentNames
         self.json = json
         self.junitPath = junitPath
+        self.runFolder = runFolder
     }
 
     /// `--env=demo` → ("--env", "demo"); `--json` → ("--json", nil).

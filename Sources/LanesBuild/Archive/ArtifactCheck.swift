@@ -1,3 +1,4 @@
+internal import LanesSigning
 internal import FoundationEssentials
 internal import LanesPlatform
 
@@ -21,7 +22,7 @@ public enum ArtifactCheck {
         guard bytes.count == manifest.size else {
             throw .artifactRefused(path: artifactPath, problem: "is \(bytes.count) bytes; the manifest says \(manifest.size)")
         }
-        let digest = SHA256Digest.hex(bytes)
+        let digest = MessageDigest.hex(bytes, .sha256)
         guard digest == manifest.sha256 else {
             throw .artifactRefused(path: artifactPath, problem: "has SHA-256 \(digest); the manifest says \(manifest.sha256)")
         }

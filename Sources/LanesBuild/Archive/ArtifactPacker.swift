@@ -1,3 +1,4 @@
+internal import LanesSigning
 internal import LanesPlatform
 
 /// What was packed, as the manifest JSON next to the artifact records it.
@@ -22,26 +23,7 @@ public struct ArtifactManifest: Sendable, Equatable {
         return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
 
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONText.quote(text) }
 
     /// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.
     public static func isoTime(secondsSince1970: Int) -> String {
@@ -99,7 +81,7 @@ public enum ArtifactPacker {
         let artifactPath = LanesBuildFolders.join(outputDirectory, fileName)
         let manifestPath = LanesBuildFolders.join(outputDirectory, "\(name)-\(version).manifest.json")
         let manifest = ArtifactManifest(name: name, version: version, commit: commit, file: fileName,
-                                        sha256: SHA256Digest.hex(compressed), size: compressed.count,
+                                        sha256: MessageDigest.hex(compressed, .sha256), size: compressed.count,
                                         buildTime: ArtifactManifest.isoTime(secondsSince1970: buildTimeSecondsSince1970))
         do {
             try FilePath.makeDirectories(outputDirectory)

@@ -98,7 +98,8 @@ struct DaemonCommand: ParsableCommand {
 
 /// The daemon runs a copy of the Lanefile: the last version that compiled. A changed Lanefile is
 /// copied to a candidate and listed (which compiles it); only then does the candidate replace the
-/// running copy. The compile cache is keyed by content, so the copy reuses the driver's runner.
+/// running copy. The copy differs from the user's file by its first line (`#sourceLocation`), so
+/// the daemon compiles its own runner once per Lanefile change.
 struct LanefileSnapshot {
     let lanefile: String
     let stateDirectory: String
@@ -106,10 +107,25 @@ struct LanefileSnapshot {
     var candidatePath: String { stateDirectory + "/lanefile/candidate/Lanefile.swift" }
     var runningPath: String { stateDirectory + "/lanefile/running/Lanefile.swift" }
 
+    /// The copy starts with `#sourceLocation` naming the user's file, so a compile error (and
+    /// `#filePath`) points at the Lanefile the user edits, not at this copy. The line directive shifts
+    /// nothing: the copy's line 2 is reported as line 1.
     func prepareCandidate() throws -> String {
         try FilePath.makeDirectories(FilePath.directory(of: candidatePath))
-        try AtomicFile.write(try FilePath.readBytes(lanefile), to: candidatePath)
+        try AtomicFile.write(Array(Self.sourceLocation(of: lanefile).utf8) + (try FilePath.readBytes(lanefile)), to: candidatePath)
         return candidatePath
+    }
+
+    static func sourceLocation(of path: String) -> String {
+        var literal = ""
+        for character in path {
+            switch character {
+            case "\\": literal += "\\\\"
+            case "\"": literal += "\\\""
+            default: literal.append(character)
+            }
+        }
+        return "#sourceLocation(file: \"\(literal)\", line: 1)\n"
     }
 
     func promoteCandidate() throws -> String {

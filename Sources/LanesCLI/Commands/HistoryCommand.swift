@@ -39,13 +39,14 @@ struct HistoryCommand: ParsableCommand {
             + runs.map { run in
                 [String(run.id), run.lane, run.trigger.rawValue, time(run.scheduled), time(run.started), time(run.ended),
                  run.status.rawValue + (run.exitStatus.map { $0 == 0 ? "" : " (\($0))" } ?? ""),
-                 run.commit.map { String($0.prefix(10)) } ?? "-", run.logPath ?? "-"]
+                 run.commit.map { String($0.prefix(10)) } ?? "-", run.logPath ?? run.eventsPath ?? "-"]
             }
         output.write(ScheduleFormat.columns(rows))
     }
 }
 
-/// `lanes logs RUN_ID`: prints a run's log (already redacted by the lane that wrote it).
+/// `lanes logs RUN_ID`: prints a run's log (already redacted by the lane that wrote it); a run started
+/// outside the daemon has no log file, so its events are shown as lines.
 struct LogsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logs", abstract: "Print the log of a recorded run.")
 
@@ -60,6 +61,10 @@ struct LogsCommand: ParsableCommand {
             throw LanesError(.usage, "no run \(runID) in \(store.path)", hint: "`lanes history` lists the runs")
         }
         guard let path = run.logPath else {
+            if let events = run.eventsPath, let log = try? RunEventLog(path: events) {
+                TextOutput.standardOutput(Redactor()).write(log.lines.map { $0 + "\n" }.joined())
+                return
+            }
             throw LanesError(.configuration, "run \(runID) (\(run.lane)) has no log: it was \(run.status.rawValue)\(run.note.map { " (\($0))" } ?? "")")
         }
         let bytes: [UInt8]

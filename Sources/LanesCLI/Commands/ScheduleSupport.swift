@@ -46,7 +46,12 @@ struct ProjectScheduleOptions: ParsableArguments {
         } else {
             directory = self.stateDirectory(lanefile: try locateLanefile())
         }
-        do { return try HistoryStore(directory: directory) } catch {
+        do {
+            let store = try HistoryStore(directory: directory)
+            // Runs started by hand or on CI wrote only their events; they join the history now.
+            try store.indexOutsideRuns()
+            return store
+        } catch {
             throw LanesError(.environment, "\(error)")
         }
     }

@@ -110,41 +110,45 @@ struct XcodeSettingsCommand: ParsableCommand {
     }
 }
 
-/// `lanes xcode set`: the `set_build_settings` step, run like `lanes run set_build_settings`.
+/// `lanes xcode set`: the `set_build_settings` step, run like `lanes run set_build_settings`; its
+/// flags are the step's options (`StepFrontDoor`).
 struct XcodeSetCommand: AsyncParsableCommand {
+    static let door = StepFrontDoor(step: SetBuildSettings.self, fixed: ["xcodeproj", "settings"])
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Set build settings; only the changed values' bytes are rewritten (the set_build_settings step).")
+        abstract: "Set build settings; only the changed values' bytes are rewritten (the set_build_settings step).",
+        discussion: StepFrontDoor.help([door]))
 
     @Argument(help: "The .xcodeproj folder (or its project.pbxproj).") var project: String
-    @Option(help: "Regular expression searched in target names, as written.") var target: String
-    @Option(help: "Build configuration name, matched exactly.") var configuration: String
-    @Argument(help: "KEY=VALUE assignments.") var assignments: [String]
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("KEY=VALUE assignments and the step's options as flags (below).",
+                                                           valueName: "KEY=VALUE | --OPTION VALUE"))
+    var words: [String] = []
 
     func run() async throws {
+        let (options, assignments) = try Self.door.parse(words)
+        guard !assignments.isEmpty else {
+            throw LanesError(.usage, "no KEY=VALUE assignment given", hint: "lanes xcode set App.xcodeproj --target App SWIFT_VERSION=6.0")
+        }
         await SingleStepRun.main(SetBuildSettings.self, arguments: [
-            "xcodeproj:\(project)", "target:\(target)", "build_configuration:\(configuration)",
-            "settings:\(assignments.joined(separator: ";"))",
-        ])
+            "xcodeproj:\(project)", "settings:\(assignments.joined(separator: ";"))",
+        ] + options)
     }
 }
 
-/// `lanes xcode provision`: the `update_project_provisioning` step.
+/// `lanes xcode provision`: the `update_project_provisioning` step; its flags are the step's options.
 struct XcodeProvisionCommand: AsyncParsableCommand {
+    static let door = StepFrontDoor(step: UpdateProjectProvisioning.self, fixed: ["xcodeproj"])
     static let configuration = CommandConfiguration(
         commandName: "provision",
-        abstract: "Point targets at a provisioning profile: specifier, UUID, team, manual style, identity (the update_project_provisioning step).")
+        abstract: "Point targets at a provisioning profile: specifier, UUID, team, manual style, identity (the update_project_provisioning step).",
+        discussion: StepFrontDoor.help([door]))
 
     @Argument(help: "The .xcodeproj folder (or its project.pbxproj).") var project: String
-    @Option(help: "The .mobileprovision file.") var profile: String
-    @Option(help: "Regular expression searched in target names, as written.") var target: String
-    @Option(help: "Build configuration name, matched exactly.") var configuration: String
-    @Option(help: "CODE_SIGN_IDENTITY to write; by default the identity the profile implies.") var identity: String?
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The step's options as flags (below).", valueName: "--OPTION VALUE"))
+    var words: [String] = []
 
     func run() async throws {
-        await SingleStepRun.main(UpdateProjectProvisioning.self, arguments: [
-            "xcodeproj:\(project)", "profile:\(profile)", "target_filter:\(target)", "build_configuration:\(configuration)",
-        ] + (identity.map { ["code_sign_identity:\($0)"] } ?? []))
+        await SingleStepRun.main(UpdateProjectProvisioning.self, arguments: ["xcodeproj:\(project)"] + (try Self.door.options(from: words)))
     }
 }
 

@@ -1,10 +1,9 @@
+internal import LanesPlatform
 internal import COpenSSL
 
-/// OpenSSL's process-wide start without its `atexit` cleanup (see LanesSigning's OpenSSLRuntime:
-/// a thread still inside OpenSSL at exit would otherwise take a freed lock).
+/// OpenSSL's process-wide start: the one in COpenSSL's shim, shared with LanesSigning.
 enum OpenSSLStart {
-    private static let started: Bool =
-        OPENSSL_init_ssl(UInt64(OPENSSL_INIT_NO_ATEXIT) | UInt64(OPENSSL_INIT_LOAD_SSL_STRINGS), nil) == 1
+    private static let started: Bool = lanes_openssl_start() == 1
 
     static func ensure() { _ = started }
 }
@@ -95,16 +94,7 @@ enum FileDigest {
 }
 
 extension Array where Element == UInt8 {
-    var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    var hex: String { Hex.encode(self) }
 
     var base64: String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

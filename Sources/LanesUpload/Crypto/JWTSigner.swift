@@ -1,3 +1,4 @@
+internal import LanesPlatform
 internal import COpenSSL
 
 /// Signs JSON Web Tokens with a PEM private key through OpenSSL: RS256 for Google service accounts,
@@ -93,20 +94,3 @@ enum JSONScalar: Sendable {
     var base64URL: String { Array(json.utf8).base64URL }
 }
 
-enum JSONText {
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}

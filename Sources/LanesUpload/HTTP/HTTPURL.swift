@@ -1,3 +1,4 @@
+internal import LanesPlatform
 /// An absolute http or https URL, split the way an HTTP/1.1 client needs it.
 public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     public let isTLS: Bool
@@ -66,19 +67,6 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
 
     /// RFC 3986 percent-encoding of everything but unreserved characters (and "/" when `keepSlash`).
     public static func encode(_ text: String, keepSlash: Bool = false) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "/") where keepSlash:
-                out += "/"
-            default:
-                let digits = Array("0123456789ABCDEF")
-                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0f)])
-            }
-        }
-        return out
+        PercentEncoding.encode(text, keeping: keepSlash ? [UInt8(ascii: "/")] : [])
     }
 }

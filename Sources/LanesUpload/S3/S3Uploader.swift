@@ -1,3 +1,4 @@
+internal import LanesPlatform
 import Synchronization
 
 /// How an object is cut into parts.
@@ -170,14 +171,8 @@ public struct S3Uploader: Sendable {
 
     /// 16 bytes from 32 hex digits; nil for anything else (an ETag that is not a plain MD5).
     static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: 32, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
+        guard hex.utf8.count == 32 else { return nil }
+        return Hex.decode(hex)
     }
 }
 

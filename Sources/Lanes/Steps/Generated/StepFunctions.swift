@@ -437,6 +437,12 @@ public func checkArtifact(
 /// - Parameter concurrency: Parts in flight at once (default 4)
 /// - Parameter checksum: What S3 verifies on every PUT: sha256 (the signed payload hash) or md5 (Content-MD5) (default sha256)
 /// - Parameter configuration: The build configuration a local store's manifest records
+/// - Parameter accessKeyID: S3 access key id (else the profile's) (environment AWS_ACCESS_KEY_ID; secret)
+/// - Parameter secretAccessKey: S3 secret access key (environment AWS_SECRET_ACCESS_KEY; secret)
+/// - Parameter sessionToken: S3 session token of temporary credentials (environment AWS_SESSION_TOKEN; secret)
+/// - Parameter httpToken: Bearer token for an http(s) destination (environment LANES_HTTP_TOKEN; secret)
+/// - Parameter httpUser: User for an http(s) destination (Basic authentication) (environment LANES_HTTP_USER)
+/// - Parameter httpPassword: Password of http_user (environment LANES_HTTP_PASSWORD; secret)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func upload(
@@ -450,6 +456,12 @@ public func upload(
     concurrency: Int? = nil,
     checksum: UploadChecksum? = nil,
     configuration: String? = nil,
+    accessKeyID: Secret? = nil,
+    secretAccessKey: Secret? = nil,
+    sessionToken: Secret? = nil,
+    httpToken: Secret? = nil,
+    httpUser: String? = nil,
+    httpPassword: Secret? = nil,
     timeout: Double? = nil
 ) async throws -> UploadReceipt {
     try await runStep(Upload.self, [
@@ -463,6 +475,12 @@ public func upload(
         "concurrency": concurrency,
         "checksum": checksum,
         "configuration": configuration,
+        "aws_access_key_id": accessKeyID,
+        "aws_secret_access_key": secretAccessKey,
+        "aws_session_token": sessionToken,
+        "http_token": httpToken,
+        "http_user": httpUser,
+        "http_password": httpPassword,
         "timeout": timeout,
     ])
 }

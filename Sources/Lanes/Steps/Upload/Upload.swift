@@ -2,7 +2,8 @@ import LanesUpload
 
 /// `upload`: sends an artifact to a local content-addressed store (the default), an `http(s)://` URL
 /// (PUT with checksum headers), or `s3://BUCKET/KEY` (SigV4, multipart with server-verified checksums,
-/// resume, abort on failure). Credentials come from the environment (docs/upload.md).
+/// resume, abort on failure). Credentials are options of the step, read from their environment
+/// variables (docs/upload.md), so `step_started` shows where each came from (masked).
 public struct Upload: Step {
     public typealias Output = UploadReceipt
 
@@ -39,8 +40,32 @@ public struct Upload: Step {
     var checksum: UploadChecksum
     @StepOption("configuration", "The build configuration a local store's manifest records")
     var configuration: String?
+    @StepOption("aws_access_key_id", "S3 access key id (else the profile's)", env: "AWS_ACCESS_KEY_ID", secret: true)
+    var accessKeyID: Secret?
+    @StepOption("aws_secret_access_key", "S3 secret access key", env: "AWS_SECRET_ACCESS_KEY", secret: true)
+    var secretAccessKey: Secret?
+    @StepOption("aws_session_token", "S3 session token of temporary credentials", env: "AWS_SESSION_TOKEN", secret: true)
+    var sessionToken: Secret?
+    @StepOption("http_token", "Bearer token for an http(s) destination", env: "LANES_HTTP_TOKEN", secret: true)
+    var httpToken: Secret?
+    @StepOption("http_user", "User for an http(s) destination (Basic authentication)", env: "LANES_HTTP_USER")
+    var httpUser: String?
+    @StepOption("http_password", "Password of http_user", env: "LANES_HTTP_PASSWORD", secret: true)
+    var httpPassword: Secret?
 
     public init() {}
+
+    /// The credentials as this step resolved them (argument, else their variable), in the names the
+    /// upload library knows; a variable the step did not resolve is not passed on.
+    var credentials: [String: String] {
+        var values: [String: String] = [:]
+        for (name, value) in [("AWS_ACCESS_KEY_ID", accessKeyID?.value), ("AWS_SECRET_ACCESS_KEY", secretAccessKey?.value),
+                              ("AWS_SESSION_TOKEN", sessionToken?.value), ("LANES_HTTP_TOKEN", httpToken?.value),
+                              ("LANES_HTTP_USER", httpUser), ("LANES_HTTP_PASSWORD", httpPassword?.value)] {
+            values[name] = value ?? ""
+        }
+        return values
+    }
 
     public var banner: String { "Upload \(file ?? "the lane's build") to \(to)" }
 
@@ -58,7 +83,7 @@ public struct Upload: Step {
                                                           checksum: checksum == .md5 ? .md5 : .sha256))
         let metadata = context.artifactMetadata(configuration: configuration)
         let progress = StepLogProgress(log: context.log), destination = target
-        let receipt = try await context.withUploads { uploads in
+        let receipt = try await context.withUploads(credentials: credentials) { uploads in
             try uploads.upload(file: path, to: destination, settings: settings, metadata: metadata, progress: progress)
         }
         context.log.line("uploaded \(receipt.size) bytes to \(receipt.location)")

@@ -3,16 +3,19 @@ import LanesGit
 import Synchronization
 
 extension StepContext {
-    /// Runs `work` with the uploader for a step: the lane's variables (credentials come from
-    /// there), every secret it meets registered with the lane's redactor, and retries said in the
-    /// step's output. The client blocks in socket calls, so it runs on a thread of its own (never
-    /// on the cooperative pool), and cancelling the step (timeout, Ctrl-C) shuts its connections
-    /// down: the upload ends within moments, an S3 multipart upload aborted on the way out.
-    func withUploads<T: Sendable>(_ work: @escaping @Sendable (Uploads) throws -> T) async throws -> T {
+    /// Runs `work` with the uploader for a step: the lane's variables with the step's resolved
+    /// `credentials` over them (an empty value hides the variable), every secret it meets registered
+    /// with the lane's redactor, and retries said in the step's output. The client blocks in socket
+    /// calls, so it runs on a thread of its own (never on the cooperative pool), and cancelling the
+    /// step (timeout, Ctrl-C) shuts its connections down: the upload ends within moments, an S3
+    /// multipart upload aborted on the way out.
+    func withUploads<T: Sendable>(credentials: [String: String] = [:],
+                                  _ work: @escaping @Sendable (Uploads) throws -> T) async throws -> T {
         let redactor = environment.redactor
         let log = self.log
         let cancellation = TransferCancellation()
-        let uploads = Uploads(environment: environment.variables, registerSecret: { redactor.register($0) },
+        let variables = environment.variables.merging(credentials) { _, resolved in resolved }
+        let uploads = Uploads(environment: variables, registerSecret: { redactor.register($0) },
                               http: HTTPClient(cancellation: cancellation, onRetry: { log.line("retrying: \($0)") }))
         return try await BlockingWork.run(onCancel: cancellation.cancel) { try work(uploads) }
     }

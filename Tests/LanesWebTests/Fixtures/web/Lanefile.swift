@@ -30,6 +30,11 @@ let lanes = Lanefile {
         try await sh("echo", "about to fail")
         try await sh("sh", "-c", "echo 'disk <full>' >&2; exit 3")
     }
+    Lane("awkward", "Steps whose banners hold a pipe, a tab, escapes and 10,000 characters") {
+        try await sh("sh", "-c", "echo a | tr a b")
+        try await sh("printf", "%s\\n", "tab\there \\\"quoted\\\" <b>|</b>")
+        try await sh("echo", String(repeating: "long|", count: 2_000))
+    }
     Lane("slow", "Prints a line every 0.2 s until a file named release appears (at most 60 s)") {
         try await sh("sh", "-c", "i=0; while [ ! -e release ] && [ $i -lt 300 ]; do i=$((i+1)); echo tick $i; sleep 0.2; done; echo released")
     }

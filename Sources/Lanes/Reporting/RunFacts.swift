@@ -1,0 +1,48 @@
+import LanesXcode
+
+/// What a step's result says about the run as a whole: the version and build number it set or
+/// built, the artifacts it made. `step_finished` carries them as `reported`, and the history shows
+/// them for the run.
+public struct RunFacts: Sendable, Hashable {
+    public var version: String?
+    public var buildNumber: String?
+    public var artifacts: [String]
+
+    public init(version: String? = nil, buildNumber: String? = nil, artifacts: [String] = []) {
+        self.version = version
+        self.buildNumber = buildNumber
+        self.artifacts = artifacts
+    }
+
+    public var isEmpty: Bool { version == nil && buildNumber == nil && artifacts.isEmpty }
+
+    var json: JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if let version { fields.append(("version", .string(version))) }
+        if let buildNumber { fields.append(("build_number", .string(buildNumber))) }
+        if !artifacts.isEmpty { fields.append(("artifacts", .array(artifacts.map { .string($0) }))) }
+        return .object(fields)
+    }
+}
+
+/// A step result that reports facts about the run.
+public protocol RunFactsReporting {
+    var runFacts: RunFacts { get }
+}
+
+extension BuiltApp: RunFactsReporting {
+    public var runFacts: RunFacts {
+        RunFacts(version: version, buildNumber: build, artifacts: [ipaPath] + (dSYMZipPath.map { [$0] } ?? []))
+    }
+}
+
+extension XcodeEditResult: RunFactsReporting {
+    /// The version steps' new values (`MARKETING_VERSION`, `CURRENT_PROJECT_VERSION`).
+    public var runFacts: RunFacts {
+        func value(_ key: String) -> String? {
+            guard case .string(let text)? = changes.last(where: { $0.key == key })?.after else { return nil }
+            return text
+        }
+        return RunFacts(version: value("MARKETING_VERSION"), buildNumber: value("CURRENT_PROJECT_VERSION"))
+    }
+}

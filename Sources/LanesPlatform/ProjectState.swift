@@ -1,0 +1,42 @@
+/// Where a project's state lives, shared by the runner (which writes each run's events there) and
+/// `lanes-tool` (the history database, the daemon): `$LANES_STATE_DIR`, else
+/// `$XDG_STATE_HOME/lanes/<project-key>`, else the OS's state folder (`~/.local/state`,
+/// `~/Library/Application Support` on macOS: `UserFolders`) + `/lanes/<project-key>`. The key is the
+/// project folder's name and a hash of its real path, so two checkouts never share a history.
+public enum ProjectState {
+    /// Run folders (`<run>/events.jsonl`, and for daemon runs `<run>/output.log`) live here.
+    public static let runsFolderName = "logs"
+    /// Each run's `--json` events, one object a line.
+    public static let eventsFileName = "events.jsonl"
+    /// A daemon run's terminal output.
+    public static let outputFileName = "output.log"
+    /// Folders of runs started outside the daemon begin with this; the history indexes them lazily.
+    public static let outsideRunPrefix = "run-"
+
+    public static func directory(projectDirectory: String, environment: [String: String]) -> String {
+        if let directory = environment["LANES_STATE_DIR"], !directory.isEmpty { return directory }
+        let base = UserFolders.stateBase(environment: environment, home: environment["HOME"] ?? "/tmp")
+        return "\(base)/lanes/\(projectKey(projectDirectory))"
+    }
+
+    /// `<folder name>-<16 hex digits of FNV-1a over the real path>`.
+    public static func projectKey(_ projectDirectory: String) -> String {
+        let path = FilePath.realPath(projectDirectory) ?? projectDirectory
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return FilePath.name(of: path) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The folder name of a run started outside the daemon: sortable by start time, unique by process.
+    public static func outsideRunFolderName(startedMilliseconds: Int64, processID: Int32) -> String {
+        let millis = String(startedMilliseconds)
+        return outsideRunPrefix + String(repeating: "0", count: max(0, 15 - millis.count)) + millis + "-" + String(processID)
+    }
+
+    /// The process id in an outside run's folder name, to tell a running run from one that died.
+    public static func processID(ofOutsideRunFolder name: String) -> Int32? {
+        guard name.hasPrefix(outsideRunPrefix), let dash = name.lastIndex(of: "-") else { return nil }
+        return Int32(name[name.index(after: dash)...])
+    }
+}
