@@ -1,10 +1,5 @@
 public import LanesCron
 import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Schedule state and run history of one project, in one SQLite database (`history.sqlite`).
 ///

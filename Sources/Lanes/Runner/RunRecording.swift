@@ -1,9 +1,4 @@
 internal import LanesPlatform
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Every lane run writes its `--json` events to `events.jsonl` in a run folder under the project's
 /// state folder (`logs/<run>/`), whatever its reporter on the terminal. The runner writes only this
