@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a project's state lives, shared by the runner (which writes each run's events there) and
 /// `lanes-tool` (the history database, the daemon): `$LANES_STATE_DIR`, else
 /// `$XDG_STATE_HOME/lanes/<project-key>`, else the OS's state folder (`~/.local/state`,
@@ -38,5 +44,25 @@ public enum ProjectState {
     public static func processID(ofOutsideRunFolder name: String) -> Int32? {
         guard name.hasPrefix(outsideRunPrefix), let dash = name.lastIndex(of: "-") else { return nil }
         return Int32(name[name.index(after: dash)...])
+    }
+
+    /// This process's id, for the name of its run folder.
+    public static var currentProcessID: Int32 { getpid() }
+
+    /// Whether a process with this id exists (a run folder's process still running).
+    public static func isProcessAlive(_ processID: Int32) -> Bool {
+        kill(processID, 0) == 0 || errno == EPERM
+    }
+
+    /// Opens a run's events file for appending (created with mode 0600, closed on exec): the
+    /// descriptor, or why it cannot be opened.
+    public static func openEventsFile(_ path: String) -> Result<Int32, EventsFileError> {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return .failure(EventsFileError(description: String(cString: strerror(errno)))) }
+        return .success(descriptor)
+    }
+
+    public struct EventsFileError: Error, CustomStringConvertible {
+        public let description: String
     }
 }

@@ -201,7 +201,7 @@ public final class HistoryStore {
     /// (its process alive, no `lane_finished`) waits for a later read. Returns how many were added.
     @discardableResult
     public func indexOutsideRuns() throws(HistoryStoreError) -> Int {
-        try indexOutsideRuns(in: FilePath.directory(of: path) + "/" + ProjectState.runsFolderName) { kill($0, 0) == 0 || errno == EPERM }
+        try indexOutsideRuns(in: FilePath.directory(of: path) + "/" + ProjectState.runsFolderName) { ProjectState.isProcessAlive($0) }
     }
 
     @discardableResult

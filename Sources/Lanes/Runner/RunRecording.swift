@@ -19,7 +19,7 @@ struct RunRecording {
             let state = ProjectState.directory(projectDirectory: arguments.projectDirectory, environment: environment)
             let now = Timestamp.now()
             let name = ProjectState.outsideRunFolderName(
-                startedMilliseconds: Int64(now.secondsSinceEpoch) * 1000 + Int64(now.nanoseconds / 1_000_000), processID: getpid())
+                startedMilliseconds: Int64(now.secondsSinceEpoch) * 1000 + Int64(now.nanoseconds / 1_000_000), processID: ProjectState.currentProcessID)
             folder = state + "/" + ProjectState.runsFolderName + "/" + name
         }
         let path = folder + "/" + ProjectState.eventsFileName
@@ -29,12 +29,13 @@ struct RunRecording {
             diagnostics.warning("this run is not recorded in the history: cannot create \(folder): \(error)")
             return nil
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            diagnostics.warning("this run is not recorded in the history: cannot write \(path): \(String(cString: strerror(errno)))")
+        switch ProjectState.openEventsFile(path) {
+        case .success(let descriptor):
+            return RunRecording(folder: folder, descriptor: descriptor)
+        case .failure(let error):
+            diagnostics.warning("this run is not recorded in the history: cannot write \(path): \(error)")
             return nil
         }
-        return RunRecording(folder: folder, descriptor: descriptor)
     }
 
     /// `lane_started`'s run facts: the trigger and the commit checked out.
