@@ -204,11 +204,9 @@ public final class Daemon {
         running.removeAll()
         // Whatever the runs left behind, whether or not their runner exited in time: group
         // members that ignored SIGTERM, and processes that left the group (setsid).
-        for (group, tag) in stopping {
-            let leftovers = ProcessTags.processes(carrying: tag)
-            if ProcessGroup.hasMembers(group) || !leftovers.isEmpty {
-                ProcessGroup.end(groups: [group], tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
-            }
+        // By tag only: a reaped runner's group id is free for a stranger once the group is empty.
+        for tag in stopping.values where !ProcessTags.processes(carrying: tag).isEmpty {
+            ProcessGroup.end(groups: [], tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
         }
     }
 

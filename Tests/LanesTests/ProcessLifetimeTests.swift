@@ -29,9 +29,14 @@ import Testing
         let lane = LaneProcesses(grace: 0.5)
         let runner = SubprocessRunner(baseEnvironment: ProcessEnvironmentForTests.current, diagnostics: .silent, lane: lane)
         let lines = LineCollector()
-        let outcome = try await runner.run(ProcessRequest(["sh", "-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $!"])) { lines.append($0) }
+        // The session's own process says its pid (setsid forks when it must): $! could name a parent that left.
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-setsid-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let outcome = try await runner.run(ProcessRequest(["sh", "-c", "setsid sh -c 'echo $$ > \"$0\"; exec sleep 60' \"$0\" </dev/null >/dev/null 2>&1 &"
+                                                           + " while [ ! -s \"$0\" ]; do sleep 0.05; done", pidFile])) { lines.append($0) }
         #expect(outcome.succeeded)
-        let pid = try #require(lines.lines.first.flatMap { pid_t($0) })
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8)
+        let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, 0) == 0, "the background sleep runs until the lane ends")
         lane.finish()
         #expect(try await ended(pid), "setsid sleep \(pid) outlived the lane")

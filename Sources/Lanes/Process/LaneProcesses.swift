@@ -38,6 +38,12 @@ final class LaneProcesses: Sendable {
         _ = groups.withLock { $0.insert(group) }
     }
 
+    /// The group's first process was reaped. Its id is forgotten: once the group is empty the id
+    /// may be reused by a stranger's group, so what the step left behind is found by its tag.
+    func reaped(group: Int32) {
+        _ = groups.withLock { $0.remove(group) }
+    }
+
     /// Ends one step's group and the processes carrying its tag, on a thread of its own.
     func stop(group: Int32, tag: String) {
         pending.enter()

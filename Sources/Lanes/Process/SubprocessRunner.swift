@@ -61,6 +61,7 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
                         }
                         output.finish(emit: onLine)
                         errors.finish(emit: onLine)
+                        if let pid = started.pid { lane.reaped(group: pid) }
                         continuation.resume(returning: status)
                     } catch {
                         continuation.resume(throwing: LanesError(.environment, "could not start \(program): \(error)",
@@ -90,6 +91,8 @@ private final class StartedGroup: Sendable {
             return state.cancelled
         }
     }
+
+    var pid: Int32? { state.withLock { $0.pid } }
 
     /// Marks the step cancelled; the child to end, if it already exists.
     func cancel() -> Int32? {

@@ -44,7 +44,13 @@ public struct ChildProcess: Sendable {
 
     /// Starts the child; its process id, which is also its process group with `ownProcessGroup`.
     public func start() throws(SpawnFailure) -> Int32 {
-        guard let program = arguments.first else { throw SpawnFailure(program: "", code: EINVAL) }
+        guard let name = arguments.first else { throw SpawnFailure(program: "", code: EINVAL) }
+        // A bare name is looked up on the child's PATH (as a shell would), not this process's.
+        var program = name
+        if !name.contains("/"), let environment {
+            guard let found = FilePath.which(name, path: environment["PATH"]) else { throw SpawnFailure(program: name, code: ENOENT) }
+            program = found
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
