@@ -18,6 +18,8 @@ do {
         try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments)
     case .toolWithProject(let compile):
         try driver.runToolWithProject(compile: compile)
+    case .toolWithPackageSteps:
+        try driver.runToolWithPackageSteps()
     case .completeLanes:
         driver.completeLanes()
     case .lane:

@@ -14,6 +14,8 @@ import Testing
         (["help", "cron"], .tool),
         (["deploy", "--help"], .lane),
         (["env"], .toolWithProject(compile: false)),
+        (["actions", "--json"], .toolWithPackageSteps),
+        (["run", "sh", "command:true"], .toolWithPackageSteps),
         (["completion", "bash"], .tool),
         (["--version"], .tool),
         (["---completion", "--", "positional@0"], .tool),
