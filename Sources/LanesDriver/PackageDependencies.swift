@@ -53,14 +53,14 @@ struct PackageDependencies {
         folderHash.updatePart(lanesFolder)
         let scratch = "\(packagesDirectory)/scratch/\(folderHash.hexDigest.prefix(16))"
         let outcome = try ChildProcess.run([
-            installation.toolExecutable, "__build-packages",
+            installation.toolExecutable, "packages", "build",
             "--manifest", manifest, "--scratch", scratch, "--output", staging,
             "--modules", installation.modulesDirectory, "--library", installation.libraryDirectory, "--swiftc", swiftc,
         ])
         guard outcome.status == 0 else {
+            // The tool's message names the package and the manifest line; earlier builds stay cached.
             writeStandardError(outcome.output)
-            throw DriverError("the packages of \(manifest) could not be resolved or built; the previous build is kept",
-                              exitStatus: outcome.status == 0 ? DriverError.configuration : outcome.status)
+            throw DriverError.alreadyReported(exitStatus: outcome.status)
         }
         // The build may have written Package.resolved: the key is taken after it.
         let key = try manifestKey()

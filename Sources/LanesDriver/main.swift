@@ -26,7 +26,7 @@ do {
         try driver.run()
     }
 } catch let error as DriverError {
-    writeStandardError("error: \(error)")
+    if !error.message.isEmpty { writeStandardError("error: \(error)") }
     exit(error.exitStatus)
 } catch {
     writeStandardError("error: \(error)")

@@ -22,6 +22,14 @@ struct PackageBuilder {
     static let wrapperName = "LanefilePackages"
 
     var lanesFolder: String { (manifest as NSString).deletingLastPathComponent }
+    /// Where SwiftPM evaluates the manifest: its folder, or for the daemon's copy of a Lanefile the
+    /// project's own `lanes/` (recorded in `.lanes-origin`), so relative package paths mean the same.
+    var evaluationFolder: String {
+        guard let origin = try? String(contentsOfFile: lanesFolder + "/" + LanefileSnapshot.originFile, encoding: .utf8) else {
+            return lanesFolder
+        }
+        return origin.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
     var wrapper: String { scratch + "/wrapper" }
     var buildFolder: String { scratch + "/build" }
     var swift: String {
@@ -30,7 +38,7 @@ struct PackageBuilder {
     }
 
     func build() throws {
-        let declared = try PackageManifest(json: try swiftPM(["package", "dump-package", "--package-path", lanesFolder],
+        let declared = try PackageManifest(json: try swiftPM(["package", "dump-package", "--package-path", evaluationFolder],
                                                              failure: { "\(manifest) is not a valid package manifest:\n\($0)" }),
                                            manifest: manifest)
         try FileManager.default.createDirectory(atPath: wrapper + "/Sources/" + Self.wrapperName, withIntermediateDirectories: true)
