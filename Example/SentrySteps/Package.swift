@@ -17,6 +17,7 @@ let package = Package(
             name: "SentrySteps",
             swiftSettings: standalone ? [.unsafeFlags(["-I", modules])] : [],
             linkerSettings: standalone ? [.unsafeFlags(["-L", lanesHome, "-lLanes", "-Xlinker", "-rpath", "-Xlinker", lanesHome])] : []),
-        .testTarget(name: "SentryStepsTests", dependencies: ["SentrySteps"]),
+        .testTarget(name: "SentryStepsTests", dependencies: ["SentrySteps"],
+                    swiftSettings: standalone ? [.unsafeFlags(["-I", modules])] : []),
     ]
 )

@@ -69,11 +69,13 @@ import Testing
             import Lanes
             import GitSteps
             import LocalSteps
+            import TemplateSteps
 
-            let lanes = Lanefile(steps: LocalSteps.steps + GitSteps.steps) {
+            let lanes = Lanefile(steps: LocalSteps.steps + GitSteps.steps + TemplateSteps.steps) {
                 Lane("both", "Greets from both packages") { _ in
                     try await localGreet(name: "lane")
                     try await gitGreet(name: "lane")
+                    try await templateStepsHello(name: "lane")
                 }
             }
 
@@ -92,6 +94,7 @@ import Testing
             dependencies: [
                 .package(path: "../../LocalSteps"),
                 .package(url: "file://\(bare.path)", \(requirement)),
+                .package(path: "../../TemplateSteps"),
             ]
         )
 
@@ -104,12 +107,19 @@ import Testing
         let bare = try Self.taggedRepository(in: root)
         let project = try Self.project(root: root, bare: bare)
         let lanes = LanesProcess()
+        // The package `lanes new step-package` writes builds as a dependency as it is.
+        let template = try lanes.run(["new", "step-package", "TemplateSteps", "--directory", root.appendingPathComponent("TemplateSteps").path], in: root)
+        #expect(template.status == 0, "\(template.output)")
+        for file in ["Package.swift", "README.md", "Sources/TemplateSteps/TemplateStepsHello.swift", "Tests/TemplateStepsTests/TemplateStepsTests.swift"] {
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("TemplateSteps/" + file).path), "\(file)")
+        }
 
         let first = try lanes.run(["both"], in: project, extraEnvironment: ["LOCALSTEPS_TOKEN": "canary-secret-4417"])
         #expect(first.status == 0, "\(first.output)")
         #expect(first.standardError.contains("Resolving and building the packages"))
         #expect(first.output.contains("LocalSteps greets lane"), "\(first.output)")
         #expect(first.output.contains("GitSteps greets lane"))
+        #expect(first.output.contains("Hello, lane, from TemplateSteps"))
         // A package's secret option is redacted like lanes' own.
         #expect(!first.output.contains("canary-secret-4417"))
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("lanes/Package.resolved").path))
@@ -160,7 +170,7 @@ import Testing
         // Two steps with one id: 78, naming both modules and the line that registers them.
         let lanefile = project.appendingPathComponent("Lanefile.swift")
         try String(contentsOf: lanefile, encoding: .utf8)
-            .replacingOccurrences(of: "LocalSteps.steps + GitSteps.steps", with: "LocalSteps.steps + GitSteps.steps + [Twin.self]")
+            .replacingOccurrences(of: "TemplateSteps.steps", with: "TemplateSteps.steps + [Twin.self]")
             .appending("""
                 struct Twin: Step {
                     static let definition = StepDefinition(id: "git_greet", summary: "Same id", category: .shell, examples: [])
@@ -171,7 +181,7 @@ import Testing
                 """).write(to: lanefile, atomically: true, encoding: .utf8)
         let twins = try lanes.run(["both"], in: project)
         #expect(twins.status == 78, "\(twins.output)")
-        #expect(twins.standardError.contains("line 5") && twins.standardError.contains("GitSteps"), "\(twins.standardError)")
+        #expect(twins.standardError.contains("line 6") && twins.standardError.contains("GitSteps"), "\(twins.standardError)")
         #expect(!twins.standardError.contains("Resolving"))
     }
 }

@@ -80,7 +80,8 @@ struct StepPackageTemplate {
                             name: "\(name)",
                             swiftSettings: standalone ? [.unsafeFlags(["-I", modules])] : [],
                             linkerSettings: standalone ? [.unsafeFlags(["-L", library, "-lLanes", "-Xlinker", "-rpath", "-Xlinker", library])] : []),
-                        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
+                        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"],
+                                    swiftSettings: standalone ? [.unsafeFlags(["-I", modules])] : []),
                     ]
                 )
 
@@ -116,7 +117,7 @@ struct StepPackageTemplate {
             ("Tests/\(name)Tests/\(name)Tests.swift", """
                 import Foundation
                 import Testing
-                @testable import \(name)
+                import \(name)
 
                 /// Runs the step through lanes: a Lanefile in a temporary folder depends on this package
                 /// by path, and `lanes run` runs the step (set LANES to the lanes binary, else PATH's).

@@ -38,7 +38,7 @@ struct PackageBuilder {
     }
 
     func build() throws {
-        let declared = try PackageManifest(json: try swiftPM(["package", "dump-package", "--package-path", evaluationFolder],
+        let declared = try PackageManifest(json: try swiftPM(["package", "--scratch-path", scratch + "/manifests", "dump-package", "--package-path", evaluationFolder],
                                                              failure: { "\(manifest) is not a valid package manifest:\n\($0)" }),
                                            manifest: manifest)
         try FileManager.default.createDirectory(atPath: wrapper + "/Sources/" + Self.wrapperName, withIntermediateDirectories: true)
@@ -54,7 +54,7 @@ struct PackageBuilder {
         if products.isEmpty {
             // No targets: every library product of each dependency, found once they are resolved.
             try writeWrapper(declared, products: [])
-            products = try dependencyGraph(declared).directLibraryProducts(swiftPM: { try self.swiftPM($0, failure: $1) })
+            products = try dependencyGraph(declared).directLibraryProducts(scratch: scratch + "/manifests", swiftPM: { try self.swiftPM($0, failure: $1) })
         }
         try writeWrapper(declared, products: products)
         _ = try swiftPM(["build", "--package-path", wrapper, "--scratch-path", buildFolder, "--product", Self.wrapperName,

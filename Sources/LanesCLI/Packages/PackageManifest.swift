@@ -154,10 +154,11 @@ struct DependencyGraph {
     }
 
     /// Every library product of each direct dependency.
-    func directLibraryProducts(swiftPM: ([String], (String) -> String) throws -> String) throws -> [PackageManifest.Product] {
+    func directLibraryProducts(scratch: String, swiftPM: ([String], (String) -> String) throws -> String) throws -> [PackageManifest.Product] {
         var products: [PackageManifest.Product] = []
         for dependency in root.dependencies {
-            let json = try swiftPM(["package", "dump-package", "--package-path", dependency.path]) {
+            // A scratch folder of lanes' own: the package's .build may be locked by its own `swift test`.
+            let json = try swiftPM(["package", "--scratch-path", scratch, "dump-package", "--package-path", dependency.path]) {
                 "the package \(dependency.identity) at \(dependency.path) has no readable manifest:\n\($0)"
             }
             let start = json.firstIndex(of: "{") ?? json.startIndex
