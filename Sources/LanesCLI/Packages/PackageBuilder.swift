@@ -24,12 +24,19 @@ struct PackageBuilder {
     var lanesFolder: String { (manifest as NSString).deletingLastPathComponent }
     /// Where SwiftPM evaluates the manifest: its folder, or for the daemon's copy of a Lanefile the
     /// project's own `lanes/` (recorded in `.lanes-origin`), so relative package paths mean the same.
-    var evaluationFolder: String {
-        guard let origin = try? String(contentsOfFile: lanesFolder + "/" + LanefileSnapshot.originFile, encoding: .utf8) else {
+    /// The copy must still be what the project has: otherwise the key and the build would disagree.
+    func evaluationFolder() throws -> String {
+        guard let recorded = try? String(contentsOfFile: lanesFolder + "/" + LanefileSnapshot.originFile, encoding: .utf8) else {
             return lanesFolder
         }
-        return origin.trimmingCharacters(in: .whitespacesAndNewlines)
+        let origin = recorded.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let original = FileManager.default.contents(atPath: origin + "/Package.swift"),
+              original == FileManager.default.contents(atPath: manifest) else {
+            throw LanesError(.configuration, "\(manifest) is a copy of \(origin)/Package.swift, which has changed since; the next reload of the Lanefile builds the new one")
+        }
+        return origin
     }
+
     var wrapper: String { scratch + "/wrapper" }
     var buildFolder: String { scratch + "/build" }
     var swift: String {
@@ -38,7 +45,7 @@ struct PackageBuilder {
     }
 
     func build() throws {
-        let declared = try PackageManifest(json: try swiftPM(["package", "--scratch-path", scratch + "/manifests", "dump-package", "--package-path", evaluationFolder],
+        let declared = try PackageManifest(json: try swiftPM(["package", "--scratch-path", scratch + "/manifests", "dump-package", "--package-path", try evaluationFolder()],
                                                              failure: { "\(manifest) is not a valid package manifest:\n\($0)" }),
                                            manifest: manifest)
         try FileManager.default.createDirectory(atPath: wrapper + "/Sources/" + Self.wrapperName, withIntermediateDirectories: true)
