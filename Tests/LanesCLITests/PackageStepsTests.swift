@@ -153,6 +153,17 @@ import Testing
         #expect(edited.standardError.contains("Resolving and building the packages"))
         #expect(edited.output.contains("LocalSteps now greets lane"))
 
+        // A package that does not build: 78, naming it and its manifest line; fixing it needs no build.
+        let working = try String(contentsOf: source, encoding: .utf8)
+        try (working + "\nlet broken: Int = \"text\"\n").write(to: source, atomically: true, encoding: .utf8)
+        let broken = try lanes.run(["both"], in: project)
+        #expect(broken.status == 78, "\(broken.output)")
+        #expect(broken.standardError.contains("lanes/Package.swift:7: the package localsteps"), "\(broken.standardError)")
+        try working.write(to: source, atomically: true, encoding: .utf8)
+        let fixed = try lanes.run(["both"], in: project)
+        #expect(fixed.status == 0, "\(fixed.output)")
+        #expect(!fixed.standardError.contains("Resolving"), "\(fixed.standardError)")
+
         // A version that does not exist: one message naming the package and the manifest line, 78,
         // and the previous build still serves once the manifest is back.
         let manifest = project.appendingPathComponent("lanes/Package.swift")
