@@ -15,7 +15,7 @@ enum DriverCommandLine {
     /// The top-level help, which also lists the project's lanes.
     static let helpWords: Set<String> = ["-h", "--help", "help"]
     /// Subcommands that describe the project, so the tool gets told where its Lanefile and runner are.
-    static let projectSubcommands: Set<String> = ["env"]
+    static let projectSubcommands: Set<String> = ["env", "packages"]
     /// Subcommands about steps: a Lanefile with package dependencies (`lanes/Package.swift`) adds its
     /// packages' steps, which only its runner knows, so it is compiled for them.
     static let stepSubcommands: Set<String> = ["actions", "run"]

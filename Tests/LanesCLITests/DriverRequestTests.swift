@@ -15,6 +15,7 @@ import Testing
         (["deploy", "--help"], .lane),
         (["env"], .toolWithProject(compile: false)),
         (["actions", "--json"], .toolWithPackageSteps),
+        (["packages", "update"], .toolWithProject(compile: false)),
         (["run", "sh", "command:true"], .toolWithPackageSteps),
         (["completion", "bash"], .tool),
         (["--version"], .tool),

@@ -178,7 +178,7 @@ import Testing
         #expect(restored.status == 0, "\(restored.output)")
         #expect(!restored.standardError.contains("Resolving"), "\(restored.standardError)")
 
-        // A new version: tag 1.1.0 upstream and require it; the pins and the build follow.
+        // A new version: tag 1.1.0 upstream; `lanes packages update` takes it, builds and pins it.
         let work = root.appendingPathComponent("GitSteps")
         let gitSource = work.appendingPathComponent("Sources/GitSteps/Steps.swift")
         try String(contentsOf: gitSource, encoding: .utf8).replacingOccurrences(of: "greets", with: "1.1 greets")
@@ -186,10 +186,14 @@ import Testing
         try Self.git(["commit", "-q", "-am", "GitSteps 1.1.0"], in: work)
         try Self.git(["tag", "1.1.0"], in: work)
         try Self.git(["push", "-q", bare.path, "HEAD:main", "1.1.0"], in: work)
-        try Self.manifest(bare: bare, requirement: "from: \"1.1.0\"").write(to: manifest, atomically: true, encoding: .utf8)
+        let pinned = try lanes.run(["both"], in: project)
+        #expect(pinned.output.contains("GitSteps greets lane") && !pinned.standardError.contains("Resolving"), "\(pinned.output)")
+        let update = try lanes.run(["packages", "update"], in: project)
+        #expect(update.status == 0, "\(update.output)")
+        #expect(update.standardOutput.contains("gitsteps 1.0.0 -> 1.1.0"), "\(update.output)")
         let upgraded = try lanes.run(["both"], in: project)
         #expect(upgraded.status == 0, "\(upgraded.output)")
-        #expect(upgraded.standardError.contains("Resolving"))
+        #expect(!upgraded.standardError.contains("Resolving"))
         #expect(upgraded.output.contains("GitSteps 1.1 greets lane"), "\(upgraded.output)")
         let pins = try String(contentsOf: project.appendingPathComponent("lanes/Package.resolved"), encoding: .utf8)
         #expect(pins.contains("\"1.1.0\""), "\(pins)")

@@ -64,6 +64,11 @@ struct PackageBuilder {
             products = try dependencyGraph(declared).directLibraryProducts(scratch: scratch + "/manifests", swiftPM: { try self.swiftPM($0, failure: $1) })
         }
         try writeWrapper(declared, products: products)
+        if !FileManager.default.fileExists(atPath: pins) {
+            // No pins: the newest versions allowed, fetched anew (the scratch folder may remember older tags).
+            _ = try swiftPM(["package", "--package-path", wrapper, "--scratch-path", buildFolder, "update"],
+                            failure: { declared.explain(buildOutput: $0) })
+        }
         _ = try swiftPM(["build", "--package-path", wrapper, "--scratch-path", buildFolder, "--product", Self.wrapperName,
                          "-Xswiftc", "-I", "-Xswiftc", modulesDirectory,
                          "-Xlinker", "-L" + libraryDirectory, "-Xlinker", "-lLanes",
