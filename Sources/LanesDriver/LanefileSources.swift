@@ -15,13 +15,18 @@ struct LanefileSources {
     init(lanefile: String) {
         let folder = FilePath.directory(of: lanefile) + "/" + Self.folderName
         let parts = FilePath.entries(of: folder)
-            .filter { $0.hasSuffix(".swift") && $0 != Self.manifestName && !$0.hasPrefix(".") }
+            .filter { $0.hasSuffix(".swift") && !Self.isManifest($0) && !$0.hasPrefix(".") }
             .sorted()
             .map { folder + "/" + $0 }
             .filter { !FilePath.isDirectory($0) }
         files = [lanefile] + parts
         let manifest = folder + "/" + Self.manifestName
         self.manifest = FilePath.exists(manifest) ? manifest : nil
+    }
+
+    /// `Package.swift` and SwiftPM's version-specific manifests (`Package@swift-6.0.swift`).
+    static func isManifest(_ name: String) -> Bool {
+        name == manifestName || name.hasPrefix("Package@swift")
     }
 
     /// Each file's name and content: renaming, adding or removing a file changes the key, as does any edit.
