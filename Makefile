@@ -47,7 +47,7 @@ LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild 
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
+.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
 
 all: build
 
@@ -140,6 +140,13 @@ bench-startup: deps
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product Lanes
 	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+
+# Warm start with and without a package dependency (lanes/Package.swift), side by side.
+bench-packages: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) build -c release --product Lanes
+	$(SWIFT) run -c release PackageStartupBenchmark --lanes .build/release/lanes
 
 # Completion and help latency: lane names from the cached runner (40 and 2,000 lanes), a bash TAB,
 # lanes --help, lanes help LANE, --version, lanes env.

@@ -72,6 +72,7 @@ let package = Package(
         ),
         .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
         .executableTarget(name: "CLIBenchmark", path: "Benchmarks/CLIBenchmark"),
+        .executableTarget(name: "PackageStartupBenchmark", path: "Benchmarks/PackageStartupBenchmark"),
 
         .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),

@@ -21,6 +21,7 @@ struct LanesCommand: AsyncParsableCommand {
             CompletionCommand.self,
             UploadCommand.self,
             ServeCommand.self, DoctorCommand.self,
+            PackagesCommand.self, NewCommand.self,
         ]
     )
 }

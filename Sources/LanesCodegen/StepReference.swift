@@ -41,25 +41,7 @@ public enum StepReference {
 
     /// `lanes actions --json`: every step as a value.
     public static func json(_ steps: [any Step.Type]) -> JSONValue {
-        .array(steps.map { step in
-            let info = step.info
-            return .object([
-                ("id", .string(info.id)), ("summary", .string(info.summary)), ("category", .string(info.category.rawValue)),
-                ("function", .string(info.definition.functionName)),
-                ("options", .array(info.options.map { option in
-                    .object([
-                        ("name", .string(option.name)), ("swift_name", .string(option.swiftName)), ("type", .string(option.typeName)),
-                        ("swift_type", .string(option.swiftType)), ("env", option.environmentVariable.map(JSONValue.string) ?? .null),
-                        ("required", .bool(option.isRequired)), ("default", option.defaultText.map(JSONValue.string) ?? .null),
-                        ("secret", .bool(option.isSecret)), ("doc", .string(option.summary)),
-                    ])
-                })),
-                ("result", .string(info.resultType)),
-                ("examples", .array(info.examples.map { example in
-                    .object([("swift", .string(example.swift)), ("command_line", .string(commandLine(example, id: info.id)))])
-                })),
-            ])
-        })
+        .array(steps.map { $0.info.referenceJSON() })
     }
 
     /// `docs/steps.md`.
@@ -112,23 +94,11 @@ public enum StepReference {
     }
 
     private static func commandLine(_ example: StepExample, id: String) -> String {
-        let environment = example.environment.map { "\($0)=... " }.joined()
-        return "\(environment)lanes run \(id) \(example.commandLine.map(shellQuoted).joined(separator: " "))"
-            .trimmingTrailingSpaces
-    }
-
-    private static func shellQuoted(_ word: String) -> String {
-        let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_.,:/=@%+".contains($0) }
-        return plain ? word : "'" + word.replacing("'", with: "'\\''") + "'"
+        example.shellCommand(id: id)
     }
 }
 
 extension String {
     fileprivate func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
     fileprivate var replacingPipes: String { replacing("|", with: "\\|") }
-    fileprivate var trimmingTrailingSpaces: String {
-        var text = self
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text
-    }
 }

@@ -10,7 +10,10 @@ enum DriverCommandLine {
     /// The top-level help, which also lists the project's lanes.
     static let helpWords: Set<String> = ["-h", "--help", "help"]
     /// Subcommands that describe the project, so the tool gets told where its Lanefile and runner are.
-    static let projectSubcommands: Set<String> = ["env"]
+    static let projectSubcommands: Set<String> = ["env", "packages"]
+    /// Subcommands about steps: a Lanefile with package dependencies (`lanes/Package.swift`) adds its
+    /// packages' steps, which only its runner knows, so it is compiled for them.
+    static let stepSubcommands: Set<String> = ["actions", "run"]
     /// What completion scripts call for lane names: the cached runner's, never a compile.
     static let completeLanesWord = "__complete-lanes"
 
@@ -20,6 +23,9 @@ enum DriverCommandLine {
         /// The top-level help or a project subcommand: `lanes-tool`, with the project handed off.
         /// `compile`: compile the Lanefile when it is not cached yet (help lists the lanes).
         case toolWithProject(compile: Bool)
+        /// `lanes actions`, `lanes run`: `lanes-tool`, with the project's runner when the Lanefile
+        /// has package dependencies (compiled if need be), else as a plain subcommand.
+        case toolWithPackageSteps
         /// Lane names for completion, from the cached runner only.
         case completeLanes
         /// A lane, `lanes list`, `lanes help LANE`, `lanes LANE --help`: the compiled Lanefile.
@@ -35,6 +41,7 @@ enum DriverCommandLine {
             return arguments.count == 1 ? .toolWithProject(compile: true) : .tool
         }
         if projectSubcommands.contains(first) { return .toolWithProject(compile: false) }
+        if stepSubcommands.contains(first) { return .toolWithPackageSteps }
         if subcommands.contains(first) || toolWords.contains(first) { return .tool }
         return .lane
     }

@@ -16,6 +16,11 @@ struct DriverError: Error, CustomStringConvertible {
         self.exitStatus = exitStatus
     }
 
+    /// A failure whose message a child process (lanes-tool) already printed.
+    static func alreadyReported(exitStatus: Int32) -> DriverError {
+        DriverError("", exitStatus: exitStatus)
+    }
+
     var description: String {
         guard let hint else { return message }
         return "\(message)\n  hint: \(hint)"

@@ -16,7 +16,7 @@ struct LaneDriver {
         let cache = try Self.cacheDirectory(environment: environment)
         try trust.prepareCache(cache)
         let compiler = LanefileCompiler(installation: installation, cacheDirectory: cache, environment: environment)
-        let runner = try compiler.runnerPath(for: lanefile)
+        var runner = try compiler.runnerPath(for: lanefile)
         if FilePath.exists(runner), !trust.isPrivateRunner(runner) {
             // Someone else could have written this runner: never run it, build our own.
             writeStandardError("The cached runner \(runner) is not private to you; compiling again.")
@@ -24,7 +24,7 @@ struct LaneDriver {
         }
         if !FilePath.exists(runner) {
             writeStandardError("Compiling \(lanefile) ...")
-            try compiler.compile(lanefile, into: runner)
+            runner = try compiler.compile(lanefile)
         }
         try Exec.replaceProcess(with: runner, arguments: [runner, "--project-dir", FilePath.directory(of: lanefile),
                                                           "--lanefile", lanefile] + passThrough)

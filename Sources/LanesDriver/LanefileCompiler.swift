@@ -27,42 +27,75 @@ struct LanefileCompiler {
          "-Xlinker", "-rpath", "-Xlinker", installation.libraryDirectory]
     }
 
-    /// The cached runner's path for this Lanefile; it exists when it was compiled before.
+    /// The cached runner's path for this Lanefile; it exists when it was compiled before. With
+    /// package dependencies that were never built as declared, the path names no runner.
     func runnerPath(for lanefile: String) throws -> String {
+        try runnerPath(for: LanefileSources(lanefile: lanefile), packages: { try $0.builtFolder() })
+    }
+
+    private func runnerPath(for sources: LanefileSources, packages: (PackageDependencies) throws -> String?) throws -> String {
         let swiftc = try resolvedCompiler()
         var hash = SHA256()
-        hash.updatePart("lanes-runner-1")
-        hash.updatePart(LanesVersion.current)
-        hash.updatePart(FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc))
-        hash.updatePart(FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"))
-        hash.updatePart(FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName))
+        hash.updatePart("lanes-runner-2")
+        for part in toolchainParts(swiftc: swiftc) { hash.updatePart(part) }
         hash.updatePart(flags.joined(separator: "\u{0}"))
         hash.updatePart(Self.entrySource)
-        hash.updatePart(try FilePath.readBytes(lanefile))
+        try sources.hash(into: &hash)
+        if let dependencies = dependencies(of: sources) {
+            // The packages' folder is named by their key, so their flags carry it into this key.
+            hash.updatePart(try packages(dependencies).map { PackageDependencies.compilerFlags(for: $0) }?.joined(separator: "\u{0}") ?? "unbuilt")
+        }
         return "\(cacheDirectory)/runners/\(hash.hexDigest)/runner"
     }
 
-    /// Compiles into a fresh folder, then renames it into place, so a half-written runner is never run
-    /// and two lanes compiling the same Lanefile at once both end with a whole runner.
-    func compile(_ lanefile: String, into runner: String) throws {
-        if try FilePath.readBytes(lanefile).starts(with: [0xEF, 0xBB, 0xBF]) {
+    private func toolchainParts(swiftc: String) -> [String] {
+        [LanesVersion.current,
+         FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc),
+         FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"),
+         FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName)]
+    }
+
+    private func dependencies(of sources: LanefileSources) -> PackageDependencies? {
+        guard let manifest = sources.manifest else { return nil }
+        let swiftc = (try? resolvedCompiler()) ?? installation.swiftc
+        return PackageDependencies(manifest: manifest, cacheDirectory: cacheDirectory, installation: installation,
+                                   toolchainParts: toolchainParts(swiftc: swiftc))
+    }
+
+    /// Builds the packages when needed, then compiles into a fresh folder renamed into place, so a
+    /// half-written runner is never run and two lanes compiling the same Lanefile at once both end
+    /// with a whole runner. Returns the runner.
+    @discardableResult
+    func compile(_ lanefile: String) throws -> String {
+        let sources = LanefileSources(lanefile: lanefile)
+        for file in sources.files where try FilePath.readBytes(file).starts(with: [0xEF, 0xBB, 0xBF]) {
             // swiftc would name an invisible character at 1:1; say what it is and how to remove it.
-            throw DriverError("\(lanefile) starts with a UTF-8 byte-order mark (the invisible bytes EF BB BF), which Swift does not accept",
+            throw DriverError("\(file) starts with a UTF-8 byte-order mark (the invisible bytes EF BB BF), which Swift does not accept",
                               hint: "save it as UTF-8 without BOM (most editors: Save with Encoding > UTF-8)",
                               exitStatus: DriverError.compilation)
         }
         let swiftc = try resolvedCompiler()
+        var packageFlags: [String] = []
+        if let dependencies = dependencies(of: sources) {
+            var folder = try dependencies.builtFolder()
+            if folder == nil {
+                writeStandardError("Resolving and building the packages of \(dependencies.manifest) ...")
+                folder = try dependencies.build(swiftc: swiftc)
+            }
+            packageFlags = folder.map(PackageDependencies.compilerFlags(for:)) ?? []
+        }
+        let runner = try runnerPath(for: sources, packages: { try $0.builtFolder() })
         let finalDirectory = FilePath.directory(of: runner)
         let runnersDirectory = FilePath.directory(of: finalDirectory)
         try FilePath.makeDirectories(runnersDirectory, mode: 0o700)
         removeAbandonedBuilds(in: runnersDirectory)
-        let workDirectory = "\(runnersDirectory)/\(Self.buildingPrefix)\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let workDirectory = runnersDirectory + "/" + Self.workFolderName()
         try FilePath.makeDirectories(workDirectory, mode: 0o700)
         defer { FilePath.removeTree(workDirectory) }
         let entry = workDirectory + "/" + Self.entryFileName
         try AtomicFile.write(Self.entrySource, to: entry)
 
-        let outcome = try CompilerRun.run([swiftc] + flags + [lanefile, entry, "-o", workDirectory + "/runner"])
+        let outcome = try CompilerRun.run([swiftc] + flags + packageFlags + sources.files + [entry, "-o", workDirectory + "/runner"])
         guard outcome.status == 0 else {
             writeStandardError(outcome.output)
             if outcome.output.contains(Self.entryFileName) && outcome.output.contains("'lanes'") {
@@ -72,11 +105,21 @@ struct LanefileCompiler {
             }
             throw DriverError("\(lanefile) did not compile (see the errors above)", exitStatus: DriverError.compilation)
         }
-        if rename(workDirectory, finalDirectory) != 0, !FilePath.exists(runner) {
+        if !Self.move(workDirectory, to: finalDirectory), !FilePath.exists(runner) {
             throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
                               exitStatus: DriverError.configuration)
         }
         pruneRunners(in: runnersDirectory, keeping: finalDirectory)
+        return runner
+    }
+
+    /// A work folder's name, after this process so an abandoned one can be told from a live one.
+    static func workFolderName() -> String {
+        "\(buildingPrefix)\(getpid())-\(UInt32.random(in: 0 ... .max))"
+    }
+
+    static func move(_ source: String, to destination: String) -> Bool {
+        rename(source, destination) == 0
     }
 
     static let buildingPrefix = ".building-"

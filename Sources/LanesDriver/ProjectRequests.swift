@@ -10,16 +10,37 @@ extension LaneDriver {
         let trust = TrustedFiles(environment: environment)
         if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory(), trust: trust),
            let compiler = privateCompiler(trust: trust) {
-            if let runner = try? compiler.runnerPath(for: lanefile) {
+            if var runner = try? compiler.runnerPath(for: lanefile) {
                 var compiled = FilePath.exists(runner) && trust.isPrivateRunner(runner)
                 if !compiled, compile {
                     writeStandardError("Compiling \(lanefile) ...")
-                    compiled = (try? compiler.compile(lanefile, into: runner)) != nil
+                    if let built = try? compiler.compile(lanefile) { runner = built; compiled = true }
                 }
                 handoff = ProjectHandoff(lanefile: lanefile, cacheKey: FilePath.name(of: FilePath.directory(of: runner)),
                                          runner: compiled ? runner : nil)
             }
         }
+        try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments,
+                                environment: ProjectHandoff.environment(environment, with: handoff))
+    }
+
+    /// `lanes actions`, `lanes run`: the tool alone, unless the Lanefile here has package
+    /// dependencies; then their steps need its runner, and a failure to build it is the error.
+    func runToolWithPackageSteps() throws -> Never {
+        let trust = TrustedFiles(environment: environment)
+        guard let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory(), trust: trust),
+              LanefileSources(lanefile: lanefile).manifest != nil else {
+            try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments)
+        }
+        let cache = try Self.cacheDirectory(environment: environment)
+        try trust.prepareCache(cache)
+        let compiler = LanefileCompiler(installation: installation, cacheDirectory: cache, environment: environment)
+        var runner = try compiler.runnerPath(for: lanefile)
+        if !FilePath.exists(runner) || !trust.isPrivateRunner(runner) {
+            writeStandardError("Compiling \(lanefile) ...")
+            runner = try compiler.compile(lanefile)
+        }
+        let handoff = ProjectHandoff(lanefile: lanefile, cacheKey: FilePath.name(of: FilePath.directory(of: runner)), runner: runner)
         try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments,
                                 environment: ProjectHandoff.environment(environment, with: handoff))
     }

@@ -13,13 +13,15 @@ do {
         try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments)
     case .toolWithProject(let compile):
         try driver.runToolWithProject(compile: compile)
+    case .toolWithPackageSteps:
+        try driver.runToolWithPackageSteps()
     case .completeLanes:
         driver.completeLanes()
     case .lane:
         try driver.run()
     }
 } catch let error as DriverError {
-    writeStandardError("error: \(error)")
+    if !error.message.isEmpty { writeStandardError("error: \(error)") }
     exit(error.exitStatus)
 } catch {
     writeStandardError("error: \(error)")

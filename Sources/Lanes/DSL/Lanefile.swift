@@ -5,21 +5,35 @@ public struct Lanefile: Sendable {
     public let lanes: [Lane]
     /// The signing material its configurations use, when the Lanefile declares it (`CodeSigning`).
     public let codeSigning: CodeSigningDeclaration?
+    /// Steps from Swift packages (`lanes/Package.swift`) this Lanefile registers, so `lanes actions`,
+    /// `lanes run` and `lanes help` know them; lanes' own steps are always known.
+    public let steps: [any Step.Type]
+    /// What this Lanefile declares, so another Lanefile (a package's shared lanes) can include it.
+    let items: [LanefileItem]
+    /// Where `Lanefile(steps:)` is written, for errors about the steps it registers.
+    let sourceLine: Int
     let beforeEach: [@Sendable (Lane) async throws -> Void]
     let afterSuccess: [@Sendable (Lane) async throws -> Void]
     let onError: [@Sendable (Lane, any Error) async throws -> Void]
     let finally: [@Sendable (Lane) async throws -> Void]
     private let codeSigningCount: Int
 
-    public init(@LanefileBuilder _ content: () -> [LanefileItem]) {
+    /// `steps`: step types from packages, registered for `lanes actions` and `lanes run`. Lanes,
+    /// hooks and steps of another `Lanefile` value (one a package exports) are included by naming it
+    /// among the lanes.
+    public init(steps: [any Step.Type] = [], line: Int = #line, @LanefileBuilder _ content: () -> [LanefileItem]) {
+        let items = (steps.isEmpty ? [] : [LanefileItem(kind: .steps(steps))]) + content()
+        var registered: [any Step.Type] = []
         var lanes: [Lane] = []
         var beforeEach: [@Sendable (Lane) async throws -> Void] = []
         var afterSuccess: [@Sendable (Lane) async throws -> Void] = []
         var onError: [@Sendable (Lane, any Error) async throws -> Void] = []
         var finally: [@Sendable (Lane) async throws -> Void] = []
         var codeSigning: [CodeSigningDeclaration] = []
-        for item in content() {
+        for item in items {
             switch item.kind {
+            case .steps(let types):
+                for type in types where !registered.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(type) }) { registered.append(type) }
             case .lane(let lane): lanes.append(lane)
             case .beforeEach(let hook): beforeEach.append(hook)
             case .afterSuccess(let hook): afterSuccess.append(hook)
@@ -29,6 +43,9 @@ public struct Lanefile: Sendable {
             }
         }
         self.lanes = lanes
+        self.steps = registered
+        self.items = items
+        self.sourceLine = line
         self.codeSigning = codeSigning.first
         self.codeSigningCount = codeSigning.count
         self.beforeEach = beforeEach
@@ -78,6 +95,7 @@ public struct Lanefile: Sendable {
                 problems.append("CodeSigning lists the configuration \(name) more than once")
             }
         }
+        problems += stepProblems()
         guard problems.isEmpty else {
             throw ValidationErrors(kind: .configuration, problems: problems.map { "Lanefile.swift: \($0)" })
         }
@@ -94,6 +112,31 @@ public struct Lanefile: Sendable {
     }
 }
 
+extension Lanefile {
+    /// A registered step by id.
+    public func step(id: String) -> (any Step.Type)? {
+        steps.first { $0.definition.id == id }
+    }
+
+    /// Two steps with one id (two packages, or a package and lanes itself) would make `lanes run ID`
+    /// ambiguous: name both modules and the line that registers them.
+    func stepProblems() -> [String] {
+        var owners: [String: String] = [:]
+        for type in StepCatalog.builtIn { owners[type.definition.id] = "lanes" }
+        var problems: [String] = []
+        for type in steps {
+            let id = type.definition.id
+            let module = StepInfo.module(of: type)
+            if let owner = owners[id] {
+                problems.append("line \(sourceLine): the step id '\(id)' is declared by both \(owner) and the package module \(module); rename one (StepDefinition id:)")
+            } else {
+                owners[id] = module
+            }
+        }
+        return problems
+    }
+}
+
 /// One entry of a Lanefile: a lane or a hook.
 public struct LanefileItem: Sendable {
     enum Kind: Sendable {
@@ -103,6 +146,7 @@ public struct LanefileItem: Sendable {
         case onError(@Sendable (Lane, any Error) async throws -> Void)
         case finally(@Sendable (Lane) async throws -> Void)
         case codeSigning(CodeSigningDeclaration)
+        case steps([any Step.Type])
     }
     let kind: Kind
 }
@@ -111,6 +155,8 @@ public struct LanefileItem: Sendable {
 public enum LanefileBuilder {
     public static func buildExpression(_ lane: Lane) -> [LanefileItem] { [LanefileItem(kind: .lane(lane))] }
     public static func buildExpression(_ item: LanefileItem) -> [LanefileItem] { [item] }
+    /// Another Lanefile's lanes, hooks and steps: how a package shares them.
+    public static func buildExpression(_ lanefile: Lanefile) -> [LanefileItem] { lanefile.items }
     public static func buildBlock(_ parts: [LanefileItem]...) -> [LanefileItem] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [LanefileItem]?) -> [LanefileItem] { part ?? [] }
     public static func buildEither(first part: [LanefileItem]) -> [LanefileItem] { part }

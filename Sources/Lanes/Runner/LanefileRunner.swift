@@ -15,7 +15,22 @@ public enum LanefileRunner {
             TextOutput.standardError(Redactor()).writeLine("error: \(error)")
             exit(error.lanesKind.exitStatus)
         }
-        await main(lanefile, arguments: Array(CommandLine.arguments.dropFirst()))
+        let words = Array(CommandLine.arguments.dropFirst())
+        switch words.first {
+        case PackageStepRequest.list:
+            // `lanes actions`: what `lanes-tool` cannot know, the steps from packages.
+            TextOutput.standardOutput(Redactor()).write(lanefile.packageStepsJSON().serialized + "\n")
+            exit(0)
+        case PackageStepRequest.run:
+            // `lanes run ID`: a package's step, run like one of lanes' own.
+            guard words.count > 1, let type = lanefile.step(id: words[1]) else {
+                TextOutput.standardError(Redactor()).writeLine("error: no step named '\(words.dropFirst().first ?? "")' in lanes or the Lanefile's packages; `lanes actions` lists them")
+                exit(ErrorKind.usage.exitStatus)
+            }
+            await SingleStepRun.main(type, arguments: Array(words.dropFirst(2)))
+        default:
+            await main(lanefile, arguments: words)
+        }
     }
 
     static func main(_ lanefile: Lanefile, arguments words: [String]) async -> Never {
@@ -145,6 +160,13 @@ public enum LanefileRunner {
         }
         return GitHubActionsCommands(file: file, laneLines: Dictionary(lanefile.lanes.map { ($0.name, $0.sourceLine) }) { first, _ in first })
     }
+}
+
+/// The runner's words for `lanes-tool`'s requests about package steps (never a lane's name: lanes
+/// do not start with underscores).
+public enum PackageStepRequest {
+    public static let list = "__steps"
+    public static let run = "__run-step"
 }
 
 /// Runs the lane in a task that Ctrl-C (SIGINT) or a CI abort (SIGTERM) cancels; cleanups then run

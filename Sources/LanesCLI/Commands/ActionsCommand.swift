@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import Lanes
 import LanesCodegen
+import LanesPlatform
 
 /// `lanes actions [STEP] [--json | --markdown]`: the built-in steps' own documentation.
 struct ActionsCommand: ParsableCommand {
@@ -22,21 +24,28 @@ struct ActionsCommand: ParsableCommand {
 
     func run() throws {
         let output = TextOutput.standardOutput(Redactor())
+        let packageSteps = try PackageSteps.load(ProjectHandoff(environment: ProcessInfo.processInfo.environment))
         var steps = StepCatalog.builtIn
         if let id = step {
+            if StepCatalog.step(id: id) == nil, let packaged = packageSteps.step(id: id) {
+                output.write(json ? JSONValue.array([packaged.json]).serialized + "\n" : packaged.page)
+                return
+            }
             guard let type = StepCatalog.step(id: id) else {
                 throw ValidationError("no step named '\(id)'; `lanes actions` lists them")
             }
             steps = [type]
         }
         if json {
-            output.write(StepReference.json(steps).serialized + "\n")
+            var entries = StepReference.json(steps)
+            if step == nil, case .array(let builtIn) = entries { entries = .array(builtIn + packageSteps.steps.map(\.json)) }
+            output.write(entries.serialized + "\n")
         } else if markdown {
-            output.write(StepReference.markdown(steps))
+            output.write(StepReference.markdown(steps) + (step == nil ? packageSteps.markdown : ""))
         } else if let type = steps.first, step != nil {
             output.write(StepReference.page(for: type.info))
         } else {
-            output.write(StepReference.overview(steps))
+            output.write(StepReference.overview(steps) + packageSteps.overview)
         }
     }
 }
@@ -53,9 +62,19 @@ struct RunCommand: AsyncParsableCommand {
     var options: [String] = []
 
     func run() async throws {
-        guard let type = StepCatalog.step(id: step) else {
+        if let type = StepCatalog.step(id: step) {
+            await SingleStepRun.main(type, arguments: options)
+        }
+        // A package's step: its Lanefile's runner has it (the driver compiled it for this).
+        let handoff = ProjectHandoff(environment: ProcessInfo.processInfo.environment)
+        guard let handoff, let runner = handoff.runner, try PackageSteps.load(handoff).step(id: step) != nil else {
             throw ValidationError("no step named '\(step)'; `lanes actions` lists them")
         }
-        await SingleStepRun.main(type, arguments: options)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: runner)
+        process.arguments = [PackageStepRequest.run, step, "--project-dir", FilePath.directory(of: handoff.lanefile)] + options
+        try process.run()
+        process.waitUntilExit()
+        throw ExitCode(process.terminationStatus)
     }
 }

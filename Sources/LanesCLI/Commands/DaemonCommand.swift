@@ -107,12 +107,13 @@ struct LanefileSnapshot {
     var candidatePath: String { stateDirectory + "/lanefile/candidate/Lanefile.swift" }
     var runningPath: String { stateDirectory + "/lanefile/running/Lanefile.swift" }
 
-    /// The copy starts with `#sourceLocation` naming the user's file, so a compile error (and
+    /// The Lanefile with its `lanes/` folder (parts, manifest, pins): a change that does not compile
+    /// or whose packages do not build leaves the running copy, and its cached runner, in use. The
+    /// copy starts with `#sourceLocation` naming the user's file, so a compile error (and
     /// `#filePath`) points at the Lanefile the user edits, not at this copy. The line directive shifts
     /// nothing: the copy's line 2 is reported as line 1.
     func prepareCandidate() throws -> String {
-        try FilePath.makeDirectories(FilePath.directory(of: candidatePath))
-        try AtomicFile.write(Array(Self.sourceLocation(of: lanefile).utf8) + (try FilePath.readBytes(lanefile)), to: candidatePath)
+        try copy(lanefile, to: candidatePath, prefix: Array(Self.sourceLocation(of: lanefile).utf8))
         return candidatePath
     }
 
@@ -129,8 +130,27 @@ struct LanefileSnapshot {
     }
 
     func promoteCandidate() throws -> String {
-        try FilePath.makeDirectories(FilePath.directory(of: runningPath))
-        try AtomicFile.write(try FilePath.readBytes(candidatePath), to: runningPath)
+        try copy(candidatePath, to: runningPath)
         return runningPath
+    }
+
+    /// The folder the packages' relative paths are meant from, recorded beside a copied manifest.
+    static let originFile = ".lanes-origin"
+
+    private func copy(_ source: String, to destination: String, prefix: [UInt8] = []) throws {
+        try FilePath.makeDirectories(FilePath.directory(of: destination))
+        try AtomicFile.write(prefix + (try FilePath.readBytes(source)), to: destination)
+        let parts = FilePath.directory(of: source) + "/lanes"
+        let copies = FilePath.directory(of: destination) + "/lanes"
+        FilePath.removeTree(copies)
+        let names = FilePath.entries(of: parts).filter { $0.hasSuffix(".swift") || $0 == "Package.resolved" || $0 == Self.originFile }
+        guard !names.isEmpty else { return }
+        try FilePath.makeDirectories(copies)
+        for name in names where !FilePath.isDirectory(parts + "/" + name) {
+            try AtomicFile.write(try FilePath.readBytes(parts + "/" + name), to: copies + "/" + name)
+        }
+        if FilePath.exists(parts + "/Package.swift"), !FilePath.exists(parts + "/" + Self.originFile) {
+            try AtomicFile.write(parts + "\n", to: copies + "/" + Self.originFile)
+        }
     }
 }

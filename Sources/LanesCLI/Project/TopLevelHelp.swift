@@ -54,7 +54,18 @@ struct TopLevelHelp {
         lines += ["", "  --version  the version, the compiler Lanefiles are built with, where lanes is installed"]
         lines.append("")
         lines += laneSection
+        lines += packageStepSection
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The steps the Lanefile's packages add (only a Lanefile with `lanes/Package.swift` has any).
+    private var packageStepSection: [String] {
+        guard let handoff, handoff.runner != nil,
+              FilePath.exists(FilePath.directory(of: handoff.lanefile) + "/lanes/Package.swift"),
+              let steps = try? PackageSteps.load(handoff), !steps.steps.isEmpty else { return [] }
+        let width = steps.steps.map(\.id.count).max() ?? 0
+        return ["", "STEPS FROM PACKAGES (lanes actions STEP documents one; lanes run STEP runs it):"]
+            + steps.steps.map { "  " + $0.id + String(repeating: " ", count: width - $0.id.count + 2) + $0.summary + " (\($0.package))" }
     }
 
     private var laneSection: [String] {
