@@ -25,6 +25,10 @@ public final class Daemon {
     private var launcher: any RunLauncher
     /// Running children: process id (= process group) to run id.
     private var running: [Int32: Int64] = [:]
+    /// History writes that failed (full disk, read-only or locked database), retried in order
+    /// before anything else; while any is left no new run starts (a run is recorded before it runs).
+    private var pendingWrites: [(what: String, write: () throws(HistoryStoreError) -> Void)] = []
+    private var writeRetryDelay: Double = 0
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: DaemonEvents,
@@ -51,8 +55,12 @@ public final class Daemon {
         }
         report("scheduling \(scheduler.lanes.count) lane(s); state in \(store.path)")
         while true {
-            try startDueRuns()
-            let next = scheduler.nextWake()
+            if flushWrites() { startDueRuns() }
+            var next = scheduler.nextWake()
+            if writeRetryDelay > 0 {
+                let retry = clock.now().adding(seconds: writeRetryDelay)
+                if next.map({ $0.secondsSince1970 > retry.secondsSince1970 }) ?? true { next = retry }
+            }
             events.wake(at: next?.secondsSince1970)
             for event in events.next() {
                 switch event {
@@ -68,15 +76,51 @@ public final class Daemon {
         }
     }
 
-    private func startDueRuns() throws {
+    /// Records `write` in the history now, or keeps it for a retry when the history cannot be written.
+    private func record(_ what: String, _ write: @escaping () throws(HistoryStoreError) -> Void) {
+        pendingWrites.append((what, write))
+        flushWrites()
+    }
+
+    /// Retries the writes that failed, oldest first; true when none is left. The daemon keeps
+    /// scheduling (and reaping) meanwhile, and says so on every failed retry.
+    @discardableResult
+    private func flushWrites() -> Bool {
+        while let first = pendingWrites.first {
+            do { try first.write() } catch {
+                writeFailed(error, while: first.what)
+                return false
+            }
+            pendingWrites.removeFirst()
+        }
+        if writeRetryDelay > 0 { report("the run history can be written again; every delayed record is written") }
+        writeRetryDelay = 0
+        return true
+    }
+
+    private func writeFailed(_ error: HistoryStoreError, while what: String) {
+        writeRetryDelay = min(max(writeRetryDelay * 2, 1), 60)
+        report("ERROR: cannot write the run history (\(error)) while \(what); \(pendingWrites.count) record(s) kept, no new run starts until it works; retrying in \(Int(writeRetryDelay)) s")
+    }
+
+    private func startDueRuns() {
         var started: [StartedRun] = []
-        for planned in try scheduler.takeDueRuns() {
+        let due: [PlannedRun]
+        do { due = try scheduler.takeDueRuns() } catch {
+            // Nothing was recorded, so nothing starts: the due runs are decided on the retry.
+            writeFailed(error, while: "recording due runs")
+            return
+        }
+        for planned in due {
             let logPath = "\(logDirectory)/\(planned.id).log"
             let pid: Int32
             do {
                 pid = try launcher.start(planned, logPath: logPath)
             } catch {
-                try store.finish(id: planned.id, status: .failed, exitStatus: nil, ended: clock.now(), note: "could not start: \(error)")
+                let note = "could not start: \(error)"
+                record("recording run \(planned.id) failed to start") { [store, clock] () throws(HistoryStoreError) in
+                    try store.finish(id: planned.id, status: .failed, exitStatus: nil, ended: clock.now(), note: note)
+                }
                 report("run \(planned.id): \(planned.lane) could not start: \(error)")
                 continue
             }
@@ -86,7 +130,9 @@ public final class Daemon {
         }
         // Recorded together after the spawns (one sync to disk); a crash before this leaves them
         // `starting`, which the next daemon records interrupted, never rerun.
-        try store.markRunning(started)
+        if !started.isEmpty {
+            record("recording \(started.count) run(s) started") { [store] () throws(HistoryStoreError) in try store.markRunning(started) }
+        }
     }
 
     private func reapChildren() throws {
@@ -96,7 +142,10 @@ public final class Daemon {
             guard pid > 0 else { return }
             guard let id = running.removeValue(forKey: pid) else { continue }
             let (code, note) = Self.describe(status)
-            try store.finish(id: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, ended: clock.now(), note: note)
+            let ended = clock.now()
+            record("recording how run \(id) ended") { [store] () throws(HistoryStoreError) in
+                try store.finish(id: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, ended: ended, note: note)
+            }
             report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(note ?? "exit \(code ?? -1)"))")")
         }
     }
@@ -108,7 +157,7 @@ public final class Daemon {
             scheduler = try Scheduler(lanes: loaded.lanes, store: store, clock: clock, defaultZone: defaultZone, policy: policy, poller: poller)
             report("Lanefile changed: now scheduling \(loaded.lanes.count) lane(s)")
         } catch let error as HistoryStoreError {
-            throw error
+            report("ERROR: Lanefile changed but the run history cannot be read (\(error)); keeping the previous version")
         } catch {
             report("Lanefile changed but cannot be used; keeping the previous version: \(error)")
         }
@@ -122,8 +171,11 @@ public final class Daemon {
         while !running.isEmpty {
             while let pid = Optional(waitpid(-1, &status, WNOHANG)), pid > 0 {
                 if let id = running.removeValue(forKey: pid) {
-                    try store.finish(id: id, status: .cancelled, exitStatus: Self.describe(status).code, ended: clock.now(),
-                                     note: "stopped by the daemon's shutdown")
+                    let code = Self.describe(status).code
+                    let ended = clock.now()
+                    record("recording run \(id) cancelled") { [store] () throws(HistoryStoreError) in
+                        try store.finish(id: id, status: .cancelled, exitStatus: code, ended: ended, note: "stopped by the daemon's shutdown")
+                    }
                 }
             }
             let remaining = deadline.secondsSince1970 - clock.now().secondsSince1970
@@ -133,10 +185,16 @@ public final class Daemon {
         for (pid, id) in running {
             kill(-pid, SIGKILL)
             waitpid(pid, &status, 0)
-            try store.finish(id: id, status: .cancelled, exitStatus: nil, ended: clock.now(),
-                             note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
+            let ended = clock.now()
+            let note = "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown"
+            record("recording run \(id) cancelled") { [store] () throws(HistoryStoreError) in
+                try store.finish(id: id, status: .cancelled, exitStatus: nil, ended: ended, note: note)
+            }
         }
         running.removeAll()
+        if !flushWrites() {
+            report("ERROR: stopping with \(pendingWrites.count) history record(s) unwritten; the next daemon records those runs interrupted")
+        }
     }
 
     /// Exit code, or a note naming the signal that ended the child.

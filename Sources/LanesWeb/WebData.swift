@@ -77,10 +77,11 @@ public struct HistoryDatabaseSource: WebDataSource {
 
     public var logDirectory: String { stateDirectory + "/logs" }
 
-    private func store() throws -> HistoryStore { try HistoryStore(directory: stateDirectory) }
+    /// Read-only: the site never creates or writes a history (nil until the daemon made one).
+    private func store() throws -> HistoryStore? { try HistoryStore.reading(directory: stateDirectory) }
 
     public func runs(_ filter: RunFilter) throws -> [RunRecord] {
-        let store = try store()
+        guard let store = try store() else { return [] }
         guard let status = filter.status else { return try store.runs(lane: filter.lane, limit: filter.limit) }
         // The store filters by lane only; read pages of runs until enough have the status.
         var found: [RunRecord] = []
@@ -94,8 +95,8 @@ public struct HistoryDatabaseSource: WebDataSource {
         return Array(found.prefix(filter.limit))
     }
 
-    public func run(id: Int64) throws -> RunRecord? { try store().run(id: id) }
-    public func laneNames() throws -> [String] { try store().laneNames() }
+    public func run(id: Int64) throws -> RunRecord? { try store()?.run(id: id) }
+    public func laneNames() throws -> [String] { try store()?.laneNames() ?? [] }
     public func schedules() throws -> [LaneScheduleView] { try loadSchedules() }
     public func signingHealth() throws -> [SigningHealth] { try loadSigningHealth() }
     public func lastSigningWatch() -> SigningWatch.Record? { SigningWatch(stateDirectory: stateDirectory).latest() }

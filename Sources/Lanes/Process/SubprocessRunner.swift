@@ -11,8 +11,8 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     /// The complete environment children get: the lane's variables (process environment over dotenv).
     let baseEnvironment: [String: String]
     let diagnostics: Diagnostics
-    /// The longest registered secret, so that long lines are never cut inside one.
-    let longestSecret: @Sendable () -> Int
+    /// The run's secrets, so that long lines are never cut inside one.
+    let redactor: Redactor?
 
     public init(baseEnvironment: [String: String], redactor: Redactor? = nil) {
         self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor)
@@ -21,7 +21,7 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil) {
         self.baseEnvironment = baseEnvironment
         self.diagnostics = diagnostics
-        self.longestSecret = { redactor?.longestSecretLength ?? 0 }
+        self.redactor = redactor
     }
 
     /// Names no variable: the environment holds secrets.
@@ -44,7 +44,7 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         var options = PlatformOptions()
         options.processGroupID = 0
         options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(3))]
-        let longestSecret = self.longestSecret
+        let redactor = self.redactor
         let result: ExecutionResult<Void, SequenceOutput, SequenceOutput>
         do {
             result = try await Subprocess.run(
@@ -58,8 +58,8 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
                 error: .sequence
             ) { execution in
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await Self.forEachLine(of: execution.standardOutput, longestSecret, onLine) }
-                    group.addTask { try await Self.forEachLine(of: execution.standardError, longestSecret, onLine) }
+                    group.addTask { try await Self.forEachLine(of: execution.standardOutput, redactor, onLine) }
+                    group.addTask { try await Self.forEachLine(of: execution.standardError, redactor, onLine) }
                     try await group.waitForAll()
                 }
             }
@@ -73,9 +73,9 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         }
     }
 
-    private static func forEachLine(of output: SubprocessOutputSequence, _ longestSecret: @escaping @Sendable () -> Int,
+    private static func forEachLine(of output: SubprocessOutputSequence, _ redactor: Redactor?,
                                     _ onLine: @Sendable (String) -> Void) async throws {
-        var splitter = LineSplitter(holdBack: longestSecret)
+        var splitter = LineSplitter(redactor: redactor)
         for try await chunk in output {
             chunk.withUnsafeBytes { splitter.feed($0, emit: onLine) }
         }

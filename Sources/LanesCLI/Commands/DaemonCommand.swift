@@ -47,15 +47,20 @@ struct DaemonCommand: ParsableCommand {
         #if canImport(Glibc)
         let lanefile = try project.locateLanefile()
         let projectDirectory = FilePath.directory(of: lanefile)
-        let stateDirectory = project.stateDirectory(lanefile: lanefile)
+        let stateDirectory = try project.stateDirectory(lanefile: lanefile)
         let environment = ProcessEnvironment.current()
         let errors = TextOutput.standardError(Redactor())
-        func report(_ text: String) { errors.writeLine("lanes daemon \(SystemCronClock().now()): \(text)") }
+        let report: @Sendable (String) -> Void = { text in errors.writeLine("lanes daemon \(SystemCronClock().now()): \(text)") }
         do {
-            try FilePath.makeDirectories(stateDirectory)
+            // What the daemon records and runs must be the user's alone (issue 21: a planted state
+            // folder made a root daemon truncate files through a link and run a planted Lanefile).
+            for folder in [stateDirectory, stateDirectory + "/lanefile", stateDirectory + "/logs"] {
+                try PrivateFolder.prepare(folder)
+            }
+            try PrivateFolder.check(lanefile, directory: false)
             // Signals are blocked (and read through signalfd) before any thread starts.
             let events = try DaemonEvents(lanefile: lanefile)
-            let lock = try InstanceLock(path: stateDirectory + "/daemon.lock")
+            let lock = try InstanceLock(path: stateDirectory + "/daemon.lock", projectDirectory: projectDirectory)
             defer { withExtendedLifetime(lock) {} }
             let store = try HistoryStore(directory: stateDirectory)
             // Issue 15: the page and the daily signing expiry watch (DaemonWatch.swift).
@@ -91,6 +96,9 @@ struct DaemonCommand: ParsableCommand {
             report("stopped")
         } catch let error as HistoryStoreError {
             throw LanesError(.environment, error.message)
+        } catch let refusal as PrivateFolder.Refusal {
+            throw LanesError(.environment, refusal.message,
+                             hint: "run the daemon as the user who owns the project and its state folder (systemd: User=), make them private (chmod go-w), or pass --state-dir to a folder of yours")
         }
         #else
         throw LanesError(.environment, "lanes daemon runs on Linux only for now; export a launchd or systemd schedule instead")
@@ -109,13 +117,14 @@ struct LanefileSnapshot {
     var runningPath: String { stateDirectory + "/lanefile/running/Lanefile.swift" }
 
     func prepareCandidate() throws -> String {
-        try FilePath.makeDirectories(FilePath.directory(of: candidatePath))
+        try PrivateFolder.check(lanefile, directory: false)
+        try PrivateFolder.prepare(FilePath.directory(of: candidatePath))
         try AtomicFile.write(try FilePath.readBytes(lanefile), to: candidatePath)
         return candidatePath
     }
 
     func promoteCandidate() throws -> String {
-        try FilePath.makeDirectories(FilePath.directory(of: runningPath))
+        try PrivateFolder.prepare(FilePath.directory(of: runningPath))
         try AtomicFile.write(try FilePath.readBytes(candidatePath), to: runningPath)
         return runningPath
     }

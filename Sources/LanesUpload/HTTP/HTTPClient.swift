@@ -40,7 +40,7 @@ public final class HTTPClient: Sendable {
                 guard attempt < retry.attempts else { return response }
                 problem = "HTTP \(response.status)"
             case .failure(let error):
-                guard attempt < retry.attempts else { throw error }
+                guard attempt < retry.attempts, error.isRetryable else { throw error }
                 problem = error.detail
             }
             if sent > 0 { progress(-sent) }

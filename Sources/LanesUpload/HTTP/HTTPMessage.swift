@@ -55,9 +55,13 @@ public struct HTTPResponse: Sendable {
 
 /// A failure below HTTP: the connection could not be made, broke, or went quiet for too long.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
-    public enum Reason: Sendable { case resolve, connect, tls, reset, timeout, protocolViolation }
+    /// `certificate`: the server's certificate was refused (trying again cannot help).
+    public enum Reason: Sendable { case resolve, connect, tls, certificate, reset, timeout, protocolViolation }
     public let reason: Reason
     public let detail: String
+
+    /// A refused certificate or a response beyond what the protocol allows stays so on another try.
+    public var isRetryable: Bool { reason != .certificate && reason != .protocolViolation }
 
     public var description: String { detail }
 }
