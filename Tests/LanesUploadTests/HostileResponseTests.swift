@@ -84,4 +84,15 @@ import Testing
         let first = try #require(server.requests.first)
         #expect(first.split(separator: " ").dropFirst().first?.hasPrefix("/asc-proxy/v1/") == true, "\(first)")
     }
+
+    /// A POST that creates something is not sent twice; PUT and GET are retried.
+    @Test(arguments: [("POST", 1), ("PATCH", 1), ("PUT", 3), ("GET", 3)])
+    func onlyIdempotentRequestsAreRetried(method: String, sent: Int) throws {
+        let server = try HostileServer { send in _ = send(Array("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)) }
+        let client = HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 10), retry: RetryPolicy(attempts: 3, baseDelay: 0))
+        let response = try client.send(HTTPRequest(method: method, url: try #require(HTTPURL(server.url + "/v1/releases")),
+                                                   body: method == "GET" ? .empty : .bytes(Array("x".utf8))))
+        #expect(response.status == 503)
+        #expect(server.requests.count == sent, "\(method) sent \(server.requests.count) times")
+    }
 }

@@ -49,7 +49,14 @@ final class HostileServer: @unchecked Sendable {
             head.append(byte)
             if head.count >= 4 && head.suffix(4).elementsEqual("\r\n\r\n".utf8) { break }
         }
-        lock.withLock { heads.append(String(decoding: head, as: UTF8.self)) }
+        let text = String(decoding: head, as: UTF8.self)
+        lock.withLock { heads.append(text) }
+        // Read the body too: closing with unread bytes would reset the connection under the answer.
+        if let line = text.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+           let length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) {
+            var remaining = min(length, 1 << 20)
+            while remaining > 0, read(client, &byte, 1) == 1 { remaining -= 1 }
+        }
         answer { bytes in
             var offset = 0
             while offset < bytes.count {

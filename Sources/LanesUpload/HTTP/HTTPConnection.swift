@@ -34,8 +34,9 @@ final class HTTPConnection: @unchecked Sendable {
     /// What a response may cost, whatever the server sends: upload APIs answer in a few kilobytes,
     /// so a head, a body or a run of `1xx` answers beyond these is refused, not buffered.
     static let maximumHead = 64 << 10
-    static let maximumBody = 16 << 20
     static let maximumInformational = 16
+    /// The current request's `maximumResponseBody`.
+    private var maximumBody = 16 << 20
 
     private init(origin: String, descriptor: Int32, tls: OpaquePointer?) {
         self.origin = origin
@@ -139,6 +140,7 @@ final class HTTPConnection: @unchecked Sendable {
         head += "\r\n"
         try writeAll(Array(head.utf8))
         try sendBody(request.body, onSent: onSent)
+        maximumBody = request.maximumResponseBody
         let response = try readResponse(isHead: request.method == "HEAD")
         return response
     }
@@ -274,7 +276,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func bodyTooLarge() -> TransportError {
-        TransportError(reason: .protocolViolation, detail: "\(origin) sent a response body over \(Self.maximumBody >> 20) MiB; refused")
+        TransportError(reason: .protocolViolation, detail: "\(origin) sent a response body over \(maximumBody >> 20) MiB; refused")
     }
 
     private func readExactly(_ count: Int, into body: inout [UInt8]) throws(TransportError) {
@@ -329,17 +331,17 @@ final class HTTPConnection: @unchecked Sendable {
                         while try !readLine().isEmpty {}
                         break
                     }
-                    guard size <= Self.maximumBody - body.count else { throw bodyTooLarge() }
+                    guard size <= maximumBody - body.count else { throw bodyTooLarge() }
                     try readExactly(size, into: &body)
                     _ = try readLine()
                 }
             } else if let lengthText = response.header("Content-Length"), let length = Int(lengthText), length >= 0 {
-                guard length <= Self.maximumBody else { throw bodyTooLarge() }
+                guard length <= maximumBody else { throw bodyTooLarge() }
                 try readExactly(length, into: &body)
             } else {
                 canReuse = false
                 while try fill() {
-                    guard bufferEnd - bufferStart <= Self.maximumBody else { throw bodyTooLarge() }
+                    guard bufferEnd - bufferStart <= maximumBody else { throw bodyTooLarge() }
                 }
                 body.append(contentsOf: buffer[bufferStart..<bufferEnd])
                 bufferStart = bufferEnd

@@ -109,7 +109,7 @@ public struct FirebaseAppDistribution: ArtifactDestination {
         let response: HTTPResponse
         do {
             response = try http.send(HTTPRequest(method: "POST", url: endpoint, headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                                 body: .bytes(Array(form.utf8))))
+                                                 body: .bytes(Array(form.utf8)), idempotent: true))  // a token exchange
         } catch {
             throw .transfer(destination, "cannot reach the token endpoint \(endpoint): \(error.detail)")
         }
