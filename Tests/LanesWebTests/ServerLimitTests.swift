@@ -9,7 +9,7 @@ import Glibc
 /// never reads or trickles its head is dropped, and a log line cannot forge a stream event.
 @Suite struct ServerLimitTests {
     /// A connected client socket to 127.0.0.1:`port` (nothing sent yet).
-    static func connect(_ port: UInt16) throws -> Int32 {
+    static func dial(_ port: UInt16) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -21,15 +21,15 @@ import Glibc
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         try #require(connected == 0)
         return descriptor
     }
 
-    static func send(_ descriptor: Int32, _ text: String) {
+    static func transmit(_ descriptor: Int32, _ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     static func readAll(_ descriptor: Int32) -> String {
@@ -63,12 +63,12 @@ import Glibc
     @Test func connectionsBeyondTheCapAreAnsweredBusy() throws {
         let server = try Self.start({ $0.maximumConnections = 4 }) { _ in .text("ok\n", status: 200) }
         defer { server.stop() }
-        let silent = try (0..<4).map { _ in try Self.connect(server.address.port) }
+        let silent = try (0..<4).map { _ in try Self.dial(server.address.port) }
         defer { silent.forEach { close($0) } }
         #expect(Self.eventually(within: 10) { server.activeConnections == 4 }, "\(server.activeConnections) connections served")
-        let extra = try Self.connect(server.address.port)
+        let extra = try Self.dial(server.address.port)
         defer { close(extra) }
-        Self.send(extra, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        Self.transmit(extra, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let answer = Self.readAll(extra)
         #expect(answer.hasPrefix("HTTP/1.1 503 "), "\(answer)")
         #expect(server.activeConnections == 4)
@@ -82,9 +82,9 @@ import Glibc
             }
         }
         defer { server.stop() }
-        let client = try Self.connect(server.address.port)
+        let client = try Self.dial(server.address.port)
         defer { close(client) }
-        Self.send(client, "GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        Self.transmit(client, "GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(Self.eventually(within: 2) { server.activeConnections == 1 })
         #expect(Self.eventually(within: 15) { server.activeConnections == 0 }, "the stream still holds its thread")
     }
@@ -92,12 +92,12 @@ import Glibc
     @Test func aTricklingRequestHeadIsDroppedAtItsDeadline() throws {
         let server = try Self.start({ $0.headSeconds = 1 }) { _ in .text("ok\n", status: 200) }
         defer { server.stop() }
-        let client = try Self.connect(server.address.port)
+        let client = try Self.dial(server.address.port)
         defer { close(client) }
         let started = Date()
         // One byte every 0.3 s: each recv sees progress, so only a deadline on the whole head ends it.
         for byte in "GET / HTTP/1.1\r\nHost: 1".map(String.init) {
-            Self.send(client, byte)
+            Self.transmit(client, byte)
             if server.activeConnections == 0 && Date().timeIntervalSince(started) > 0.5 { break }
             usleep(300_000)
         }
