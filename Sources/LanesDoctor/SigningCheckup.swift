@@ -58,6 +58,21 @@ public struct SigningCheckup: Sendable {
         self.warningDays = warningDays
     }
 
+    /// What to do about a .p12 that cannot be read, by cause: only a failed integrity check can
+    /// be the password; a cut-short file, another kind of file or a FIFO needs the file replaced.
+    static func certificateFix(_ error: SigningError, material: SigningMaterial) -> String {
+        switch error {
+        case .truncatedPKCS12:
+            return "\(material.certificatePath) is cut short (an interrupted copy or download): export or copy it again"
+        case .notPKCS12:
+            return "\(material.certificatePath) is not a .p12: export the certificate with its private key as PKCS#12 (Keychain Access: Export, format .p12)"
+        case .fileUnreadable:
+            return "replace \(material.certificatePath) with the exported .p12 file"
+        default:
+            return "check that \(material.passwordVariable) holds the password \(material.certificatePath) was exported with"
+        }
+    }
+
     /// `variables` gives the password by its variable name (environment plus `--env` files).
     public func check(_ material: SigningMaterial, variables: [String: String], at now: Date) -> SigningHealth {
         let name = material.configuration
@@ -81,8 +96,7 @@ public struct SigningCheckup: Sendable {
                 add("certificate", countdown.severity, expiryMessage(countdown, what: "certificate"),
                     fix: countdown.severity == .ok ? nil : "create a new distribution certificate, export it as \(material.certificatePath), and regenerate the profiles that list it")
             } catch {
-                add("certificate", .error, "\(error)",
-                    fix: "check that \(material.passwordVariable) holds the password \(material.certificatePath) was exported with")
+                add("certificate", .error, "\(error)", fix: Self.certificateFix(error, material: material))
             }
         } else {
             add("certificate", .error, "\(material.passwordVariable) (the password of \(material.certificatePath)) is not set",

@@ -94,6 +94,12 @@ public enum FilePath {
         return "\(path):\(info.st_dev):\(info.st_ino):\(info.st_size):\(FileTimes.modification(of: info).tv_sec).\(FileTimes.modification(of: info).tv_nsec)"
     }
 
+    /// The size in bytes of the file at `path` (links followed), or nil when it cannot be inspected.
+    public static func size(of path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+
     public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
         if isDirectory(path) { return }
         let parent = directory(of: path)

@@ -33,6 +33,10 @@ public final class Daemon {
     private let polls = PollWorkers()
     /// Each running run's folder, whose `events.jsonl` gives its steps when it ends.
     private var runFolders: [Int64: String] = [:]
+    /// History writes that failed (full disk, read-only or locked database), retried in order
+    /// before anything else; while any is left no new run starts (a run is recorded before it runs).
+    private var pendingWrites: [(what: String, write: () throws(HistoryStoreError) -> Void)] = []
+    private var writeRetryDelay: Double = 0
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: any DaemonEventSource,
@@ -60,26 +64,69 @@ public final class Daemon {
         }
         report("scheduling \(scheduler.lanes.count) lane(s); state in \(store.path)")
         while true {
-            try start(scheduler.takeDueRuns())
-            startPolls()
-            try collectPolls()
-            let next = [scheduler.nextWake()?.secondsSince1970, polls.earliestStart.map { $0 + pollDeadline }].compactMap { $0 }.min()
+            // A run is recorded before it starts: while the history cannot be written, nothing starts.
+            if flushWrites() {
+                startDueRuns()
+                startPolls()
+                collectPolls()
+            }
+            var next = [scheduler.nextWake()?.secondsSince1970, polls.earliestStart.map { $0 + pollDeadline }].compactMap { $0 }.min()
+            if writeRetryDelay > 0 {
+                let retry = clock.now().secondsSince1970 + writeRetryDelay
+                if next.map({ $0 > retry }) ?? true { next = retry }
+            }
             events.wake(at: next)
             for event in events.next() {
                 switch event {
                 case .due: break  // decided at the top of the loop
-                case .childExited: try reapChildren()  // finished polls are collected at the top
-                case .lanefileChanged: try reload()
+                case .childExited: reapChildren()  // finished polls are collected at the top
+                case .lanefileChanged: reload()
                 case .stop(let signal):
                     report("received signal \(signal): stopping; \(running.count) run(s) get \(Int(graceSeconds)) s to finish")
-                    try shutDown()
+                    shutDown()
                     return
                 }
             }
         }
     }
 
-    private func start(_ runs: [PlannedRun]) throws {
+    /// Records `write` in the history now, or keeps it for a retry when the history cannot be written.
+    private func record(_ what: String, _ write: @escaping () throws(HistoryStoreError) -> Void) {
+        pendingWrites.append((what, write))
+        flushWrites()
+    }
+
+    /// Retries the writes that failed, oldest first; true when none is left. The daemon keeps
+    /// scheduling (and reaping) meanwhile, and says so on every failed retry.
+    @discardableResult
+    private func flushWrites() -> Bool {
+        while let first = pendingWrites.first {
+            do { try first.write() } catch {
+                writeFailed(error, while: first.what)
+                return false
+            }
+            pendingWrites.removeFirst()
+        }
+        if writeRetryDelay > 0 { report("the run history can be written again; every delayed record is written") }
+        writeRetryDelay = 0
+        return true
+    }
+
+    private func writeFailed(_ error: HistoryStoreError, while what: String) {
+        writeRetryDelay = min(max(writeRetryDelay * 2, 1), 60)
+        report("ERROR: cannot write the run history (\(error)) while \(what); \(pendingWrites.count) record(s) kept, no new run starts until it works; retrying in \(Int(writeRetryDelay)) s")
+    }
+
+    private func startDueRuns() {
+        do throws(HistoryStoreError) {
+            start(try scheduler.takeDueRuns())
+        } catch {
+            // Nothing was recorded, so nothing starts: the due runs are decided on the retry.
+            writeFailed(error, while: "recording due runs")
+        }
+    }
+
+    private func start(_ runs: [PlannedRun]) {
         guard !runs.isEmpty else { return }
         var started: [StartedRun] = []
         for planned in runs {
@@ -89,7 +136,10 @@ public final class Daemon {
             do {
                 pid = try launcher.start(planned, logPath: logPath)
             } catch {
-                try store.finish(id: planned.id, status: .failed, exitStatus: nil, ended: clock.now(), note: "could not start: \(error)")
+                let note = "could not start: \(error)", ended = clock.now()
+                record("recording run \(planned.id) failed to start") { [store] () throws(HistoryStoreError) in
+                    try store.finish(id: planned.id, status: .failed, exitStatus: nil, ended: ended, note: note)
+                }
                 report("run \(planned.id): \(planned.lane) could not start: \(error)")
                 continue
             }
@@ -102,7 +152,9 @@ public final class Daemon {
         }
         // Recorded together after the spawns (one sync to disk); a crash before this leaves them
         // `starting`, which the next daemon records interrupted, never rerun.
-        try store.markRunning(started)
+        if !started.isEmpty {
+            record("recording \(started.count) run(s) started") { [store] () throws(HistoryStoreError) in try store.markRunning(started) }
+        }
     }
 
     /// Starts the Poll SCM checks that came due, each on a worker thread: a remote that hangs
@@ -128,23 +180,28 @@ public final class Daemon {
     }
 
     /// Records finished polls (starting the runs they call for) and those past their deadline.
-    private func collectPolls() throws {
+    private func collectPolls() {
         let (finished, expired) = polls.collect(now: clock.now().secondsSince1970, deadline: pollDeadline)
         var runs: [PlannedRun] = []
-        for (request, outcome) in finished { runs += try scheduler.finishPoll(request, outcome: outcome) }
-        for request in expired {
-            report("poll of \(request.lane) took longer than \(Int(pollDeadline)) s: recorded failed")
-            runs += try scheduler.finishPoll(request, outcome: .failure(PollProblem("no answer within \(Int(pollDeadline)) s")))
+        do throws(HistoryStoreError) {
+            for (request, outcome) in finished { runs += try scheduler.finishPoll(request, outcome: outcome) }
+            for request in expired {
+                report("poll of \(request.lane) took longer than \(Int(pollDeadline)) s: recorded failed")
+                runs += try scheduler.finishPoll(request, outcome: .failure(PollProblem("no answer within \(Int(pollDeadline)) s")))
+            }
+        } catch {
+            // The check is made again at its next due time.
+            writeFailed(error, while: "recording Poll SCM checks")
         }
         for trace in scheduler.takePollTraces() { report(trace) }
-        try start(runs)
+        start(runs)
     }
 
     /// What a previous daemon's run left running: only processes that carry the run's tag (a
     /// process id alone may belong to someone else after a crash or a reboot), and the recorded
     /// group only when its leader is one of them.
     private func endLeftovers(of id: Int64, recordedGroup: Int32?) {
-        let tag = RunProcessTag.tag(logPath: "\(logDirectory)/\(id).log")
+        let tag = RunProcessTag.tag(logPath: "\(logDirectory)/\(id)/\(ProjectState.outputFileName)")
         let tagged = ProcessTags.processes(carrying: tag)
         guard !tagged.isEmpty else { return }
         let groups = recordedGroup.map { tagged.contains($0) ? [$0] : [] } ?? []
@@ -152,32 +209,42 @@ public final class Daemon {
         ProcessGroup.end(groups: groups, tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
     }
 
-    private func reapChildren() throws {
-        while true {
-            guard let (pid, status) = ChildProcess.reapAnyEnded() else { return }
+    private func reapChildren() {
+        while let (pid, status) = ChildProcess.reapAnyEnded() {
             guard let id = running.removeValue(forKey: pid) else { continue }
             tags[pid] = nil  // a runner that ended by itself ended what its steps left
             let (code, note) = Self.describe(status)
-            try recordEvents(of: id)
-            try store.finish(id: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, ended: clock.now(), note: note)
+            recordEnd(of: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, note: note)
             report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(note ?? "exit \(code ?? -1)"))")")
         }
     }
 
-    private func reload() throws {
+    /// Records an ended run: its steps (and commit, version, artifacts) from its events file, then how
+    /// it ended; each retried on its own while the history cannot be written.
+    private func recordEnd(of id: Int64, status: RunStatus, exitStatus: Int32?, note: String?) {
+        let ended = clock.now()
+        if let folder = runFolders.removeValue(forKey: id) {
+            record("recording the steps of run \(id)") { [store] () throws(HistoryStoreError) in try store.recordEvents(id: id, folder: folder) }
+        }
+        record("recording how run \(id) ended") { [store] () throws(HistoryStoreError) in
+            try store.finish(id: id, status: status, exitStatus: exitStatus, ended: ended, note: note)
+        }
+    }
+
+    private func reload() {
         do {
             let loaded = try load()
             launcher = loaded.launcher
             scheduler = try Scheduler(lanes: loaded.lanes, store: store, clock: clock, defaultZone: defaultZone, policy: policy, poller: poller)
             report("Lanefile changed: now scheduling \(loaded.lanes.count) lane(s)")
         } catch let error as HistoryStoreError {
-            throw error
+            report("ERROR: Lanefile changed but the run history cannot be read (\(error)); keeping the previous version")
         } catch {
             report("Lanefile changed but cannot be used; keeping the previous version: \(error)")
         }
     }
 
-    private func shutDown() throws {
+    private func shutDown() {
         events.wake(at: nil)
         let stopping = tags.filter { running[$0.key] != nil }
         for pid in running.keys { kill(-pid, SIGTERM) }
@@ -185,9 +252,7 @@ public final class Daemon {
         while !running.isEmpty {
             while let (pid, status) = ChildProcess.reapAnyEnded() {
                 if let id = running.removeValue(forKey: pid) {
-                    try recordEvents(of: id)
-                    try store.finish(id: id, status: .cancelled, exitStatus: status.exitCode, ended: clock.now(),
-                                     note: "stopped by the daemon's shutdown")
+                    recordEnd(of: id, status: .cancelled, exitStatus: status.exitCode, note: "stopped by the daemon's shutdown")
                 }
             }
             let remaining = deadline.secondsSince1970 - clock.now().secondsSince1970
@@ -197,9 +262,8 @@ public final class Daemon {
         for (pid, id) in running {
             kill(-pid, SIGKILL)
             _ = ChildProcess.wait(pid)
-            try recordEvents(of: id)
-            try store.finish(id: id, status: .cancelled, exitStatus: nil, ended: clock.now(),
-                             note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
+            recordEnd(of: id, status: .cancelled, exitStatus: nil,
+                      note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
         }
         running.removeAll()
         // Whatever the runs left behind, whether or not their runner exited in time: group
@@ -208,13 +272,9 @@ public final class Daemon {
         for tag in stopping.values where !ProcessTags.processes(carrying: tag).isEmpty {
             ProcessGroup.end(groups: [], tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
         }
-    }
-
-    /// Stores the steps (and commit, version, artifacts) of an ended run from its events file; a run
-    /// killed before it wrote any keeps none.
-    private func recordEvents(of id: Int64) throws {
-        guard let folder = runFolders.removeValue(forKey: id) else { return }
-        try store.recordEvents(id: id, folder: folder)
+        if !flushWrites() {
+            report("ERROR: stopping with \(pendingWrites.count) history record(s) unwritten; the next daemon records those runs interrupted")
+        }
     }
 
     /// Exit code, or a note naming the signal that ended the child.

@@ -25,16 +25,86 @@ public final class HistoryStore {
         try self.init(path: directory + "/" + Self.fileName)
     }
 
-    /// Opens (creating) the database at `path`.
+    /// Opens (creating) the database at `path`. An existing file must be a lanes history: an empty
+    /// file or another program's database is refused, never taken for a new history (that would
+    /// lose the runs and the catch-up cursors).
     public init(path: String) throws(HistoryStoreError) {
         self.path = path
+        let existed = FilePath.exists(path)
+        if existed, FilePath.size(of: path) == 0 {
+            throw HistoryStoreError("\(path) is empty, not a lanes history (a copy cut short, or a full disk?); restore it from a backup, or remove it to start a new history")
+        }
         connection = try SQLiteConnection(path: path)
+        if existed { try checkIsHistory() }
         try migrate()
     }
 
     /// Where a project's state lives (see `ProjectState`).
     public static func defaultDirectory(projectDirectory: String, environment: [String: String]) -> String {
         ProjectState.directory(projectDirectory: projectDirectory, environment: environment)
+    }
+
+    /// Opens the history at `directory/history.sqlite` for reading only (a web page, `lanes serve`):
+    /// nothing is created or written; nil when there is no history yet.
+    public static func reading(directory: String) throws(HistoryStoreError) -> HistoryStore? {
+        let path = directory + "/" + fileName
+        guard FilePath.exists(path) else { return nil }
+        if FilePath.size(of: path) == 0 { throw HistoryStoreError("\(path) is empty, not a lanes history") }
+        let store = try HistoryStore(path: path, connection: try SQLiteConnection(path: path, readOnly: true))
+        try store.checkIsHistory()
+        let version = try store.connection.query("PRAGMA user_version").first?[0].integer ?? 0
+        guard version == schemaVersion else {
+            throw HistoryStoreError("\(path) has schema version \(version); this lanes reads version \(schemaVersion)")
+        }
+        return store
+    }
+
+    private init(path: String, connection: SQLiteConnection) {
+        self.path = path
+        self.connection = connection
+    }
+
+    /// Our application id (`PRAGMA application_id`, "LNES"), written into every new history.
+    static let applicationID: Int64 = 0x4C4E_4553
+
+    /// Refuses a database another program made: a foreign application id, or tables without
+    /// lanes' schema version.
+    private func checkIsHistory() throws(HistoryStoreError) {
+        let application = try connection.query("PRAGMA application_id").first?[0].integer ?? 0
+        let version = try connection.query("PRAGMA user_version").first?[0].integer ?? 0
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].text }
+        let foreign = (application != 0 && application != Self.applicationID)
+            || (version == 0 && !tables.isEmpty)
+            || (version > 0 && !tables.contains("runs"))
+        if foreign {
+            throw HistoryStoreError("\(path) is not a lanes history (another program's SQLite database); lanes will not change it. Point LANES_STATE_DIR (or --state-dir) elsewhere, or move the file away")
+        }
+    }
+
+    /// Where a project's state lives: `$LANES_STATE_DIR`, else `$XDG_STATE_HOME/lanes/<project-key>`,
+    /// else `~/.local/state/lanes/<project-key>`, the home coming from the password database when
+    /// `HOME` is unset (never a shared folder such as `/tmp`, where another user could plant it).
+    /// The key is the project folder's name and a hash of its path, so two checkouts never share a history.
+    public static func defaultDirectory(projectDirectory: String, environment: [String: String]) throws(HistoryStoreError) -> String {
+        if let directory = environment["LANES_STATE_DIR"], !directory.isEmpty { return directory }
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else if let home = PrivateFolder.home(environment: environment) {
+            base = home + "/.local/state"
+        } else {
+            throw HistoryStoreError("no home folder for the state of \(projectDirectory): HOME is unset and the password database has none; set LANES_STATE_DIR (or --state-dir) to a folder of yours")
+        }
+        return "\(base)/lanes/\(projectKey(projectDirectory))"
+    }
+
+    /// `<folder name>-<16 hex digits of FNV-1a over the real path>`.
+    static func projectKey(_ projectDirectory: String) -> String {
+        let path = FilePath.realPath(projectDirectory) ?? projectDirectory
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return FilePath.name(of: path) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     // MARK: Reading
@@ -296,6 +366,8 @@ public final class HistoryStore {
                     cursor REAL NOT NULL,
                     last_commit TEXT
                 );
+                PRAGMA application_id = \(Self.applicationID);
+                PRAGMA user_version = 1;
                 """)
         }
     }

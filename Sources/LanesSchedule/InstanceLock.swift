@@ -1,28 +1,33 @@
 import LanesPlatform
 
-/// One daemon per state directory: an exclusive `flock` on `daemon.lock`, held while the process
-/// lives and released by the kernel when it dies (kill -9 included), so no stale lock outlives it.
+/// One daemon per state directory and one per project: an exclusive lock on `daemon.lock` in the
+/// state folder (which names the holder's pid) and one on the project folder itself, so two
+/// daemons of one project with different state folders never both run its lanes.
 public final class InstanceLock {
     public let path: String
-    private let descriptor: Int32
+    private let locks: [FileLock]
 
-    /// Takes the lock or throws naming the process that holds it.
-    public init(path: String) throws(HistoryStoreError) {
+    /// Takes both locks or throws naming the process that holds one.
+    public init(path: String, projectDirectory: String? = nil) throws(HistoryStoreError) {
         self.path = path
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw HistoryStoreError("cannot open \(path): \(String(cString: strerror(errno)))") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            var buffer = [UInt8](repeating: 0, count: 32)
-            let count = read(fd, &buffer, buffer.count)
-            close(fd)
-            let holder = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "?" : "?"
-            throw HistoryStoreError("another lanes daemon (pid \(holder)) already runs for this project (lock \(path))")
+        var locks: [FileLock] = []
+        switch try Self.refusing({ () throws(PrivateFolder.Refusal) in try FileLock.lockFile(path) }) {
+        case .taken(let lock): locks.append(lock)
+        case .held(let holder):
+            throw HistoryStoreError("another lanes daemon (pid \(holder ?? "?")) already runs for this project (lock \(path))")
         }
-        ftruncate(fd, 0)
-        let pid = Array("\(getpid())\n".utf8)
-        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        descriptor = fd
+        if let projectDirectory {
+            switch try Self.refusing({ () throws(PrivateFolder.Refusal) in try FileLock.lockFolder(projectDirectory) }) {
+            case .taken(let lock): locks.append(lock)
+            case .held:
+                throw HistoryStoreError(
+                    "another lanes daemon already runs for the project \(projectDirectory), with another state folder; one daemon per project runs its lanes")
+            }
+        }
+        self.locks = locks
     }
 
-    deinit { close(descriptor) }
+    private static func refusing(_ body: () throws(PrivateFolder.Refusal) -> FileLock.Outcome) throws(HistoryStoreError) -> FileLock.Outcome {
+        do { return try body() } catch { throw HistoryStoreError(error.message) }
+    }
 }

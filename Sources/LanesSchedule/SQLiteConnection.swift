@@ -26,9 +26,10 @@ final class SQLiteConnection {
 
     /// Opens (creating) the database in WAL mode with full syncs: a committed transaction survives
     /// kill -9 and power loss, and readers (`lanes history`) never block the daemon.
-    init(path: String) throws(HistoryStoreError) {
+    /// `readOnly` opens an existing database without ever writing it (nor creating it).
+    init(path: String, readOnly: Bool = false) throws(HistoryStoreError) {
         var pointer: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -38,7 +39,7 @@ final class SQLiteConnection {
         handle = pointer
         self.path = path
         sqlite3_busy_timeout(handle, 10_000)
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+        if !readOnly { try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON") }
     }
 
     deinit { sqlite3_close_v2(handle) }

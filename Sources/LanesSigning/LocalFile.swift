@@ -8,9 +8,18 @@ enum LocalFile {
     static let largestSigningFile = 16 * 1024 * 1024
 
     static func contents(of path: String) throws(SigningError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking open, then only a regular file is read: a FIFO among the signing files
+        // would otherwise hang `lanes doctor`, `cert info` and the /signing page for good.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .fileUnreadable(path: path, reason: errnoText()) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .fileUnreadable(path: path, reason: errnoText()) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = info.st_mode & S_IFMT == S_IFIFO ? "a FIFO (named pipe)" : info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a device or socket"
+            throw .fileUnreadable(path: path, reason: "it is \(kind), not a regular file")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         switch FileDescriptorIO.readAll(from: descriptor, limit: largestSigningFile) {
         case .complete(let bytes):
             return bytes

@@ -35,6 +35,10 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
 /// A small HTTP/1.1 server over POSIX sockets: one thread per connection, one request per
 /// connection (`Connection: close`), no request bodies. Every response gets the security headers
 /// of `SecurityHeaders`. Enough for a local status page; not a general web server.
+///
+/// Clients cannot exhaust it: at most `maximumConnections` are served at once (the rest get a 503),
+/// a request head must arrive within `headSeconds`, and a client that stops reading is dropped after
+/// `sendSeconds`. When `accept` fails (out of descriptors) it waits and accepts again.
 public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -43,10 +47,17 @@ public final class HTTPServer: @unchecked Sendable {
     private let socketDescriptor: Int32
     private let handler: Handler
     private let stopped = Mutex(false)
+    private let active = Mutex(0)
+    /// Hears problems that do not stop the server (a failing `accept`), for a log line.
+    private let report: @Sendable (String) -> Void
 
     static let maximumHeadBytes = 16 * 1024
+    public var maximumConnections = 64
+    public var headSeconds = 10.0
+    public var sendSeconds = 10.0
 
-    public init(listeningOn requested: ListenAddress, handler: @escaping Handler) throws(HTTPServerError) {
+    public init(listeningOn requested: ListenAddress, report: @escaping @Sendable (String) -> Void = { _ in },
+                handler: @escaping Handler) throws(HTTPServerError) {
         // Close-on-exec: a lane or `lanes list` started while serving must not hold the sockets open.
         let descriptor = StreamSocket.open(family: AF_INET)
         guard descriptor >= 0 else { throw HTTPServerError(description: "cannot create a socket: \(Self.lastError)") }
@@ -71,19 +82,57 @@ public final class HTTPServer: @unchecked Sendable {
         self.address = ListenAddress(host: requested.host, port: UInt16(bigEndian: address.sin_port))
         self.socketDescriptor = descriptor
         self.handler = handler
+        self.report = report
     }
 
-    /// Accepts connections until `stop()`.
-    public func run() {
+    /// Accepts connections until `stop()`. Running out of descriptors or memory is reported and
+    /// waited out; it throws only when the listening socket itself is broken.
+    public func run() throws(HTTPServerError) {
+        var failing = false
         while !stopped.withLock({ $0 }) {
             let client = StreamSocket.accept(from: socketDescriptor)
             if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
+                let code = errno
+                if stopped.withLock({ $0 }) { return }
+                if code == EINTR || code == ECONNABORTED || code == EPROTO { continue }
+                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) {
+                    if !failing { report("cannot accept connections on \(address): \(String(cString: strerror(code))); retrying") }
+                    failing = true
+                    usleep(100_000)
+                    continue
+                }
+                throw HTTPServerError(description: "cannot accept connections on \(address): \(String(cString: strerror(code)))")
+            }
+            if failing { report("accepting connections on \(address) again") }
+            failing = false
+            let admitted = active.withLock { count in
+                guard count < maximumConnections else { return false }
+                count += 1
+                return true
+            }
+            let limits = Limits(headSeconds: headSeconds, sendSeconds: sendSeconds)
+            guard admitted else {
+                Self.refuseBusy(client, limits: limits)
+                continue
             }
             let handler = handler
-            Thread.detachNewThread { Self.serve(client, handler: handler) }
+            Thread.detachNewThread { [self] in
+                Self.serve(client, handler: handler, limits: limits)
+                active.withLock { $0 -= 1 }
+            }
         }
+    }
+
+    /// Connections being served now.
+    public var activeConnections: Int { active.withLock { $0 } }
+
+    struct Limits { let headSeconds: Double; let sendSeconds: Double }
+
+    /// Over the cap: a short 503 that never waits for the client, then close.
+    private static func refuseBusy(_ client: Int32, limits: Limits) {
+        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+        write(.text("too many connections; try again\n", status: 503), to: client, omittingBody: false)
+        close(client)
     }
 
     /// Stops accepting; connections being served finish on their own.
@@ -93,13 +142,17 @@ public final class HTTPServer: @unchecked Sendable {
         close(socketDescriptor)
     }
 
-    private static func serve(_ client: Int32, handler: Handler) {
+    private static func serve(_ client: Int32, handler: Handler, limits: Limits) {
         defer { close(client) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Each recv and send waits at most this long: a client that stops reading (a stream it never
+        // drains) or trickles its head is dropped instead of holding a thread and its buffers.
+        var receive = timeval(tv_sec: Int(limits.headSeconds), tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &receive, socklen_t(MemoryLayout<timeval>.size))
+        var sendLimit = timeval(tv_sec: Int(limits.sendSeconds), tv_usec: numericCast(Int((limits.sendSeconds - Double(Int(limits.sendSeconds))) * 1_000_000)))
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &sendLimit, socklen_t(MemoryLayout<timeval>.size))
         let response: HTTPResponse
         var isHead = false
-        switch readHead(client) {
+        switch readHead(client, deadline: Date().addingTimeInterval(limits.headSeconds)) {
         case .tooLarge: response = .text("request head too large\n", status: 431)
         case .malformed: response = .text("bad request\n", status: 400)
         case .head(let head):
@@ -115,10 +168,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     private enum Head { case head(String), tooLarge, malformed }
 
-    private static func readHead(_ client: Int32) -> Head {
+    /// The request head, which must arrive whole before `deadline` (one byte every few seconds does not keep it).
+    private static func readHead(_ client: Int32, deadline: Date) -> Head {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
+            guard Date() < deadline else { return .malformed }
             let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return .malformed }
             bytes += buffer[..<count]

@@ -1,3 +1,4 @@
+import Foundation
 import LanesPlatform
 
 /// Reads logs only from inside one folder: the path is resolved (symlinks included) and must stay
@@ -17,9 +18,27 @@ public struct LogFolder: Sendable {
         return resolved
     }
 
-    /// The log's bytes from `offset` on, or nil when it is outside the folder or unreadable.
-    public func read(_ path: String, from offset: Int = 0) -> [UInt8]? {
-        guard let resolved = contained(path), let bytes = try? FilePath.readBytes(resolved) else { return nil }
-        return offset < bytes.count ? Array(bytes[offset...]) : []
+    /// The log's bytes from `offset` on (at most `maximum` of them), or nil when it is outside the
+    /// folder, not a regular file, or unreadable. Only the bytes asked for are read, so a reader
+    /// following a long log costs what it has not seen yet, not the whole file on every poll.
+    public func read(_ path: String, from offset: Int = 0, maximum: Int = Int.max) -> [UInt8]? {
+        guard let resolved = contained(path) else { return nil }
+        // Non-blocking: a FIFO planted as a log must not hang the page; only regular files are read.
+        let descriptor = open(resolved, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let available = Int(info.st_size) - max(0, offset)
+        guard available > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: min(available, maximum))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(offset + filled)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        return Array(bytes[..<filled])
     }
 }

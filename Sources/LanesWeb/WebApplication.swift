@@ -150,19 +150,17 @@ public struct WebApplication: Sendable {
             var quietPolls = 0
             while true {
                 let status = (try? data.run(id: run.id))?.status ?? .interrupted
-                let fresh = folder.read(path, from: offset) ?? []
+                let fresh = folder.read(path, from: offset, maximum: 1 << 20) ?? []
                 // Whole lines only while the run goes on; the rest once it has ended.
                 let end = status.isActive ? (fresh.lastIndex(of: 10).map { $0 + 1 } ?? 0) : fresh.count
                 if end > 0 {
-                    let text = String(decoding: fresh[..<end], as: UTF8.self)
-                    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
-                    guard write("event: log\n" + lines.map { "data: \($0)\n" }.joined() + "\n") else { return }
+                    guard write(Self.logEvent(String(decoding: fresh[..<end], as: UTF8.self))) else { return }
                     offset += end
                     quietPolls = 0
                 } else {
                     quietPolls += 1
                 }
-                if !status.isActive {
+                if !status.isActive && end == fresh.count {
                     _ = write("event: end\ndata: \(status.rawValue)\n\n")
                     return
                 }
@@ -171,6 +169,24 @@ public struct WebApplication: Sendable {
                 usleep(pause * 1000)
             }
         }
+    }
+}
+
+extension WebApplication {
+    /// One `log` event carrying the lines of `text`. A carriage return ends a line in an event
+    /// stream as a line feed does, so a log line's CRs (progress bars, or a forged `event: end`)
+    /// are sent as U+240D: no character of a log line can end its `data:` line or the event.
+    /// (Split on scalars: Swift sees "\r\n" as one Character, which a split on "\n" would miss.)
+    static func logEvent(_ text: String) -> String {
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        if text.unicodeScalars.last == "\n" { lines.removeLast() }
+        var event = "event: log\n"
+        for line in lines {
+            var encoded = String.UnicodeScalarView()
+            for scalar in line { encoded.append(scalar == "\r" ? "\u{240D}" : scalar) }
+            event += "data: " + String(encoded) + "\n"
+        }
+        return event + "\n"
     }
 }
 

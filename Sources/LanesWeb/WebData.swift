@@ -84,15 +84,17 @@ public struct HistoryDatabaseSource: WebDataSource {
 
     public var logDirectory: String { stateDirectory + "/logs" }
 
-    /// Runs started by hand or on CI join the history the first time a page reads it.
-    private func store() throws -> HistoryStore {
+    /// The site never creates a history (nothing to show until the daemon or `lanes history` made
+    /// one); runs started by hand or on CI join an existing one when a page reads it.
+    private func store() throws -> HistoryStore? {
+        guard try HistoryStore.reading(directory: stateDirectory) != nil else { return nil }
         let store = try HistoryStore(directory: stateDirectory)
         try store.indexOutsideRuns()
         return store
     }
 
     public func runs(_ filter: RunFilter) throws -> [RunRecord] {
-        let store = try store()
+        guard let store = try store() else { return [] }
         guard filter.status != nil || filter.runsOnly else { return try store.runs(lane: filter.lane, limit: filter.limit) }
         // The store filters by lane only; read pages of runs until enough match.
         var found: [RunRecord] = []
@@ -106,8 +108,8 @@ public struct HistoryDatabaseSource: WebDataSource {
         return Array(found.prefix(filter.limit))
     }
 
-    public func run(id: Int64) throws -> RunRecord? { try store().run(id: id) }
-    public func laneNames() throws -> [String] { try store().laneNames() }
+    public func run(id: Int64) throws -> RunRecord? { try store()?.run(id: id) }
+    public func laneNames() throws -> [String] { try store()?.laneNames() ?? [] }
     public func schedules() throws -> [LaneScheduleView] { try loadSchedules() }
     public func signingHealth() throws -> [SigningHealth] { try loadSigningHealth() }
     public func lastSigningWatch() -> SigningWatch.Record? { SigningWatch(stateDirectory: stateDirectory).latest() }

@@ -111,6 +111,9 @@ import Testing
         #expect(summary.errors[0].test == "-[BrewerTests.RecipeTests testRatioText]")
         #expect(summary.errors[0].location == "/Users/ci/Brewer/BrewerTests/RecipeTests.swift:27")
         #expect(summary.errors[0].message == "XCTAssertEqual failed: (\"1:15\") is not equal to (\"1:16\") - ratio <text> & \"quotes\"")
+        // Issue 21: the summary line says which test failed, not only what.
+        #expect(summary.errors[0].rendered.hasPrefix("/Users/ci/Brewer/BrewerTests/RecipeTests.swift:27: error: -[BrewerTests.RecipeTests testRatioText] : XCTAssertEqual failed"),
+                "\(summary.errors[0].rendered)")
         #expect(summary.errors[1].test == "GrinderTests.testBurrReset()")
         #expect(summary.errors[2].message.hasPrefix("Brewer (51301) encountered an error (Crash:"))
         #expect(summary.outcomes == ["TEST FAILED"])
@@ -127,10 +130,10 @@ import Testing
     @Test func swiftTestOnLinux() throws {
         let summary = try Fixture.summary(ofLog: "swift-test-linux.log")
         #expect(summary.errors.map(\.rendered) == [
-            "/src/TestOutputPackage/Tests/BrewingTests/BrewingXCTests.swift:6: error: XCTAssertEqual failed: (\"60\") is not equal to (\"61\") - a <long> brew & more",
-            "error: threw error \"Error Domain=NSCocoaErrorDomain Code=4 \"The file doesn’t exist.\"\"",
-            "BrewingSwiftTests.swift:5:25: error: Expectation failed: (brewTime(grams: 15) → 45) == 44",
-            "BrewingSwiftTests.swift:6:55: error: Expectation failed: (brewTime(grams: grams) → 6) == 3",
+            "/src/TestOutputPackage/Tests/BrewingTests/BrewingXCTests.swift:6: error: BrewingXCTests.testLongBrew : XCTAssertEqual failed: (\"60\") is not equal to (\"61\") - a <long> brew & more",
+            "error: BrewingXCTests.testThrows : threw error \"Error Domain=NSCocoaErrorDomain Code=4 \"The file doesn’t exist.\"\"",
+            "BrewingSwiftTests.swift:5:25: error: pourOver() : Expectation failed: (brewTime(grams: 15) → 45) == 44",
+            "BrewingSwiftTests.swift:6:55: error: ristretto(grams:) : Expectation failed: (brewTime(grams: grams) → 6) == 3",
         ])
         #expect(summary.errors.map(\.test) == ["BrewingXCTests.testLongBrew", "BrewingXCTests.testThrows", "pourOver()", "ristretto(grams:)"])
         #expect(summary.phases.contains(.compile) && summary.phases.contains(.test))

@@ -18,7 +18,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let state = root + "/state", launches = root + "/launches"
         let base = Date().timeIntervalSince1970
-        var random = SplitMix64(seed: UInt64(base))
+        // The kill moments come from this seed; LANES_KILL_SEED replays a failing run's moments.
+        let seed = ProcessInfo.processInfo.environment["LANES_KILL_SEED"].flatMap { UInt64($0) } ?? UInt64(base)
+        print("KillTests seed \(seed) (replay with LANES_KILL_SEED=\(seed))")
+        var random = SplitMix64(seed: seed)
         var kills = 0
         for _ in 0..<100 {
             var pid: pid_t = 0

@@ -3,6 +3,7 @@ import Testing
 @testable import Lanes
 import Foundation
 import LanesPlatform
+import LanesTestSupport
 
 /// Findings 13 and 14 of issue 10: nothing a step started outlives it when the lane is cancelled,
 /// and output lines of any length keep the real exit status.
@@ -54,23 +55,51 @@ import LanesPlatform
 }
 
 @Suite struct LineSplitterTests {
+    /// Feeds `text` in pieces of `size` bytes (as a pipe delivers it) and returns what was shown.
+    static func shown(_ text: String, size: Int, longestLine: Int = LineSplitter.longestLine, redactor: Redactor) -> [String] {
+        var splitter = LineSplitter(longestLine: longestLine, redactor: redactor)
+        var shown: [String] = []
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + size, bytes.count)
+            bytes[start..<end].withUnsafeBytes { splitter.feed($0) { shown.append(redactor.redact($0)) } }
+            start = end
+        }
+        splitter.finish { shown.append(redactor.redact($0)) }
+        return shown
+    }
+
     @Test func aSecretAcrossAPieceBoundaryIsNeverCut() {
         let secret = "S3CRET-TOKEN-VALUE"
         let redactor = Redactor(secrets: [secret])
         for offset in 0..<40 {
-            var splitter = LineSplitter(longestLine: 64, holdBack: { redactor.longestSecretLength })
-            let line = String(repeating: "a", count: 40 + offset) + secret + String(repeating: "b", count: 100)
-            var shown: [String] = []
-            Array((line + "\n").utf8).withUnsafeBytes { bytes in
-                splitter.feed(bytes) { shown.append(redactor.redact($0)) }
+            for size in [1, 7, 64, 4096] {
+                let line = String(repeating: "a", count: 40 + offset) + secret + String(repeating: "b", count: 100)
+                let shown = Self.shown(line + "\n", size: size, longestLine: 64, redactor: redactor)
+                #expect(!shown.contains { $0.contains("S3C") || $0.contains("LUE") || $0.contains("TOKEN") }, "offset \(offset), size \(size): \(shown)")
+                #expect(shown.joined().filter { $0 == "a" || $0 == "b" }.count == 140 + offset, "nothing but the secret is lost")
             }
-            #expect(!shown.joined().contains("S3CRET"), "offset \(offset)")
-            #expect(!shown.contains { $0.contains("VALUE") || $0.contains("TOKEN") }, "offset \(offset)")
         }
     }
 
+    /// Issue 21: a single-line secret of 64 KiB or more (a base64 key file) is masked whole.
+    @Test(arguments: [64 * 1024, 64 * 1024 + 1, 200_000])
+    func aSingleLineSecretOf64KiBOrMoreIsMasked(length: Int) {
+        var generator = SplitMix64(seed: UInt64(length))
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        let secret = String((0..<length).map { _ in alphabet[Int(generator.next() % 64)] })
+        let redactor = Redactor(secrets: [secret])
+        let shown = Self.shown("key: " + secret + " end\n", size: 4096, redactor: redactor)
+        let probe = String(secret.prefix(24))
+        #expect(!shown.contains { $0.contains(probe) || $0.contains(secret.suffix(24)) }, "the secret's start or end was shown")
+        #expect(shown.joined().hasPrefix("key: "))
+        #expect(shown.joined().hasSuffix(" end"))
+        #expect(shown.joined().contains(Redactor.mask))
+    }
+
     @Test func crlfAndMissingFinalLineEnd() {
-        var splitter = LineSplitter(holdBack: { 0 })
+        var splitter = LineSplitter(redactor: nil)
         var lines: [String] = []
         Array("one\r\ntwo\nthree".utf8).withUnsafeBytes { splitter.feed($0) { lines.append($0) } }
         splitter.finish { lines.append($0) }

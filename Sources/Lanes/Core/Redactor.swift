@@ -88,6 +88,16 @@ public final class Redactor: Sendable {
     /// The length in bytes of the longest shape registered: a stream that redacts in chunks keeps
     /// this many bytes back, so that no secret is split between two chunks.
     public var longestSecretLength: Int { state.withLock { $0.patterns.longest } }
+
+    /// Where a stream redacted in pieces may end the piece it passes on from `bytes` (all it holds
+    /// so far): no shape that starts before the cut continues after it, and the bytes after the
+    /// cut are enough to finish any shape that starts there. Redacting the piece alone, and the rest
+    /// with what follows, then masks every secret whole. 0 when nothing may go yet.
+    public func safeCut(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let patterns = state.withLock { $0.patterns }
+        guard !patterns.isEmpty else { return bytes.count }
+        return patterns.safeCut(in: bytes, before: bytes.count - (patterns.longest - 1))
+    }
 }
 
 /// The forms one secret value takes in output, all of which are masked:
@@ -121,8 +131,92 @@ struct SecretShapes {
                 if content.count >= Self.minimumLineLength { add(content) }
             }
         }
-        patterns = found
         isShort = !bytes.isEmpty && String(decoding: trimmed, as: UTF8.self).count < Redactor.shortSecretLength
+        // Encoded shapes (as GitHub's runner masks them): a child that prints the secret in base64,
+        // percent-encoded or JSON-escaped leaks it just the same. Skipped for short secrets, whose
+        // encodings are short enough to mask ordinary text.
+        if !isShort {
+            let plain = found
+            for shape in plain {
+                for encoded in Self.base64Shapes(shape) where encoded.count >= Self.minimumEncodedLength { add(encoded) }
+                for encoded in [Self.percentEncoded(shape, upper: true), Self.percentEncoded(shape, upper: false),
+                                Self.percentEncoded(shape, upper: true, spaceAsPlus: true), Self.jsonEscaped(shape, slash: false),
+                                Self.jsonEscaped(shape, slash: true)] {
+                    add(encoded)
+                }
+            }
+        }
+        patterns = found
+    }
+
+    /// Encoded shapes shorter than this are not masked (they would mask ordinary words).
+    static let minimumEncodedLength = 8
+
+    static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// The base64 text the value produces wherever it sits in an encoded stream: the stream groups
+    /// bytes by three, so the value starts a group, or its first one or two bytes end the group
+    /// before. For each alignment, the characters that depend on the value's bytes alone (whole
+    /// groups), in the standard and the URL-safe alphabet.
+    static func base64Shapes(_ value: [UInt8]) -> [[UInt8]] {
+        var shapes: [[UInt8]] = []
+        for skip in 0..<3 where value.count > skip {
+            let rest = value.dropFirst(skip)
+            let whole = rest.count / 3 * 3
+            guard whole > 0 else { continue }
+            var text: [UInt8] = []
+            var index = rest.startIndex
+            while index < rest.startIndex + whole {
+                let group = UInt32(rest[index]) << 16 | UInt32(rest[index + 1]) << 8 | UInt32(rest[index + 2])
+                for shift in [18, 12, 6, 0] { text.append(base64Alphabet[Int(group >> UInt32(shift) & 63)]) }
+                index += 3
+            }
+            shapes.append(text)
+            let urlSafe = text.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
+            if urlSafe != text { shapes.append(urlSafe) }
+        }
+        return shapes
+    }
+
+    /// RFC 3986 percent-encoding (unreserved characters kept), with upper or lower-case digits,
+    /// and the form-encoding variant that writes a space as `+`.
+    static func percentEncoded(_ value: [UInt8], upper: Bool, spaceAsPlus: Bool = false) -> [UInt8] {
+        let digits = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        var out: [UInt8] = []
+        for byte in value {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            case UInt8(ascii: " ") where spaceAsPlus:
+                out.append(UInt8(ascii: "+"))
+            default:
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            }
+        }
+        return out
+    }
+
+    /// The value inside a JSON string: quotes, backslashes and control characters escaped (and
+    /// `/` as `\/`, as some encoders write it).
+    static func jsonEscaped(_ value: [UInt8], slash: Bool) -> [UInt8] {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in value {
+            switch byte {
+            case UInt8(ascii: "\""): out += Array("\\\"".utf8)
+            case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
+            case UInt8(ascii: "/") where slash: out += Array("\\/".utf8)
+            case 0x0A: out += Array("\\n".utf8)
+            case 0x0D: out += Array("\\r".utf8)
+            case 0x09: out += Array("\\t".utf8)
+            case 0x08: out += Array("\\b".utf8)
+            case 0x0C: out += Array("\\f".utf8)
+            case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        return out
     }
 
     static func isSpace(_ byte: UInt8) -> Bool {
@@ -200,6 +294,24 @@ final class PatternSet: Sendable {
         guard index + 1 < text.count else { return false }
         let pair = first << 8 | Int(text[index + 1])
         return pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+    }
+
+    /// The largest cut at or before `limit` that no match crosses (a match starting at or after
+    /// `limit` may still be incomplete, and is left for later). Never negative.
+    func safeCut(in text: UnsafeBufferPointer<UInt8>, before limit: Int) -> Int {
+        var cut = max(0, min(limit, text.count))
+        var moved = true
+        while moved, cut > 0 {
+            moved = false
+            for index in max(0, cut - longest + 1)..<cut {
+                if let end = matchEnd(at: index, in: text), end > cut {
+                    cut = index
+                    moved = true
+                    break
+                }
+            }
+        }
+        return cut
     }
 
     func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> Int? {

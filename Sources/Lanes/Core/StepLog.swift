@@ -15,8 +15,9 @@ public final class StepLog: Sendable {
         self.tailLimit = tailLimit
     }
 
+    /// Lines come from children and files, so control characters never reach the terminal raw.
     public func line(_ text: String) {
-        let safe = redactor.redact(text)
+        let safe = TerminalText.visible(redactor.redact(text))
         tail.withLock { lines in
             lines.append(safe)
             if lines.count > tailLimit { lines.removeFirst(lines.count - tailLimit) }

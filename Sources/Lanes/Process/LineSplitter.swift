@@ -1,19 +1,18 @@
 /// Cuts a child's output into lines, whatever their length. A line longer than `longestLine` is
-/// passed on in pieces rather than failing the step (a minified bundle, a base64 blob). So that a
-/// secret is never cut in two between pieces (and so never escapes redaction), each piece keeps
-/// back the last `holdBack() - 1` bytes, the most of a secret that can start before its end; they
-/// open the next piece.
+/// passed on in pieces rather than failing the step (a minified bundle, a base64 blob). Each piece
+/// ends where the redactor says no secret is cut in two (`Redactor.safeCut`): a secret that starts
+/// in a piece ends in it, however long (a single-line secret of 64 KiB or more included).
 struct LineSplitter {
     static let longestLine = 64 * 1024
 
-    private let holdBack: () -> Int
+    private let redactor: Redactor?
     private let longestLine: Int
     private var pending: [UInt8] = []
 
-    /// - Parameter holdBack: the length of the longest secret registered (it can grow while a step runs).
-    init(longestLine: Int = Self.longestLine, holdBack: @escaping () -> Int) {
+    /// - Parameter redactor: the secrets of the run (they can register while a step runs).
+    init(longestLine: Int = Self.longestLine, redactor: Redactor?) {
         self.longestLine = longestLine
-        self.holdBack = holdBack
+        self.redactor = redactor
     }
 
     /// The complete lines (or pieces) in what has arrived so far, without their line ends.
@@ -26,9 +25,11 @@ struct LineSplitter {
             start = index + 1
         }
         pending.append(contentsOf: bytes[start...])
-        while pending.count > longestLine {
-            let kept = min(max(holdBack() - 1, 0), longestLine / 2)
-            let cut = Self.characterBoundary(in: pending, before: pending.count - kept)
+        if pending.count > longestLine {
+            let safe = pending.withUnsafeBufferPointer { redactor?.safeCut(in: $0) ?? $0.count }
+            let cut = Self.characterBoundary(in: pending, before: safe)
+            // Nothing may go yet while a secret longer than the piece is still arriving.
+            guard cut > 0 else { return }
             emit(Self.text(of: pending[..<cut]))
             pending.removeFirst(cut)
         }
@@ -49,6 +50,6 @@ struct LineSplitter {
     private static func characterBoundary(in bytes: [UInt8], before limit: Int) -> Int {
         var cut = limit
         while cut > 0, cut < bytes.count, bytes[cut] & 0b1100_0000 == 0b1000_0000 { cut -= 1 }
-        return cut > 0 ? cut : limit
+        return cut
     }
 }

@@ -14,8 +14,8 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     /// The complete environment children get: the lane's variables (process environment over dotenv).
     let baseEnvironment: [String: String]
     let diagnostics: Diagnostics
-    /// The longest registered secret, so that long lines are never cut inside one.
-    let longestSecret: @Sendable () -> Int
+    /// The run's secrets, so that long lines are never cut inside one.
+    let redactor: Redactor?
     /// What this lane started, to end at cancellation and when the lane ends.
     let lane: LaneProcesses
 
@@ -27,7 +27,7 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
          lane: LaneProcesses = LaneProcesses()) {
         self.baseEnvironment = baseEnvironment
         self.diagnostics = diagnostics
-        self.longestSecret = { redactor?.longestSecretLength ?? 0 }
+        self.redactor = redactor
         self.lane = lane
     }
 
@@ -45,12 +45,12 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         environment = ProcessTags.adding(tag, to: ProcessTags.adding(lane.tag, to: environment))
         let child = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
         let started = StartedGroup()
-        let lane = self.lane, longestSecret = self.longestSecret
+        let lane = self.lane, redactor = self.redactor
         let status: WaitStatus = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WaitStatus, any Error>) in
                 Thread.detachNewThread {
-                    var output = LineSplitter(holdBack: longestSecret)
-                    var errors = LineSplitter(holdBack: longestSecret)
+                    var output = LineSplitter(redactor: redactor)
+                    var errors = LineSplitter(redactor: redactor)
                     do throws(SpawnFailure) {
                         let status = try child.runCapturingOutput(input: request.standardInput, started: { pid in
                             lane.started(group: pid)

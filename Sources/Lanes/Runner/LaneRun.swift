@@ -55,7 +55,7 @@ public final class LaneRun: Sendable {
             // its half-stopped tool printed last.
             let message = Task.isCancelled && !(error is StepTimedOut)
                 ? "cancelled (interrupted by a signal); its processes were ended"
-                : redactor.redact(String(describing: error))
+                : TerminalText.visible(redactor.redact(String(describing: error)))
             let tail = log.lastLines  // JSON's output_tail and JUnit's failure body, for every kind of failure
             finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start,
                               outcome: .failed(message: message, outputTail: tail)))
@@ -86,12 +86,12 @@ public final class LaneRun: Sendable {
     /// The result of the step `lanes run` ran, for a person or as JSON.
     func reportResult(_ result: StepResultReport) {
         let redactor = context.environment.redactor
-        reporter.report(.result(StepResultReport(lines: result.lines.map(redactor.redact),
+        reporter.report(.result(StepResultReport(lines: result.lines.map { TerminalText.visible(redactor.redact($0)) },
                                                  json: result.json.mappingStrings(redactor.redact))))
     }
 
     func message(_ text: String) {
-        reporter.report(.message(context.environment.redactor.redact(text)))
+        reporter.report(.message(TerminalText.visible(context.environment.redactor.redact(text))))
     }
 
     private func finish(_ record: StepRecord) {

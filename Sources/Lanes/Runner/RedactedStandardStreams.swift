@@ -175,10 +175,12 @@ final class RedactedStandardStreams: Sendable {
                 pending.removeSubrange(...lastNewline)
             }
             if pending.count > longestLine {
-                // Keep back what could be the start of a secret; pass on the rest.
-                let keep = min(pending.count, max(redactor.longestSecretLength - 1, 0))
-                passOn(pending[..<(pending.count - keep)], to: stream.original, redactor: redactor, format: format, completeLine: false)
-                pending.removeFirst(pending.count - keep)
+                // Pass on up to where no secret is cut in two; keep the rest for what follows.
+                let cut = pending.withUnsafeBufferPointer { redactor.safeCut(in: $0) }
+                if cut > 0 {
+                    passOn(pending[..<cut], to: stream.original, redactor: redactor, format: format, completeLine: false)
+                    pending.removeFirst(cut)
+                }
             }
             stream.busy.withLock { $0 = false }
         }

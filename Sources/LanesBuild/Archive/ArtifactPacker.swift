@@ -39,10 +39,14 @@ public struct ArtifactManifest: Sendable, Equatable {
 public struct ArtifactEntry: Sendable, Equatable {
     public var sourcePath: String
     public var archiveName: String
+    /// The folder the file must really be in (links resolved), such as the build folder: a product
+    /// that is a link to a file elsewhere (a key, another user's file) is refused, never packed.
+    public var containingFolder: String?
 
-    public init(sourcePath: String, archiveName: String) {
+    public init(sourcePath: String, archiveName: String, containingFolder: String? = nil) {
         self.sourcePath = sourcePath
         self.archiveName = archiveName
+        self.containingFolder = containingFolder
     }
 }
 
@@ -61,6 +65,13 @@ public enum ArtifactPacker {
         guard !entries.isEmpty else { throw .package(path: outputDirectory, problem: "nothing to pack for \(name)") }
         var tar = TarArchive()
         for entry in entries {
+            if let folder = entry.containingFolder {
+                guard let root = FilePath.realPath(folder), let real = FilePath.realPath(entry.sourcePath),
+                      real.hasPrefix(root + "/") else {
+                    throw .file(path: entry.sourcePath, problem: "is a link to a file outside \(folder); lanes packs only what the build made")
+                }
+                guard !FilePath.isDirectory(real) else { throw .file(path: entry.sourcePath, problem: "is a folder, not a built product") }
+            }
             let contents: [UInt8]
             do { contents = try FilePath.readBytes(entry.sourcePath) } catch {
                 throw .file(path: entry.sourcePath, problem: "cannot read it for the artifact: \(error)")

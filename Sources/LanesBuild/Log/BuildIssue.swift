@@ -67,10 +67,13 @@ public struct BuildIssue: Sendable, Equatable {
         return text
     }
 
-    /// One line, location first: `App/View.swift:12:5: error: cannot find 'x' in scope [App]`.
+    /// One line, location first: `App/View.swift:12:5: error: cannot find 'x' in scope [App]`; a
+    /// test's issue names the test as xcodebuild does (`error: -[Module.Class test] : message`).
     public var rendered: String {
         var text = location.map { $0 + ": " } ?? ""
-        text += "\(severity.rawValue): \(message)"
+        text += "\(severity.rawValue): "
+        if let test, !message.contains(test) { text += "\(test) : " }
+        text += message
         if let target { text += " [\(target)]" }
         return text
     }

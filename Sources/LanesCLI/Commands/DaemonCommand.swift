@@ -46,15 +46,20 @@ struct DaemonCommand: ParsableCommand {
     func run() throws {
         let lanefile = try project.locateLanefile()
         let projectDirectory = FilePath.directory(of: lanefile)
-        let stateDirectory = project.stateDirectory(lanefile: lanefile)
+        let stateDirectory = try project.stateDirectory(lanefile: lanefile)
         let environment = ProcessEnvironment.current()
         let errors = TextOutput.standardError(Redactor())
-        func report(_ text: String) { errors.writeLine("lanes daemon \(SystemCronClock().now()): \(text)") }
+        let report: @Sendable (String) -> Void = { text in errors.writeLine("lanes daemon \(SystemCronClock().now()): \(text)") }
         do {
-            try FilePath.makeDirectories(stateDirectory)
+            // What the daemon records and runs must be the user's alone (issue 21: a planted state
+            // folder made a root daemon truncate files through a link and run a planted Lanefile).
+            for folder in [stateDirectory, stateDirectory + "/lanefile", stateDirectory + "/logs"] {
+                try PrivateFolder.prepare(folder)
+            }
+            try PrivateFolder.check(lanefile, directory: false)
             // The event backend takes the signals over before any thread starts (LANES_EVENT_BACKEND picks it).
             let events = try DaemonEventBackend.open(lanefile: lanefile, environment: environment)
-            let lock = try InstanceLock(path: stateDirectory + "/daemon.lock")
+            let lock = try InstanceLock(path: stateDirectory + "/daemon.lock", projectDirectory: projectDirectory)
             defer { withExtendedLifetime(lock) {} }
             let store = try HistoryStore(directory: stateDirectory)
             // Issue 15: the page and the daily signing expiry watch (DaemonWatch.swift).
@@ -92,6 +97,9 @@ struct DaemonCommand: ParsableCommand {
             throw LanesError(.environment, error.message)
         } catch let error as InstallationError {
             throw LanesError(.environment, error.description)
+        } catch let refusal as PrivateFolder.Refusal {
+            throw LanesError(.environment, refusal.message,
+                             hint: "run the daemon as the user who owns the project and its state folder (systemd: User=), make them private (chmod go-w), or pass --state-dir to a folder of yours")
         }
     }
 }
@@ -113,6 +121,8 @@ struct LanefileSnapshot {
     /// `#filePath`) points at the Lanefile the user edits, not at this copy. The line directive shifts
     /// nothing: the copy's line 2 is reported as line 1.
     func prepareCandidate() throws -> String {
+        try PrivateFolder.check(lanefile, directory: false)
+        try PrivateFolder.prepare(FilePath.directory(of: candidatePath))
         try copy(lanefile, to: candidatePath, prefix: Array(Self.sourceLocation(of: lanefile).utf8))
         return candidatePath
     }
@@ -130,6 +140,7 @@ struct LanefileSnapshot {
     }
 
     func promoteCandidate() throws -> String {
+        try PrivateFolder.prepare(FilePath.directory(of: runningPath))
         try copy(candidatePath, to: runningPath)
         return runningPath
     }

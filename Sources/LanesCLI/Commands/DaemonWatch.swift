@@ -10,7 +10,7 @@ import LanesWeb
 /// blocked its signals, so these threads never take SIGTERM from it.
 enum DaemonWatch {
     /// Serves the site on `address` until the process ends.
-    static func startServer(_ http: String, site: WebSite, environment: [String: String], report: @escaping (String) -> Void) throws {
+    static func startServer(_ http: String, site: WebSite, environment: [String: String], report: @escaping @Sendable (String) -> Void) throws {
         guard let address = ListenAddress(parsing: http) else {
             throw LanesError(.usage, "--http '\(http)' is not HOST:PORT with an IPv4 address, such as 127.0.0.1:7340")
         }
@@ -20,11 +20,13 @@ enum DaemonWatch {
         }
         let application = WebApplication(data: site.source, access: access)
         let server: HTTPServer
-        do { server = try HTTPServer(listeningOn: address, handler: application.handle) } catch {
+        do { server = try HTTPServer(listeningOn: address, report: report, handler: application.handle) } catch {
             throw LanesError(.environment, error.description)
         }
         report("serving the history on http://\(server.address)/")
-        Thread.detachNewThread { server.run() }
+        Thread.detachNewThread {
+            do { try server.run() } catch { report("the history page stopped: \(error); the daemon keeps scheduling") }
+        }
     }
 
     /// Checks the Lanefile's signing material now and then whenever the last check is a day old;

@@ -87,7 +87,12 @@ struct DoctorCommand: ParsableCommand {
         } catch {
             findings.append(DoctorFinding(.schedules, "schedules", .error, "\(error)", fix: "fix the spec; `lanes cron explain SPEC` shows what it means"))
         }
-        let state = project.stateDirectory(lanefile: lanefile)
+        let state: String
+        do { state = try project.stateDirectory(lanefile: lanefile) } catch {
+            findings.append(DoctorFinding(.schedules, "state folder", .error, "\(error)",
+                                          fix: "set LANES_STATE_DIR (or --state-dir) to a folder of yours"))
+            return findings
+        }
         var existing = state
         while !FilePath.exists(existing), existing != "/" { existing = FilePath.directory(of: existing) }
         if FilePath.isDirectory(existing), access(existing, W_OK) == 0 {

@@ -30,9 +30,13 @@ struct ProjectScheduleOptions: ParsableArguments {
     }
 
     /// The state directory for the project of `lanefile`.
-    func stateDirectory(lanefile: String) -> String {
+    func stateDirectory(lanefile: String) throws -> String {
         if let stateDirectory { return FilePath.absolute(stateDirectory, from: FilePath.currentDirectory()) }
-        return HistoryStore.defaultDirectory(projectDirectory: FilePath.directory(of: lanefile), environment: ProcessEnvironment.current())
+        do {
+            return try HistoryStore.defaultDirectory(projectDirectory: FilePath.directory(of: lanefile), environment: ProcessEnvironment.current())
+        } catch {
+            throw LanesError(.environment, error.message, hint: "set LANES_STATE_DIR or pass --state-dir")
+        }
     }
 
     /// The history store; readers do not need the Lanefile when `--state-dir` or LANES_STATE_DIR is given.
@@ -44,7 +48,7 @@ struct ProjectScheduleOptions: ParsableArguments {
         } else if let fromEnvironment = environment["LANES_STATE_DIR"], !fromEnvironment.isEmpty {
             directory = fromEnvironment
         } else {
-            directory = self.stateDirectory(lanefile: try locateLanefile())
+            directory = try self.stateDirectory(lanefile: try locateLanefile())
         }
         do {
             let store = try HistoryStore(directory: directory)

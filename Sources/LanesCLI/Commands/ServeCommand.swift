@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import Foundation
 import Lanes
 import LanesDoctor
@@ -49,11 +50,15 @@ struct ServeCommand: ParsableCommand {
         }
         let application = WebApplication(data: site.source, access: access)
         let server: HTTPServer
-        do { server = try HTTPServer(listeningOn: address, handler: application.handle) } catch {
+        let errors = TextOutput.standardError(Redactor())
+        do {
+            server = try HTTPServer(listeningOn: address, report: { errors.writeLine("lanes serve: \($0)") }, handler: application.handle)
+        } catch {
             throw LanesError(.environment, error.description)
         }
-        TextOutput.standardError(Redactor()).writeLine("lanes serve: http://\(server.address)/ (history in \(site.stateDirectory))")
-        server.run()
+        errors.writeLine("lanes serve: http://\(server.address)/ (history in \(site.stateDirectory))")
+        // It returns only when the listening socket broke: never a silent exit 0.
+        do { try server.run() } catch { throw LanesError(.environment, "lanes serve stopped: \(error.description)") }
     }
 }
 
@@ -66,7 +71,7 @@ struct WebSite {
     init(project: ProjectScheduleOptions, environment: [String: String], environmentName: String?, warningDays: Int) throws {
         let lanefile = try? project.locateLanefile()
         if let lanefile {
-            stateDirectory = project.stateDirectory(lanefile: lanefile)
+            stateDirectory = try project.stateDirectory(lanefile: lanefile)
         } else if let fromEnvironment = environment["LANES_STATE_DIR"], !fromEnvironment.isEmpty {
             stateDirectory = fromEnvironment
         } else if let directory = project.stateDirectory {
@@ -80,11 +85,32 @@ struct WebSite {
             try DotEnvFiles.load(directory: FilePath.directory(of: $0), environmentName: environmentName, over: environment)
         } ?? environment
         let checkup = SigningCheckup(warningDays: warningDays)
+        // A Lanefile that stops compiling (mid-edit) leaves the page showing what was last known,
+        // as the daemon keeps running its last good version, instead of an error page.
+        let schedules = LastKnown<[LaneScheduleView]>()
+        let material = LastKnown<[SigningMaterial]>()
         source = HistoryDatabaseSource(
             stateDirectory: stateDirectory,
-            schedules: { try inspection?.schedules() ?? [] },
+            schedules: { try schedules.refresh { try inspection?.schedules() ?? [] } },
             signingHealth: {
-                try (inspection?.signingMaterial() ?? []).map { checkup.check($0, variables: variables, at: Date()) }
+                try material.refresh { try inspection?.signingMaterial() ?? [] }.map { checkup.check($0, variables: variables, at: Date()) }
             })
+    }
+}
+
+/// The last value a loader gave: a failing load returns it (the failure is not shown again and
+/// again); only a loader that never worked throws.
+final class LastKnown<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+
+    func refresh(_ load: () throws -> Value) throws -> Value {
+        do {
+            let fresh = try load()
+            value.withLock { $0 = fresh }
+            return fresh
+        } catch {
+            if let known = value.withLock({ $0 }) { return known }
+            throw error
+        }
     }
 }

@@ -16,7 +16,7 @@ public struct ChildProcess: Sendable {
         case null
         /// A descriptor of the parent, duplicated into the child.
         case descriptor(Int32)
-        /// A file opened for appending (created with `mode`).
+        /// A file opened for appending (created with `mode`; never through a symbolic link).
         case appending(path: String, mode: mode_t)
         /// The same place as standard output (only for standard error).
         case standardOutput
@@ -100,7 +100,7 @@ public struct ChildProcess: Sendable {
         case .inherit: break
         case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
         case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
-        case .appending(let path, let mode): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, mode)
+        case .appending(let path, let mode): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, mode)
         case .standardOutput: posix_spawn_file_actions_adddup2(&actions, 1, target)
         }
     }

@@ -25,7 +25,8 @@ public final class HTTPClient: Sendable {
         self.onRetry = onRetry
     }
 
-    /// Sends `request`, retrying connection failures, timeouts, 5xx, 408 and 429 with backoff.
+    /// Sends `request`, retrying connection failures, timeouts, 5xx, 408 and 429 with backoff; a
+    /// request that is not idempotent is retried only when it surely never left (no connection).
     /// Returns the last response (which may still be an error status); throws when no response came.
     /// `progress` hears body bytes as they go out, and the negative count of a failed attempt's bytes.
     public func send(_ request: HTTPRequest, progress: @Sendable (Int64) -> Void = { _ in }) throws(TransportError) -> HTTPResponse {
@@ -42,13 +43,13 @@ public final class HTTPClient: Sendable {
             let problem: String
             switch outcome {
             case .success(let response):
-                guard RetryPolicy.isRetryable(response) else { return response }
+                guard RetryPolicy.isRetryable(response), request.isIdempotent else { return response }
                 guard attempt < retry.attempts else { return response }
                 problem = "HTTP \(response.status)"
             case .failure(let error):
                 // A connection shut down by `cancel()` fails like a reset one: say what happened.
                 if cancellation.isCancelled { throw cancellation.error }
-                guard attempt < retry.attempts else { throw error }
+                guard attempt < retry.attempts, error.isRetryable, request.isIdempotent || error.isBeforeSending else { throw error }
                 problem = error.detail
             }
             if sent > 0 { progress(-sent) }

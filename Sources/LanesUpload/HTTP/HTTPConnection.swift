@@ -24,6 +24,15 @@ final class HTTPConnection: @unchecked Sendable {
     private var bufferStart = 0
     private var bufferEnd = 0
     private(set) var reusable = true
+    /// Bytes of the current response's head read so far (status lines and headers, `100 Continue`s included).
+    private var headBytes = 0
+
+    /// What a response may cost, whatever the server sends: upload APIs answer in a few kilobytes,
+    /// so a head, a body or a run of `1xx` answers beyond these is refused, not buffered.
+    static let maximumHead = 64 << 10
+    static let maximumInformational = 16
+    /// The current request's `maximumResponseBody`.
+    private var maximumBody = 16 << 20
 
     private init(origin: String, descriptor: Int32, tls: OpaquePointer?) {
         self.origin = origin
@@ -133,6 +142,11 @@ final class HTTPConnection: @unchecked Sendable {
     /// Sends `request` and reads the whole response. `onSent` hears each block of body bytes written.
     func exchange(_ request: HTTPRequest, onSent: (Int64) -> Void) throws(TransportError) -> HTTPResponse {
         reusable = false
+        // A CR or LF in the target or a header would end the line and let the rest inject headers.
+        for text in [request.method, request.url.target] + request.headers.flatMap({ [$0.name, $0.value] })
+        where text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7f }) {
+            throw TransportError(reason: .protocolViolation, detail: "refusing to send a request to \(origin) with a control character (CR, LF) in its target or headers")
+        }
         var head = "\(request.method) \(request.url.target) HTTP/1.1\r\nHost: \(request.url.authority)\r\n"
         for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
         if request.header("Content-Length") == nil && (request.body.length > 0 || ["PUT", "POST", "PATCH"].contains(request.method)) {
@@ -141,6 +155,7 @@ final class HTTPConnection: @unchecked Sendable {
         head += "\r\n"
         try writeAll(Array(head.utf8))
         try sendBody(request.body, onSent: onSent)
+        maximumBody = request.maximumResponseBody
         let response = try readResponse(isHead: request.method == "HEAD")
         return response
     }
@@ -256,18 +271,29 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// One line of a response head (or of chunk framing), counted against `maximumHead`.
     private func readLine() throws(TransportError) -> String {
         while true {
             if let newline = buffer[bufferStart..<bufferEnd].firstIndex(of: UInt8(ascii: "\n")) {
                 var end = newline
                 if end > bufferStart && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                 let line = String(decoding: buffer[bufferStart..<end], as: UTF8.self)
+                headBytes += newline + 1 - bufferStart
                 bufferStart = newline + 1
+                if headBytes > Self.maximumHead { throw headTooLarge() }
                 return line
             }
-            if bufferEnd - bufferStart > 1 << 20 { throw TransportError(reason: .protocolViolation, detail: "\(origin) sent a header line over 1 MB") }
+            if headBytes + bufferEnd - bufferStart > Self.maximumHead { throw headTooLarge() }
             guard try fill() else { throw TransportError(reason: .reset, detail: "\(origin) closed the connection before answering") }
         }
+    }
+
+    private func headTooLarge() -> TransportError {
+        TransportError(reason: .protocolViolation, detail: "\(origin) sent a response head (or chunk framing) over \(Self.maximumHead >> 10) KiB; refused")
+    }
+
+    private func bodyTooLarge() -> TransportError {
+        TransportError(reason: .protocolViolation, detail: "\(origin) sent a response body over \(maximumBody >> 20) MiB; refused")
     }
 
     private func readExactly(_ count: Int, into body: inout [UInt8]) throws(TransportError) {
@@ -284,6 +310,8 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func readResponse(isHead: Bool) throws(TransportError) -> HTTPResponse {
+        headBytes = 0
+        var informational = 0
         while true {
             let statusLine = try readLine()
             let parts = statusLine.split(separator: " ", maxSplits: 2)
@@ -297,7 +325,13 @@ final class HTTPConnection: @unchecked Sendable {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces))
             }
-            if (100..<200).contains(status) { continue }
+            if (100..<200).contains(status) {
+                informational += 1
+                guard informational <= Self.maximumInformational else {
+                    throw TransportError(reason: .protocolViolation, detail: "\(origin) sent more than \(Self.maximumInformational) interim (1xx) responses; refused")
+                }
+                continue
+            }
             let response = HTTPResponse(status: status, headers: headers, body: [])
             var body: [UInt8] = []
             let noBody = isHead || status == 204 || status == 304
@@ -305,6 +339,7 @@ final class HTTPConnection: @unchecked Sendable {
             if noBody {
             } else if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
                 while true {
+                    headBytes = 0  // each framing line has the head's budget; the body has its own
                     let sizeLine = try readLine()
                     guard let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingSpaces ?? "", radix: 16) else {
                         throw TransportError(reason: .protocolViolation, detail: "\(origin) sent a malformed chunk size")
@@ -313,14 +348,18 @@ final class HTTPConnection: @unchecked Sendable {
                         while try !readLine().isEmpty {}
                         break
                     }
+                    guard size <= maximumBody - body.count else { throw bodyTooLarge() }
                     try readExactly(size, into: &body)
                     _ = try readLine()
                 }
-            } else if let lengthText = response.header("Content-Length"), let length = Int(lengthText) {
+            } else if let lengthText = response.header("Content-Length"), let length = Int(lengthText), length >= 0 {
+                guard length <= maximumBody else { throw bodyTooLarge() }
                 try readExactly(length, into: &body)
             } else {
                 canReuse = false
-                while try fill() {}
+                while try fill() {
+                    guard bufferEnd - bufferStart <= maximumBody else { throw bodyTooLarge() }
+                }
                 body.append(contentsOf: buffer[bufferStart..<bufferEnd])
                 bufferStart = bufferEnd
             }
@@ -364,17 +403,45 @@ final class TLSContext: @unchecked Sendable {
             throw TransportError(reason: .tls, detail: "cannot create a TLS session")
         }
         SSL_set_fd(session, descriptor)
-        _ = lanes_SSL_set_tlsext_host_name(session, host)
-        SSL_set1_host(session, host)
+        // SNI carries host names only (RFC 6066); SSL_set1_host checks an IP literal against the
+        // certificate's IP addresses. A name it cannot take would mean no host check at all.
+        if !Self.isIPLiteral(host) { _ = lanes_SSL_set_tlsext_host_name(session, host) }
+        guard SSL_set1_host(session, host) == 1 else {
+            SSL_free(session)
+            throw TransportError(reason: .certificate, detail: "cannot check TLS certificates for the host name \(host)")
+        }
         let result = StreamSocket.withoutBrokenPipeSignal { SSL_connect(session) }
         guard result == 1 else {
             let verify = SSL_get_verify_result(session)
-            var detail = "TLS handshake with \(host) failed"
-            if verify != X509_V_OK { detail += ": \(String(cString: X509_verify_cert_error_string(verify)))" }
             ERR_clear_error()
             SSL_free(session)
-            throw TransportError(reason: .tls, detail: detail + " (set SSL_CERT_FILE to a CA bundle for a private CA)")
+            guard verify != X509_V_OK else {
+                throw TransportError(reason: .tls, detail: "TLS handshake with \(host) failed (the server broke off or offers no TLS 1.2 or later)")
+            }
+            let why = String(cString: X509_verify_cert_error_string(verify))
+            throw TransportError(reason: .certificate, detail: "the TLS certificate of \(host) was refused: \(why) (\(Self.hint(forVerifyResult: verify)))")
         }
         return session
+    }
+
+    /// What to do about a refused certificate, by cause: a CA bundle helps only for an unknown issuer.
+    static func hint(forVerifyResult code: Int) -> String {
+        switch Int32(code) {
+        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
+            return "the certificate is for another host name: check the URL, or the server's certificate"
+        case X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_CERT_NOT_YET_VALID:
+            return "the certificate is outside its validity period: renew it on the server, or check this machine's clock"
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+             X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT,
+             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+            return "its issuer is not trusted here: for a private CA set SSL_CERT_FILE to a bundle that holds it"
+        default:
+            return "check the server's certificate chain"
+        }
+    }
+
+    static func isIPLiteral(_ host: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }
 }

@@ -20,12 +20,22 @@ public struct HTTPRequest: Sendable {
     public var url: HTTPURL
     public var headers: [(name: String, value: String)]
     public var body: RequestBody
+    /// Whether sending it twice does no more than sending it once, so a failure after it went out
+    /// may be retried: GET, HEAD, PUT, DELETE and OPTIONS by default; a POST only when its API
+    /// says so (S3's multipart calls, an OAuth token exchange). A POST that creates something
+    /// (a release, a build upload) is not retried once it may have reached the server.
+    public var isIdempotent: Bool
+    /// The largest response body accepted: API answers are small, so 16 MiB unless the caller asked
+    /// for a download (S3's GetObject), which sets its own.
+    public var maximumResponseBody: Int = 16 << 20
 
-    public init(method: String, url: HTTPURL, headers: [(name: String, value: String)] = [], body: RequestBody = .empty) {
+    public init(method: String, url: HTTPURL, headers: [(name: String, value: String)] = [], body: RequestBody = .empty,
+                idempotent: Bool? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.isIdempotent = idempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
     }
 
     func header(_ name: String) -> String? {
@@ -55,9 +65,17 @@ public struct HTTPResponse: Sendable {
 
 /// A failure below HTTP: the connection could not be made, broke, or went quiet for too long.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
-    public enum Reason: Sendable { case resolve, connect, tls, reset, timeout, protocolViolation, cancelled }
+    /// `certificate`: the server's certificate was refused (trying again cannot help).
+    public enum Reason: Sendable { case resolve, connect, tls, certificate, reset, timeout, protocolViolation, cancelled }
     public let reason: Reason
     public let detail: String
+
+    /// A refused certificate or a response beyond what the protocol allows stays so on another try.
+    public var isRetryable: Bool { reason != .certificate && reason != .protocolViolation }
+
+    /// Whether the request surely never reached the server (no connection was made), so any
+    /// request may be tried again.
+    public var isBeforeSending: Bool { reason == .resolve || reason == .connect || reason == .tls }
 
     public var description: String { detail }
 }

@@ -20,6 +20,8 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     /// Parses `http(s)://host[:port][/path][?query]`; nil for anything else (user info is refused:
     /// credentials come from the environment, never from a URL that gets printed).
     public init?(_ text: String) {
+        // Spaces and control characters (CR/LF would inject request headers) are not URL characters.
+        guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7f }) else { return nil }
         let tls: Bool
         let rest: Substring
         if text.lowercased().hasPrefix("https://") { tls = true; rest = text.dropFirst(8) }
@@ -57,6 +59,13 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     /// The same server with another path and query.
     func with(path: String, query: String? = nil) -> HTTPURL {
         HTTPURL(isTLS: isTLS, host: host, port: port, path: path, query: query)
+    }
+
+    /// An API path below this base URL's path (`https://proxy/asc` + `/v1/apps` is `https://proxy/asc/v1/apps`),
+    /// so an API served under a prefix keeps it.
+    func appending(path: String, query: String? = nil) -> HTTPURL {
+        let base = self.path.hasSuffix("/") ? String(self.path.dropLast()) : self.path
+        return with(path: base + (path.hasPrefix("/") ? path : "/" + path), query: query)
     }
 
     /// Scheme, host and port: the key connections are pooled under.

@@ -78,7 +78,7 @@ public struct S3Client: Sendable {
     }
 
     func send(_ method: String, bucket: String, key: String, query: String? = nil, headers: [(name: String, value: String)] = [],
-              body: RequestBody = .empty, checksum: PayloadChecksum? = nil, cleanup: Bool = false,
+              body: RequestBody = .empty, checksum: PayloadChecksum? = nil, cleanup: Bool = false, maximumResponseBody: Int = 16 << 20,
               progress: @Sendable (Int64) -> Void = { _ in }) throws(UploadError) -> HTTPResponse {
         var headers = headers
         let payloadHash: String
@@ -91,7 +91,10 @@ public struct S3Client: Sendable {
             payloadHash = SigV4Signer.unsignedPayload
         case (.file, nil): payloadHash = SigV4Signer.unsignedPayload
         }
-        var request = HTTPRequest(method: method, url: endpoint.url(bucket: bucket, key: key, query: query), headers: headers, body: body)
+        // S3's calls are all safe to repeat (a multipart create or complete included), as the AWS SDKs retry them.
+        var request = HTTPRequest(method: method, url: endpoint.url(bucket: bucket, key: key, query: query), headers: headers, body: body,
+                                  idempotent: true)
+        request.maximumResponseBody = maximumResponseBody
         signer.sign(&request, payloadHash: payloadHash)
         do {
             return cleanup ? try http.sendCleanup(request) : try http.send(request, progress: progress)
@@ -146,7 +149,8 @@ public struct S3Client: Sendable {
     }
 
     public func getObject(bucket: String, key: String) throws(UploadError) -> [UInt8] {
-        let response = try send("GET", bucket: bucket, key: key)
+        // A download the caller asked for: its size is the object's, not an API answer's.
+        let response = try send("GET", bucket: bucket, key: key, maximumResponseBody: .max)
         guard response.isSuccess else { throw failure(response, bucket: bucket, key: key, action: "download the object") }
         return response.body
     }

@@ -8,6 +8,11 @@ struct SigV4Signer: Sendable {
     /// Seconds since the epoch; injected so tests sign at a fixed instant.
     let now: @Sendable () -> Int
 
+    /// `value` trimmed, with every run of spaces and tabs made one space.
+    static func collapsingSpaces(_ value: String) -> String {
+        value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
     /// The payload hash S3 accepts when the body is protected by Content-MD5 instead: hashing a
     /// 2 GB body twice (once to sign, once to check) would cost seconds for nothing.
     static let unsignedPayload = "UNSIGNED-PAYLOAD"
@@ -21,10 +26,15 @@ struct SigV4Signer: Sendable {
         if let token = credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
 
         var signed: [(String, String)] = [("host", request.url.authority)]
-        for header in request.headers {
-            let name = header.name.lowercased()
+        for index in request.headers.indices {
+            let name = request.headers[index].name.lowercased()
             if name.hasPrefix("x-amz-") || name == "content-md5" || name == "content-type" {
-                signed.append((name, header.value.trimmingSpaces))
+                // The canonical value trims the ends and collapses each run of spaces to one
+                // (SigV4's rule); the header is sent in that form too, so servers that apply the
+                // rule and servers that do not compute the same signature.
+                let value = Self.collapsingSpaces(request.headers[index].value)
+                request.headers[index].value = value
+                signed.append((name, value))
             }
         }
         signed.sort { $0.0 < $1.0 }

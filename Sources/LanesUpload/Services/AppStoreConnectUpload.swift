@@ -204,7 +204,7 @@ public struct AppStoreConnectUpload: ArtifactDestination {
             payload = .bytes(JSONBody.encode(body))
         }
         let response: HTTPResponse
-        do { response = try http.send(HTTPRequest(method: method, url: apiBase.with(path: path), headers: headers, body: payload)) } catch {
+        do { response = try http.send(HTTPRequest(method: method, url: apiBase.appending(path: path), headers: headers, body: payload)) } catch {
             throw .transfer(destination, "cannot \(what): \(error.detail)")
         }
         switch response.status {

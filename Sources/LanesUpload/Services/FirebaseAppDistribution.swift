@@ -58,7 +58,7 @@ public struct FirebaseAppDistribution: ArtifactDestination {
         let auth = ("Authorization", "Bearer \(token)")
 
         let counter = TransferCounter(name: FilePathName.last(path), total: size, reporter: progress)
-        let uploadURL = apiBase.with(path: "/upload/v1/projects/\(project)/apps/\(appID)/releases:upload")
+        let uploadURL = apiBase.appending(path: "/upload/v1/projects/\(project)/apps/\(appID)/releases:upload")
         let uploaded = try call(HTTPRequest(method: "POST", url: uploadURL, headers: [
             auth, ("X-Goog-Upload-Protocol", "raw"), ("X-Goog-Upload-File-Name", HTTPURL.encode(FilePathName.last(path))),
             ("Content-Type", "application/octet-stream"),
@@ -71,7 +71,7 @@ public struct FirebaseAppDistribution: ArtifactDestination {
         var polls = 0
         var operation: Operation
         while true {
-            let answer = try call(HTTPRequest(method: "GET", url: apiBase.with(path: "/v1/\(operationName)"), headers: [auth]), what: "the upload operation")
+            let answer = try call(HTTPRequest(method: "GET", url: apiBase.appending(path: "/v1/\(operationName)"), headers: [auth]), what: "the upload operation")
             operation = try JSONBody.decode(Operation.self, from: answer, destination: destination, what: "the upload operation")
             if operation.done == true { break }
             polls += 1
@@ -87,12 +87,12 @@ public struct FirebaseAppDistribution: ArtifactDestination {
 
         if let notes = options.releaseNotes {
             let body = JSONBody.encode(ReleaseNotesPatch(name: release, releaseNotes: .init(text: notes)))
-            _ = try call(HTTPRequest(method: "PATCH", url: apiBase.with(path: "/v1/\(release)", query: "updateMask=release_notes.text"),
+            _ = try call(HTTPRequest(method: "PATCH", url: apiBase.appending(path: "/v1/\(release)", query: "updateMask=release_notes.text"),
                                      headers: [auth, ("Content-Type", "application/json")], body: .bytes(body)), what: "the release notes")
         }
         if !options.testers.isEmpty || !options.groups.isEmpty {
             let body = JSONBody.encode(Distribution(testerEmails: options.testers, groupAliases: options.groups))
-            _ = try call(HTTPRequest(method: "POST", url: apiBase.with(path: "/v1/\(release):distribute"),
+            _ = try call(HTTPRequest(method: "POST", url: apiBase.appending(path: "/v1/\(release):distribute"),
                                      headers: [auth, ("Content-Type", "application/json")], body: .bytes(body)), what: ":distribute")
         }
         return UploadReceipt(destination: destination, location: release, size: size, sha256: nil,
@@ -109,7 +109,7 @@ public struct FirebaseAppDistribution: ArtifactDestination {
         let response: HTTPResponse
         do {
             response = try http.send(HTTPRequest(method: "POST", url: endpoint, headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                                 body: .bytes(Array(form.utf8))))
+                                                 body: .bytes(Array(form.utf8)), idempotent: true))  // a token exchange
         } catch {
             throw .transfer(destination, "cannot reach the token endpoint \(endpoint): \(error.detail)")
         }

@@ -51,7 +51,7 @@ public struct BuildSwiftPackage: Step {
         let artifactVersion = version ?? tag.map { $0.hasPrefix("v") ? String($0.dropFirst()) : $0 } ?? "0.0.0"
         let packed = try ArtifactPacker.pack(
             name: product, version: artifactVersion, commit: commit ?? "unknown",
-            entries: [ArtifactEntry(sourcePath: "\(binaries)/\(product)", archiveName: "\(product)/bin/\(product)")],
+            entries: [ArtifactEntry(sourcePath: "\(binaries)/\(product)", archiveName: "\(product)/bin/\(product)", containingFolder: binaries)],
             outputDirectory: context.resolve(outputDirectory), buildTimeSecondsSince1970: Int(Date().timeIntervalSince1970))
         context.log.line("packed \(packed.artifactPath) (\(packed.manifest.size) bytes, sha256 \(packed.manifest.sha256)); manifest \(packed.manifestPath)")
         context.values[BuiltArtifact.self] = packed

@@ -1,0 +1,27 @@
+/// Text from outside (a child's output, a build log, an .ipa's Info.plist) made safe to print: a
+/// terminal acts on control characters (ESC starts sequences that set the window title, clear the
+/// screen or move the cursor), so each is shown in caret notation (`^[`) instead. Tabs stay.
+public enum TerminalText {
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if !isControl(scalar) {
+                out.append(scalar)
+            } else if scalar.value < 0x20 {
+                out.append("^")
+                out.append(Unicode.Scalar(UInt8(scalar.value) + 0x40))
+            } else if scalar.value == 0x7F {
+                out.append(contentsOf: "^?".unicodeScalars)
+            } else {
+                // C1 controls (U+0080...U+009F; U+009B is a one-character CSI).
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
+}
