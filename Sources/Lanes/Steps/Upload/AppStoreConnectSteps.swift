@@ -1,0 +1,242 @@
+import FoundationEssentials
+import LanesAppStoreConnect
+import LanesUpload
+internal import LanesPlatform
+
+/// The API key `app_store_connect_api_key` set for the rest of the lane.
+public enum LaneAppStoreConnectKey: LaneValueKey {
+    public typealias Value = AppStoreConnectKey
+}
+
+/// The .p8 file written for xcodebuild's `-authenticationKeyPath`, once per lane.
+enum LaneAppStoreConnectKeyFile: LaneValueKey {
+    typealias Value = String
+}
+
+extension StepContext {
+    /// The lane's App Store Connect key: the one `app_store_connect_api_key` set, else the environment's
+    /// (fastlane's APP_STORE_CONNECT_API_KEY_* names, then ASC_*). Its material goes to the redactor first.
+    func appStoreConnectKey() throws -> AppStoreConnectKey {
+        let key = try values[LaneAppStoreConnectKey.self] ?? AppStoreConnectKey.resolve(environment: environment.variables)
+        key.secrets.forEach { environment.redactor.register($0) }
+        return key
+    }
+
+    func appStoreConnect(key: AppStoreConnectKey? = nil) throws -> AppStoreConnectClient {
+        let redactor = environment.redactor
+        let log = self.log
+        return AppStoreConnectClient(key: try key ?? appStoreConnectKey(), baseURL: try AppStoreConnectClient.baseURL(environment: environment.variables),
+                                     registerSecret: { redactor.register($0) }, log: { log.line($0) })
+    }
+
+    /// The lane's key as xcodebuild takes it (`-authenticationKeyPath/ID/IssuerID`): the PEM written
+    /// 0600 under the state folder, deleted when the lane ends. Nil when no step set a key.
+    func laneKeyForXcodebuild() throws -> (path: String, keyID: String, issuerID: String)? {
+        guard let key = values[LaneAppStoreConnectKey.self] else { return nil }
+        if let path = values[LaneAppStoreConnectKeyFile.self] { return (path, key.keyID, key.issuerID) }
+        let folder = stateDirectory + "/asc"
+        try FilePath.makeDirectories(folder, mode: 0o700)
+        let path = folder + "/AuthKey_\(key.keyID)-\(UInt32.random(in: 0...UInt32.max)).p8"
+        try AtomicFile.write(key.privateKeyPEM, to: path, permissions: 0o600)
+        cleanups.push("delete \(path)") { FilePath.removeTree(path) }
+        values[LaneAppStoreConnectKeyFile.self] = path
+        return (path, key.keyID, key.issuerID)
+    }
+
+    /// The App Store Connect id of the app: `apple_id` when given, else looked up by bundle id.
+    func appStoreConnectAppID(client: AppStoreConnectClient, appleID: String?, bundleID: String?, step: String) async throws -> String {
+        if let appleID { return appleID }
+        guard let bundleID = bundleID ?? values[BuiltAppValue.self]?.bundleIdentifier else {
+            throw LanesError(.usage, "\(step): no app_identifier (the bundle id) given", hint: "pass app_identifier:, or set APP_IDENTIFIER")
+        }
+        return try await client.app(bundleID: bundleID).id
+    }
+}
+
+func appStorePlatform(_ text: String, step: String) throws -> AppStorePlatform {
+    guard let platform = AppStorePlatform(fastlane: text) else {
+        throw LanesError(.usage, "\(step): platform \(text) is not one of ios, osx, appletvos, xros")
+    }
+    return platform
+}
+
+/// `app_store_connect_api_key`: fastlane's action of the same name. The key it reads is used by every
+/// later step of the lane that talks to App Store Connect, and by build_app's -authenticationKey*.
+public struct AppStoreConnectAPIKeyStep: Step {
+    public typealias Output = AppStoreConnectKeyInfo
+
+    public static let definition = StepDefinition(
+        id: "app_store_connect_api_key",
+        summary: "Set the App Store Connect API key for the rest of the lane",
+        category: .upload,
+        examples: [StepExample(
+            swift: #"try await appStoreConnectApiKey(keyID: "D383SF739", issuerID: "6053b7fe-68a8-4acb-89be-165aa6465141", keyFilepath: "AuthKey_D383SF739.p8")"#,
+            commandLine: ["key_id:D383SF739", "issuer_id:6053b7fe-68a8-4acb-89be-165aa6465141", "key_filepath:AuthKey_D383SF739.p8"])]
+    )
+
+    @StepOption("key_id", "The key's id (ASC_KEY_ID is read too)", env: AppStoreConnectKey.Variable.keyID)
+    var keyID: String?
+    @StepOption("issuer_id", "The issuer id of the key's team (ASC_ISSUER_ID is read too)", env: AppStoreConnectKey.Variable.issuerID)
+    var issuerID: String?
+    @StepOption("key_content", "The .p8's PEM text, or its base64 with is_key_content_base64", env: AppStoreConnectKey.Variable.key, secret: true)
+    var keyContent: String?
+    @StepOption("key_filepath", "The AuthKey_ID.p8 file (ASC_PRIVATE_KEY is read too: a path or the PEM)", env: AppStoreConnectKey.Variable.keyFilepath)
+    var keyFilepath: String?
+    @StepOption("is_key_content_base64", "key_content is base64", env: AppStoreConnectKey.Variable.isBase64, default: false)
+    var isKeyContentBase64: Bool
+    @StepOption("in_house", "An enterprise (in-house) team's key", env: AppStoreConnectKey.Variable.inHouse, default: false)
+    var inHouse: Bool
+
+    public init() {}
+
+    public var banner: String { "Use App Store Connect API key \(keyID ?? "from the environment")" }
+
+    public func run(in context: StepContext) async throws -> AppStoreConnectKeyInfo {
+        let environment = context.environment.variables
+        if let keyContent { context.environment.redactor.register(keyContent) }
+        guard let keyID = keyID ?? environment["ASC_KEY_ID"] else {
+            throw LanesError(.usage, "app_store_connect_api_key: no key_id", hint: "pass key_id:, or set \(AppStoreConnectKey.Variable.keyID)")
+        }
+        guard let issuerID = issuerID ?? environment["ASC_ISSUER_ID"] else {
+            throw LanesError(.usage, "app_store_connect_api_key: no issuer_id", hint: "pass issuer_id:, or set \(AppStoreConnectKey.Variable.issuerID)")
+        }
+        let key: AppStoreConnectKey
+        if let keyContent {
+            key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyContent: keyContent, isBase64: isKeyContentBase64, inHouse: inHouse,
+                                         source: "key_content (\(AppStoreConnectKey.Variable.key))")
+        } else if let keyFilepath {
+            key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: context.resolve(keyFilepath), inHouse: inHouse,
+                                         source: "key_filepath (\(AppStoreConnectKey.Variable.keyFilepath))")
+        } else if let legacy = environment["ASC_PRIVATE_KEY"], !legacy.isEmpty {
+            context.environment.redactor.register(legacy)
+            key = legacy.contains("-----BEGIN")
+                ? try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyContent: legacy, inHouse: inHouse, source: "ASC_PRIVATE_KEY")
+                : try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: context.resolve(legacy), inHouse: inHouse, source: "ASC_PRIVATE_KEY")
+        } else {
+            throw LanesError(.usage, "app_store_connect_api_key: neither key_content nor key_filepath given",
+                             hint: "set \(AppStoreConnectKey.Variable.key) (PEM or base64) or \(AppStoreConnectKey.Variable.keyFilepath)")
+        }
+        key.secrets.forEach { context.environment.redactor.register($0) }
+        // A token is made now so a key OpenSSL cannot read fails here, not in a later upload.
+        context.environment.redactor.register(try key.token(now: Int(Date().timeIntervalSince1970)))
+        context.values[LaneAppStoreConnectKey.self] = key
+        context.log.line("App Store Connect key \(key.keyID) (issuer \(key.issuerID)) set for this lane")
+        return AppStoreConnectKeyInfo(keyID: key.keyID, issuerID: key.issuerID, inHouse: key.inHouse)
+    }
+}
+
+/// Which key a lane uses (never its material).
+public struct AppStoreConnectKeyInfo: Sendable, ReportableResult {
+    public let keyID: String
+    public let issuerID: String
+    public let inHouse: Bool
+
+    public var report: StepResultReport {
+        StepResultReport(lines: ["key \(keyID), issuer \(issuerID)\(inHouse ? ", in-house" : "")"],
+                         json: .object([("key_id", .string(keyID)), ("issuer_id", .string(issuerID)), ("in_house", .bool(inHouse))]))
+    }
+}
+
+/// A build number read from App Store Connect.
+public struct AppStoreBuildNumberResult: Sendable, ReportableResult {
+    /// The number found, or `initial_build_number` when the app has no build yet.
+    public let buildNumber: String
+    public let version: String?
+    public let appID: String
+    /// Whether `buildNumber` came from App Store Connect (false: the initial number).
+    public let found: Bool
+
+    public var report: StepResultReport {
+        StepResultReport(lines: [found ? "build number \(buildNumber)\(version.map { " (version \($0))" } ?? "")"
+                                       : "no build found: \(buildNumber) (initial_build_number)"],
+                         json: .object([("build_number", .string(buildNumber)), ("version", version.map(JSONValue.string) ?? .null),
+                                        ("app_id", .string(appID)), ("found", .bool(found))]))
+    }
+}
+
+/// `latest_testflight_build_number`: the highest build number TestFlight has for the app (of one
+/// version when given), every page read, in Apple's ordering.
+public struct LatestTestflightBuildNumber: Step {
+    public typealias Output = AppStoreBuildNumberResult
+
+    public static let definition = StepDefinition(
+        id: "latest_testflight_build_number",
+        summary: "The highest build number TestFlight has for an app (or one version of it)",
+        category: .upload,
+        examples: [StepExample(swift: #"let latest = try await latestTestflightBuildNumber(appIdentifier: "com.example.brewer", version: "1.4.0")"#,
+                               commandLine: ["app_identifier:com.example.brewer", "version:1.4.0"],
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+    )
+
+    @StepOption("app_identifier", "The app's bundle id", env: "APP_IDENTIFIER")
+    var appIdentifier: String?
+    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
+    var appleID: String?
+    @StepOption("version", "Only builds of this version (CFBundleShortVersionString)", env: "LATEST_VERSION")
+    var version: String?
+    @StepOption("platform", "ios, osx, appletvos or xros", env: "APPSTORE_PLATFORM", default: "ios")
+    var platform: String
+    @StepOption("initial_build_number", "The number returned when there is no build", env: "INITIAL_BUILD_NUMBER", default: "1")
+    var initialBuildNumber: String
+
+    public init() {}
+
+    public var banner: String { "Latest TestFlight build number of \(appIdentifier ?? appleID ?? "the app")\(version.map { " \($0)" } ?? "")" }
+
+    public func run(in context: StepContext) async throws -> AppStoreBuildNumberResult {
+        let platform = try appStorePlatform(platform, step: Self.definition.id)
+        let client = try context.appStoreConnect()
+        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
+        let latest = try await client.latestTestFlightBuildNumber(appID: appID, version: version, platform: platform)
+        let result = AppStoreBuildNumberResult(buildNumber: latest ?? initialBuildNumber, version: version, appID: appID, found: latest != nil)
+        context.log.line(result.report.lines[0])
+        return result
+    }
+}
+
+/// `app_store_build_number`: the build number of the app's live App Store version, or of its newest
+/// version (of `version` when given) with `live:false`.
+public struct AppStoreBuildNumber: Step {
+    public typealias Output = AppStoreBuildNumberResult
+
+    public static let definition = StepDefinition(
+        id: "app_store_build_number",
+        summary: "The build number of the app's live (or newest) App Store version",
+        category: .upload,
+        examples: [StepExample(swift: #"let live = try await appStoreBuildNumber(appIdentifier: "com.example.brewer")"#,
+                               commandLine: ["app_identifier:com.example.brewer"],
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+    )
+
+    @StepOption("app_identifier", "The app's bundle id", env: "APP_IDENTIFIER")
+    var appIdentifier: String?
+    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
+    var appleID: String?
+    @StepOption("live", "The version on sale (false: the newest version, in review or in edit)", env: "APPSTORE_BUILD_NUMBER_LIVE", default: true)
+    var live: Bool
+    @StepOption("version", "Only this version (with live:false)")
+    var version: String?
+    @StepOption("platform", "ios, osx, appletvos or xros", env: "APPSTORE_PLATFORM", default: "ios")
+    var platform: String
+    @StepOption("initial_build_number", "The number returned when there is no build", default: "1")
+    var initialBuildNumber: String
+
+    public init() {}
+
+    public var banner: String { "App Store build number of \(appIdentifier ?? appleID ?? "the app")" }
+
+    public func run(in context: StepContext) async throws -> AppStoreBuildNumberResult {
+        let platform = try appStorePlatform(platform, step: Self.definition.id)
+        let client = try context.appStoreConnect()
+        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
+        let found = try await client.appStoreBuildNumber(appID: appID, live: live, version: version, platform: platform)
+        let result = AppStoreBuildNumberResult(buildNumber: found?.build ?? initialBuildNumber, version: found?.version ?? version,
+                                               appID: appID, found: found?.build != nil)
+        context.log.line(result.report.lines[0])
+        return result
+    }
+}
+
+extension AppStoreConnectError: ClassifiedError {
+    public var lanesKind: ErrorKind { uploadError.lanesKind }
+}
