@@ -513,8 +513,8 @@ public func firebaseAppDistribution(
 /// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
 /// - Parameter expirePreviousBuilds: Expire the app's earlier builds (environment PILOT_EXPIRE_PREVIOUS_BUILDS; default false)
 /// - Parameter skipWaiting: Return once the upload is committed (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
-/// - Parameter waitProcessingInterval: Seconds between looks at the build's processing state (environment PILOT_WAIT_PROCESSING_INTERVAL; default 30.0)
-/// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600.0)
+/// - Parameter waitProcessingInterval: Seconds between looks at the build's processing state (environment PILOT_WAIT_PROCESSING_INTERVAL; default 30)
+/// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func uploadToTestflight(
@@ -533,8 +533,8 @@ public func uploadToTestflight(
     usesNonExemptEncryption: Bool? = nil,
     expirePreviousBuilds: Bool? = nil,
     skipWaiting: Bool? = nil,
-    waitProcessingInterval: Double? = nil,
-    processingTimeout: Double? = nil,
+    waitProcessingInterval: Int? = nil,
+    processingTimeout: Int? = nil,
     timeout: Double? = nil
 ) async throws -> UploadReceipt {
     try await runStep(UploadToTestFlight.self, [

@@ -157,9 +157,9 @@ public struct UploadToTestFlight: Step {
     @StepOption("skip_waiting_for_build_processing", "Return once the upload is committed", env: "PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING", default: false)
     var skipWaiting: Bool
     @StepOption("wait_processing_interval", "Seconds between looks at the build's processing state", env: "PILOT_WAIT_PROCESSING_INTERVAL", default: 30)
-    var waitProcessingInterval: Double
+    var waitProcessingInterval: Int
     @StepOption("wait_processing_timeout_duration", "Seconds processing may take before the step fails", env: "PILOT_WAIT_PROCESSING_TIMEOUT_DURATION", default: 3600)
-    var processingTimeout: Double
+    var processingTimeout: Int
 
     public init() {}
 
@@ -182,7 +182,7 @@ public struct UploadToTestFlight: Step {
             changelog: changelog.map { [changelogLocale: $0] } ?? [:], groups: groups, distributeExternal: distributeExternal,
             notifyExternalTesters: notifyExternalTesters, usesNonExemptEncryption: usesNonExemptEncryption,
             expirePreviousBuilds: expirePreviousBuilds, betaAppReviewInfo: review, waitForProcessing: !skipWaiting,
-            pollInterval: waitProcessingInterval, processingTimeout: processingTimeout)
+            pollInterval: Double(waitProcessingInterval), processingTimeout: Double(processingTimeout))
         if skipWaiting && distribution.needsBuild {
             throw LanesError(.usage, "\(step): changelog, groups, distribute_external, uses_non_exempt_encryption and expire_previous_builds need the processed build",
                              hint: "drop skip_waiting_for_build_processing, or those options")
@@ -202,7 +202,7 @@ public struct UploadToTestFlight: Step {
         guard !skipWaiting else { return receipt }
         let log = context.log
         let processed = try await client.waitForBuild(appID: appID, version: version, buildNumber: build, platform: platform,
-                                                      pollInterval: waitProcessingInterval, timeout: processingTimeout, waitForProcessing: true,
+                                                      pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout), waitForProcessing: true,
                                                       progress: { log.line($0) })
         let outcome = try await client.distribute(build: processed, appID: appID, version: version, platform: platform, distribution,
                                                   progress: { log.line($0) })
