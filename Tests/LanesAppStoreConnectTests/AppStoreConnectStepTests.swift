@@ -86,5 +86,78 @@ extension LocalAppStoreConnectTests {
             #expect(result.output.contains("next build: 6"), "\(result.output)")
             expectNoSecrets(result.output)
         }
+
+        /// A fastlane metadata folder with en-US and de-DE, `keywords` as given.
+        func metadataFolder(_ label: String, keywords: String = "coffee,brew,timer") throws -> URL {
+            let folder = LanesProcess.temporaryDirectory(label)
+            for (locale, description) in [("en-US", "Brew better coffee."), ("de-DE", "Besserer Kaffee.")] {
+                let localeFolder = folder.appendingPathComponent("fastlane/metadata/\(locale)")
+                try FileManager.default.createDirectory(at: localeFolder, withIntermediateDirectories: true)
+                try "\(description)\n".write(to: localeFolder.appendingPathComponent("description.txt"), atomically: true, encoding: .utf8)
+                try keywords.write(to: localeFolder.appendingPathComponent("keywords.txt"), atomically: true, encoding: .utf8)
+                try "Faster timer".write(to: localeFolder.appendingPathComponent("release_notes.txt"), atomically: true, encoding: .utf8)
+            }
+            try "2026 Example GmbH".write(to: folder.appendingPathComponent("fastlane/metadata/copyright.txt"), atomically: true, encoding: .utf8)
+            return folder
+        }
+
+        var versionScenario: [String: Any] {
+            ["apps": [LocalAppStoreConnect.app],
+             "builds": [LocalAppStoreConnect.build("b42", version: "1.4.0", number: "42")],
+             "versions": [["id": "v1", "app": "1234567890",
+                           "attributes": ["platform": "IOS", "versionString": "1.4.0", "appStoreState": "PREPARE_FOR_SUBMISSION",
+                                          "appVersionState": "PREPARE_FOR_SUBMISSION"]]],
+             "versionLocalizations": [["id": "l-en", "version": "v1", "attributes": ["locale": "en-US", "description": "Old text."]]]]
+        }
+
+        @Test func uploadToAppStoreUpdatesTheVersionsLocalizationsAttachesTheBuildAndSubmits() throws {
+            try server.reset(versionScenario)
+            let folder = try metadataFolder("asc-deliver")
+            let result = try lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0",
+                                        "build_number:42", "submit_for_review:true", "automatic_release:true", "--json"],
+                                       in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            let log = try server.log()
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let localizations = log["versionLocalizations"] as? [[String: Any]] ?? []
+            let english = localizations.first { $0["id"] as? String == "l-en" }?["attributes"] as? [String: Any]
+            #expect(english?["description"] as? String == "Brew better coffee.")
+            #expect(english?["keywords"] as? String == "coffee,brew,timer")
+            #expect(english?["whatsNew"] as? String == "Faster timer")
+            let german = localizations.first { ($0["attributes"] as? [String: Any])?["locale"] as? String == "de-DE" }
+            #expect(german?["version"] as? String == "v1")
+            let version = (log["versions"] as? [[String: Any]])?.first
+            #expect(version?["build"] as? String == "b42")
+            #expect((version?["attributes"] as? [String: Any])?["releaseType"] as? String == "AFTER_APPROVAL")
+            #expect((version?["attributes"] as? [String: Any])?["copyright"] as? String == "2026 Example GmbH")
+            let kinds = (log["releases"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            #expect(kinds == ["reviewSubmissions", "reviewSubmissionItems", "reviewSubmissions-update"])
+            expectNoSecrets(result.output)
+        }
+
+        @Test func aDryRunPrintsEveryChangeAndMakesNone() throws {
+            try server.reset(versionScenario)
+            let folder = try metadataFolder("asc-deliver-dry")
+            let result = try lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0",
+                                        "build_number:42", "dry_run:true"], in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.contains("would update en-US: description, keywords, release_notes"), "\(result.output)")
+            #expect(result.output.contains("would add de-DE"), "\(result.output)")
+            #expect(result.output.contains("would attach build 42"), "\(result.output)")
+            let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
+            #expect(!requests.isEmpty)
+            #expect(requests.allSatisfy { $0["method"] as? String == "GET" }, "\(requests)")
+        }
+
+        @Test func keywordsOverAppleLimitFailBeforeAnyRequestNamingTheFile() throws {
+            try server.reset(versionScenario)
+            let folder = try metadataFolder("asc-deliver-long", keywords: String(repeating: "espresso,", count: 12))
+            let result = try lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0"],
+                                       in: folder, extraEnvironment: environment)
+            #expect(result.status == 64, "\(result.output)")
+            #expect(result.output.contains("fastlane/metadata/en-US/keywords.txt: 108 characters; App Store Connect allows 100"), "\(result.output)")
+            let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
+            #expect(requests.isEmpty)
+        }
     }
 }

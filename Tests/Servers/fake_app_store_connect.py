@@ -65,7 +65,7 @@ def reset(config):
         "versions": config.get("versions", []), "pageSize": config.get("pageSize", 200),
         "throttle": config.get("throttle"), "conflict": config.get("conflict"),
         "processingPolls": config.get("processingPolls", 0), "localizations": [], "groupBuilds": [], "reviewDetails": {},
-        "submissions": [], "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
+        "submissions": [], "versionLocalizations": config.get("versionLocalizations", []), "releases": [], "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
     }
 
 
@@ -151,7 +151,8 @@ class Handler(BaseHTTPRequestHandler):
                     return self.send(200, {"ok": True})
                 if url.path == "/_log":
                     return self.send(200, {k: state[k] for k in ("log", "errors", "localizations", "groupBuilds", "submissions",
-                                                                 "reviewDetails", "builds", "tokens")} | {"loadSeconds": LOAD_SECONDS})
+                                                                 "reviewDetails", "builds", "tokens", "versions",
+                                                                 "versionLocalizations", "releases")} | {"loadSeconds": LOAD_SECONDS})
                 if url.path.startswith("/_part/"):
                     return self.part(url.path, body)
                 self.check_token()
@@ -295,6 +296,40 @@ class Handler(BaseHTTPRequestHandler):
             version = next(v for v in state["versions"] if v["id"] == parts[2])
             build = next((b for b in state["builds"] if b["id"] == version.get("build")), None)
             return self.send(200, {"data": self.resource("builds", build) if build else None, "links": {"self": f"{APPLE}{path}"}})
+        if method == "POST" and path == "/v1/appStoreVersions":
+            attributes = body["data"]["attributes"]
+            version = {"id": new_id("version"), "app": body["data"]["relationships"]["app"]["data"]["id"],
+                       "attributes": {"platform": attributes["platform"], "versionString": attributes["versionString"],
+                                      "appStoreState": "PREPARE_FOR_SUBMISSION", "appVersionState": "PREPARE_FOR_SUBMISSION"}}
+            state["versions"].append(version)
+            return self.send(201, {"data": self.resource("appStoreVersions", version), "links": {"self": f"{APPLE}{path}"}})
+        if parts[:2] == ["v1", "appStoreVersions"] and len(parts) == 3 and method == "PATCH":
+            version = next(v for v in state["versions"] if v["id"] == parts[2])
+            version["attributes"].update(body["data"].get("attributes") or {})
+            return self.send(200, {"data": self.resource("appStoreVersions", version), "links": {"self": f"{APPLE}{path}"}})
+        if method == "PATCH" and parts[:2] == ["v1", "appStoreVersions"] and parts[3:] == ["relationships", "build"]:
+            next(v for v in state["versions"] if v["id"] == parts[2])["build"] = body["data"]["id"]
+            return self.send(204)
+        if method == "GET" and parts[:2] == ["v1", "appStoreVersions"] and parts[3:] == ["appStoreVersionLocalizations"]:
+            items = [self.resource("appStoreVersionLocalizations", l) for l in state["versionLocalizations"] if l["version"] == parts[2]]
+            return self.send(200, self.page(path, query, items))
+        if method == "POST" and path == "/v1/appStoreVersionLocalizations":
+            item = {"id": new_id("vloc"), "version": body["data"]["relationships"]["appStoreVersion"]["data"]["id"], "attributes": body["data"]["attributes"]}
+            state["versionLocalizations"].append(item)
+            return self.send(201, {"data": self.resource("appStoreVersionLocalizations", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "PATCH" and parts[:2] == ["v1", "appStoreVersionLocalizations"]:
+            item = next(l for l in state["versionLocalizations"] if l["id"] == parts[2])
+            item["attributes"].update(body["data"].get("attributes") or {})
+            return self.send(200, {"data": self.resource("appStoreVersionLocalizations", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "POST" and path in ("/v1/appStoreVersionPhasedReleases", "/v1/reviewSubmissions", "/v1/reviewSubmissionItems"):
+            kind = path.split("/")[-1]
+            item = {"id": new_id(kind), "attributes": {}}
+            state["releases"].append({"kind": kind, "body": body["data"]})
+            return self.send(201, {"data": self.resource(kind, item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "PATCH" and parts[:2] == ["v1", "reviewSubmissions"]:
+            state["releases"].append({"kind": "reviewSubmissions-update", "body": body["data"]})
+            item = {"id": parts[2], "attributes": {"state": "WAITING_FOR_REVIEW"}}
+            return self.send(200, {"data": self.resource("reviewSubmissions", item), "links": {"self": f"{APPLE}{path}"}})
         if method == "POST" and path == "/v1/buildUploads":
             attributes = body["data"]["attributes"]
             app = body["data"]["relationships"]["app"]["data"]["id"]

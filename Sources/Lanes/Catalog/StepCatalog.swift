@@ -23,6 +23,7 @@ public enum StepCatalog {
         AppStoreConnectAPIKeyStep.self,
         LatestTestflightBuildNumber.self,
         AppStoreBuildNumber.self,
+        UploadToAppStore.self,
         NumberOfCommits.self,
         ChangelogFromGitCommits.self,
         EnsureGitStatusClean.self,

@@ -649,6 +649,52 @@ public func appStoreBuildNumber(
     ])
 }
 
+/// Update an App Store version's metadata, attach a build and submit it for review.
+///
+/// The `upload_to_app_store` step; `lanes actions upload_to_app_store` documents it.
+/// - Parameter appIdentifier: The app's bundle id (default: the one build_app made) (environment APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
+/// - Parameter appVersion: The App Store version (default: the version build_app made) (environment DELIVER_APP_VERSION)
+/// - Parameter buildNumber: The build to attach (default: none attached) (environment DELIVER_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (environment DELIVER_PLATFORM; default ios)
+/// - Parameter metadataPath: fastlane's metadata folder (<locale>/description.txt, ...) (environment DELIVER_METADATA_PATH; default fastlane/metadata)
+/// - Parameter skipMetadata: Leave the metadata as it is (environment DELIVER_SKIP_METADATA; default false)
+/// - Parameter submitForReview: Submit the version for review (environment DELIVER_SUBMIT_FOR_REVIEW; default false)
+/// - Parameter automaticRelease: Release after approval (false: manually) (environment DELIVER_AUTOMATIC_RELEASE)
+/// - Parameter phasedRelease: Release in phases over 7 days (environment DELIVER_PHASED_RELEASE; default false)
+/// - Parameter dryRun: Print every change without making it (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func uploadToAppStore(
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    appVersion: String? = nil,
+    buildNumber: String? = nil,
+    platform: String? = nil,
+    metadataPath: String? = nil,
+    skipMetadata: Bool? = nil,
+    submitForReview: Bool? = nil,
+    automaticRelease: Bool? = nil,
+    phasedRelease: Bool? = nil,
+    dryRun: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> AppStoreReleaseResult {
+    try await runStep(UploadToAppStore.self, [
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "app_version": appVersion,
+        "build_number": buildNumber,
+        "platform": platform,
+        "metadata_path": metadataPath,
+        "skip_metadata": skipMetadata,
+        "submit_for_review": submitForReview,
+        "automatic_release": automaticRelease,
+        "phased_release": phasedRelease,
+        "dry_run": dryRun,
+        "timeout": timeout,
+    ])
+}
+
 /// Count the commits reachable from HEAD (a build number); fails in a shallow clone.
 ///
 /// The `number_of_commits` step; `lanes actions number_of_commits` documents it.

@@ -240,3 +240,81 @@ public struct AppStoreBuildNumber: Step {
 extension AppStoreConnectError: ClassifiedError {
     public var lanesKind: ErrorKind { uploadError.lanesKind }
 }
+
+/// `upload_to_app_store` (fastlane's deliver, metadata part): reads fastlane's metadata folder and
+/// checks Apple's length limits before any request, then selects or creates the version, updates
+/// its localizations, attaches the build, sets the release type, phased release, and submits for
+/// review. `dry_run:true` reads App Store Connect and prints every change without making one.
+public struct UploadToAppStore: Step {
+    public typealias Output = AppStoreReleaseResult
+
+    public static let definition = StepDefinition(
+        id: "upload_to_app_store",
+        summary: "Update an App Store version's metadata, attach a build and submit it for review",
+        category: .upload,
+        examples: [StepExample(
+            swift: #"try await uploadToAppStore(appIdentifier: "com.example.brewer", appVersion: "1.4.0", buildNumber: "42", submitForReview: true)"#,
+            commandLine: ["app_identifier:com.example.brewer", "app_version:1.4.0", "metadata_path:fastlane/metadata", "dry_run:true"],
+            environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+    )
+
+    @StepOption("app_identifier", "The app's bundle id (default: the one build_app made)", env: "APP_IDENTIFIER")
+    var appIdentifier: String?
+    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
+    var appleID: String?
+    @StepOption("app_version", "The App Store version (default: the version build_app made)", env: "DELIVER_APP_VERSION")
+    var appVersion: String?
+    @StepOption("build_number", "The build to attach (default: none attached)", env: "DELIVER_BUILD_NUMBER")
+    var buildNumber: String?
+    @StepOption("platform", "ios, osx, appletvos or xros", env: "DELIVER_PLATFORM", default: "ios")
+    var platform: String
+    @StepOption("metadata_path", "fastlane's metadata folder (<locale>/description.txt, ...)", env: "DELIVER_METADATA_PATH", default: "fastlane/metadata")
+    var metadataPath: String
+    @StepOption("skip_metadata", "Leave the metadata as it is", env: "DELIVER_SKIP_METADATA", default: false)
+    var skipMetadata: Bool
+    @StepOption("submit_for_review", "Submit the version for review", env: "DELIVER_SUBMIT_FOR_REVIEW", default: false)
+    var submitForReview: Bool
+    @StepOption("automatic_release", "Release after approval (false: manually)", env: "DELIVER_AUTOMATIC_RELEASE")
+    var automaticRelease: Bool?
+    @StepOption("phased_release", "Release in phases over 7 days", env: "DELIVER_PHASED_RELEASE", default: false)
+    var phasedRelease: Bool
+    @StepOption("dry_run", "Print every change without making it", default: false)
+    var dryRun: Bool
+
+    public init() {}
+
+    public var banner: String { "\(dryRun ? "Preview" : "Send") App Store version \(appVersion ?? "") of \(appIdentifier ?? appleID ?? "the app")" }
+
+    public func run(in context: StepContext) async throws -> AppStoreReleaseResult {
+        let step = Self.definition.id
+        let platform = try appStorePlatform(platform, step: step)
+        guard let version = appVersion ?? context.values[BuiltAppValue.self]?.version else {
+            throw LanesError(.usage, "\(step): no app_version", hint: "pass app_version:, or run build_app first")
+        }
+        // Read and checked before any request: a file over Apple's limit costs nothing remote.
+        let metadata = skipMetadata ? nil : try AppStoreMetadata.read(folder: context.resolve(metadataPath))
+        let client = try context.appStoreConnect()
+        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: step)
+        let log = context.log
+        let outcome = try await client.release(appID: appID, AppStoreRelease(
+            version: version, platform: platform, metadata: metadata, buildNumber: buildNumber, submitForReview: submitForReview,
+            automaticRelease: automaticRelease, phasedRelease: phasedRelease, dryRun: dryRun), progress: { log.line($0) })
+        if outcome.changes.isEmpty { log.line("nothing to change") }
+        return AppStoreReleaseResult(appID: appID, version: version, versionID: outcome.versionID, changes: outcome.changes, dryRun: dryRun)
+    }
+}
+
+/// What `upload_to_app_store` changed (or would change, in a dry run).
+public struct AppStoreReleaseResult: Sendable, ReportableResult {
+    public let appID: String
+    public let version: String
+    public let versionID: String?
+    public let changes: [String]
+    public let dryRun: Bool
+
+    public var report: StepResultReport {
+        StepResultReport(lines: (dryRun ? ["dry run: nothing was changed"] : []) + changes,
+                         json: .object([("app_id", .string(appID)), ("version", .string(version)), ("version_id", versionID.map(JSONValue.string) ?? .null),
+                                        ("changes", .array(changes.map(JSONValue.string))), ("dry_run", .bool(dryRun))]))
+    }
+}
