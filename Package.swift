@@ -68,7 +68,7 @@ let package = Package(
             name: "LanesCLI",
             dependencies: [
                 "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesUpload",
-                "LanesDoctor", "LanesWeb",
+                "LanesAppStoreConnect", "LanesDoctor", "LanesWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]

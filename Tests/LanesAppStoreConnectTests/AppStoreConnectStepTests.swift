@@ -159,5 +159,23 @@ extension LocalAppStoreConnectTests {
             let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
             #expect(requests.isEmpty)
         }
+
+        @Test func lanesAscListsBuildsAppsAndTheKey() throws {
+            let builds = ["7", "99", "100"].enumerated().map {
+                LocalAppStoreConnect.build("b\($0.offset)", version: "1.4.0", number: $0.element, uploaded: "2026-11-2\($0.offset)T10:00:00Z")
+            }
+            try server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": builds, "pageSize": 2])
+            let directory = LanesProcess.temporaryDirectory("asc-cli")
+            let listed = try lanes.run(["asc", "builds", "com.example.brewer", "--version", "1.4.0", "--json"], in: directory, extraEnvironment: environment)
+            #expect(listed.status == 0, "\(listed.output)")
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]], "\(listed.output)")
+            #expect(array.compactMap { $0["build_number"] as? String } == ["100", "99", "7"])
+            let apps = try lanes.run(["asc", "apps"], in: directory, extraEnvironment: environment)
+            #expect(apps.standardOutput.contains("1234567890  com.example.brewer  Brewer"), "\(apps.output)")
+            let whoami = try lanes.run(["asc", "whoami", "--json"], in: directory, extraEnvironment: environment)
+            #expect(whoami.standardOutput.contains(#""key_id":"\#(LocalAppStoreConnect.keyID)""#), "\(whoami.output)")
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            for result in [listed, apps, whoami] { expectNoSecrets(result.output) }
+        }
     }
 }
