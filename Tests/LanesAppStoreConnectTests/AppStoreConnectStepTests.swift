@@ -177,5 +177,75 @@ extension LocalAppStoreConnectTests {
             let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             for result in [listed, apps, whoami] { expectNoSecrets(result.output) }
         }
+
+        /// A real signed profile (Tests/LanesSigningTests/Fixtures) for works.sth.brewer.staging, valid until 2035.
+        var fixtureProfile: Data {
+            get throws {
+                try Data(contentsOf: LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesSigningTests/Fixtures/profiles/Brewer_Staging.mobileprovision"))
+            }
+        }
+
+        func signingScenario(profiles: [[String: Any]]) throws -> [String: Any] {
+            ["bundleIds": [["id": "bid1", "attributes": ["identifier": "works.sth.brewer.staging", "name": "Brewer Staging", "platform": "IOS"]],
+                           ["id": "bid2", "attributes": ["identifier": "works.sth.brewer.staging.widget", "name": "Widget", "platform": "IOS"]]],
+             "profiles": profiles, "profileContent": try fixtureProfile.base64EncodedString(),
+             "certificates": [["id": "cert1", "attributes": ["certificateType": "DISTRIBUTION", "name": "Apple Distribution"]],
+                              ["id": "cert2", "attributes": ["certificateType": "DEVELOPMENT", "name": "Apple Development"]]],
+             "devices": [["id": "d1", "attributes": ["name": "QA iPhone", "udid": "00008030-001A2B3C4D5E6F70", "platform": "IOS", "status": "ENABLED"]],
+                         ["id": "d2", "attributes": ["name": "Old iPad", "udid": "0000-OLD", "platform": "IOS", "status": "DISABLED"]]]]
+        }
+
+        @Test func getProvisioningProfileDownloadsChecksAndInstalls() throws {
+            try server.reset(try signingScenario(profiles: [["id": "p1", "bundle": "bid1", "attributes": [
+                "name": "Brewer_Staging", "profileType": "IOS_APP_ADHOC", "profileState": "ACTIVE",
+                "profileContent": try fixtureProfile.base64EncodedString(), "expirationDate": "2035-01-01T00:00:00Z"]]]))
+            let folder = LanesProcess.temporaryDirectory("asc-sigh")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let result = try lanes.run(["run", "get_provisioning_profile", "app_identifier:works.sth.brewer.staging", "adhoc:true", "readonly:true",
+                                        "output_path:profiles", "--json"], in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            let written = try Data(contentsOf: folder.appendingPathComponent("profiles/AdHoc_works.sth.brewer.staging.mobileprovision"))
+            #expect(written == (try fixtureProfile))
+            #expect(result.standardOutput.contains("7a1d0e4c-2b7e-4e8f-9c11-5d3a2b1c0f42"), "installed under its UUID: \(result.output)")
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            expectNoSecrets(result.output)
+        }
+
+        @Test func aMissingProfileIsCreatedWithTheCertificatesAndEnabledDevices() throws {
+            try server.reset(try signingScenario(profiles: []))
+            let folder = LanesProcess.temporaryDirectory("asc-sigh-create")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let result = try lanes.run(["run", "get_provisioning_profile", "app_identifier:works.sth.brewer.staging", "adhoc:true"],
+                                       in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            let created = try #require((try server.log()["createdProfiles"] as? [[String: Any]])?.first)
+            #expect(created["type"] as? String == "IOS_APP_ADHOC")
+            #expect(created["certificates"] as? [String] == ["cert1"])
+            #expect(created["devices"] as? [String] == ["d1"])
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        }
+
+        @Test func readonlyWithoutAProfileFailsWithoutCreating() throws {
+            try server.reset(try signingScenario(profiles: []))
+            let result = try lanes.run(["run", "get_provisioning_profile", "app_identifier:works.sth.brewer.staging", "readonly:true"],
+                                       in: LanesProcess.temporaryDirectory("asc-sigh-readonly"), extraEnvironment: environment)
+            #expect(result.status == 78, "\(result.output)")
+            #expect(result.output.contains("no active IOS_APP_STORE profile for works.sth.brewer.staging"), "\(result.output)")
+            #expect((try server.log()["createdProfiles"] as? [Any])?.isEmpty == true)
+        }
+
+        @Test func registerDevicesAddsOnlyNewUDIDsFromApplesFile() throws {
+            try server.reset(try signingScenario(profiles: []))
+            let folder = LanesProcess.temporaryDirectory("asc-devices")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try "Device ID\tDevice Name\tDevice Platform\n00008030-001A2B3C4D5E6F70\tQA iPhone\tios\n00008101-000A1B2C3D4E5F60\tDesigner iPhone\tios\n"
+                .write(to: folder.appendingPathComponent("devices.txt"), atomically: true, encoding: .utf8)
+            let result = try lanes.run(["run", "register_devices", "devices_file:devices.txt", "--json"], in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            let devices = try server.log()["devices"] as? [[String: Any]] ?? []
+            #expect(devices.count == 3)
+            #expect(devices.contains { ($0["attributes"] as? [String: Any])?["udid"] as? String == "00008101-000A1B2C3D4E5F60" })
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        }
     }
 }

@@ -65,7 +65,9 @@ def reset(config):
         "versions": config.get("versions", []), "pageSize": config.get("pageSize", 200),
         "throttle": config.get("throttle"), "conflict": config.get("conflict"),
         "processingPolls": config.get("processingPolls", 0), "localizations": [], "groupBuilds": [], "reviewDetails": {},
-        "submissions": [], "versionLocalizations": config.get("versionLocalizations", []), "releases": [], "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
+        "submissions": [], "versionLocalizations": config.get("versionLocalizations", []), "releases": [], "bundleIds": config.get("bundleIds", []),
+        "profiles": config.get("profiles", []), "certificates": config.get("certificates", []), "devices": config.get("devices", []),
+        "profileContent": config.get("profileContent", ""), "createdProfiles": [], "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
     }
 
 
@@ -152,7 +154,7 @@ class Handler(BaseHTTPRequestHandler):
                 if url.path == "/_log":
                     return self.send(200, {k: state[k] for k in ("log", "errors", "localizations", "groupBuilds", "submissions",
                                                                  "reviewDetails", "builds", "tokens", "versions",
-                                                                 "versionLocalizations", "releases")} | {"loadSeconds": LOAD_SECONDS})
+                                                                 "versionLocalizations", "releases", "devices", "createdProfiles")} | {"loadSeconds": LOAD_SECONDS})
                 if url.path.startswith("/_part/"):
                     return self.part(url.path, body)
                 self.check_token()
@@ -330,6 +332,35 @@ class Handler(BaseHTTPRequestHandler):
             state["releases"].append({"kind": "reviewSubmissions-update", "body": body["data"]})
             item = {"id": parts[2], "attributes": {"state": "WAITING_FOR_REVIEW"}}
             return self.send(200, {"data": self.resource("reviewSubmissions", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "GET" and path == "/v1/bundleIds":
+            wanted = query.get("filter[identifier]", [""])[0]
+            items = [self.resource("bundleIds", b) for b in state["bundleIds"] if b["attributes"]["identifier"].startswith(wanted)]
+            return self.send(200, self.page(path, query, items))
+        if method == "GET" and parts[:2] == ["v1", "bundleIds"] and parts[3:] == ["profiles"]:
+            items = [self.resource("profiles", p) for p in state["profiles"] if p["bundle"] == parts[2]]
+            return self.send(200, self.page(path, query, items))
+        if method == "GET" and path == "/v1/certificates":
+            types = query.get("filter[certificateType]", [""])[0].split(",")
+            items = [self.resource("certificates", c) for c in state["certificates"] if c["attributes"]["certificateType"] in types]
+            return self.send(200, self.page(path, query, items))
+        if method == "GET" and path == "/v1/devices":
+            items = [self.resource("devices", d) for d in state["devices"]
+                     if "filter[status]" not in query or d["attributes"]["status"] in query["filter[status]"][0].split(",")]
+            return self.send(200, self.page(path, query, items))
+        if method == "POST" and path == "/v1/devices":
+            device = {"id": new_id("device"), "attributes": dict(body["data"]["attributes"], status="ENABLED")}
+            state["devices"].append(device)
+            return self.send(201, {"data": self.resource("devices", device), "links": {"self": f"{APPLE}{path}"}})
+        if method == "POST" and path == "/v1/profiles":
+            data = body["data"]
+            profile = {"id": new_id("profile"), "bundle": data["relationships"]["bundleId"]["data"]["id"],
+                       "attributes": {"name": data["attributes"]["name"], "profileType": data["attributes"]["profileType"], "profileState": "ACTIVE",
+                                      "profileContent": state["profileContent"], "expirationDate": "2035-01-01T00:00:00Z"}}
+            state["profiles"].append(profile)
+            state["createdProfiles"].append({"name": data["attributes"]["name"], "type": data["attributes"]["profileType"],
+                                             "certificates": [c["id"] for c in data["relationships"]["certificates"]["data"]],
+                                             "devices": [d["id"] for d in (data["relationships"].get("devices") or {}).get("data", [])]})
+            return self.send(201, {"data": self.resource("profiles", profile), "links": {"self": f"{APPLE}{path}"}})
         if method == "POST" and path == "/v1/buildUploads":
             attributes = body["data"]["attributes"]
             app = body["data"]["relationships"]["app"]["data"]["id"]

@@ -24,6 +24,8 @@ public enum StepCatalog {
         LatestTestflightBuildNumber.self,
         AppStoreBuildNumber.self,
         UploadToAppStore.self,
+        RegisterDevices.self,
+        GetProvisioningProfile.self,
         NumberOfCommits.self,
         ChangelogFromGitCommits.self,
         EnsureGitStatusClean.self,

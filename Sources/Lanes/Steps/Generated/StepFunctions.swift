@@ -695,6 +695,68 @@ public func uploadToAppStore(
     ])
 }
 
+/// Register devices (UDIDs) with App Store Connect.
+///
+/// The `register_devices` step; `lanes actions register_devices` documents it.
+/// - Parameter devices: Devices as NAME=UDID (default )
+/// - Parameter devicesFile: Apple's tab-separated devices file (environment FASTLANE_REGISTER_DEVICES_FILE)
+/// - Parameter platform: ios or mac (the devices' platform) (environment REGISTER_DEVICES_PLATFORM; default ios)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func registerDevices(
+    devices: [String]? = nil,
+    devicesFile: String? = nil,
+    platform: String? = nil,
+    timeout: Double? = nil
+) async throws -> RegisteredDevices {
+    try await runStep(RegisterDevices.self, [
+        "devices": devices,
+        "devices_file": devicesFile,
+        "platform": platform,
+        "timeout": timeout,
+    ])
+}
+
+/// Download (or create) a provisioning profile from App Store Connect and install it.
+///
+/// The `get_provisioning_profile` step; `lanes actions get_provisioning_profile` documents it.
+/// - Parameter appIdentifier: The bundle id the profile is for (environment APP_IDENTIFIER)
+/// - Parameter adhoc: An ad hoc profile (environment SIGH_AD_HOC; default false)
+/// - Parameter development: A development profile (environment SIGH_DEVELOPMENT; default false)
+/// - Parameter readonly: Only download; fail when there is none (environment SIGH_READONLY; default false)
+/// - Parameter platform: ios, osx, appletvos or xros (environment SIGH_PLATFORM; default ios)
+/// - Parameter provisioningName: The name of a profile lanes creates (environment SIGH_PROVISIONING_PROFILE_NAME)
+/// - Parameter outputPath: Where the .mobileprovision is written (environment SIGH_OUTPUT_PATH; default .)
+/// - Parameter filename: The file's name (default: KIND_BUNDLEID.mobileprovision) (environment SIGH_PROFILE_FILE_NAME)
+/// - Parameter skipInstall: Only write the file (environment SIGH_SKIP_INSTALL; default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getProvisioningProfile(
+    appIdentifier: String? = nil,
+    adhoc: Bool? = nil,
+    development: Bool? = nil,
+    readonly: Bool? = nil,
+    platform: String? = nil,
+    provisioningName: String? = nil,
+    outputPath: String? = nil,
+    filename: String? = nil,
+    skipInstall: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> DownloadedProvisioningProfile {
+    try await runStep(GetProvisioningProfile.self, [
+        "app_identifier": appIdentifier,
+        "adhoc": adhoc,
+        "development": development,
+        "readonly": readonly,
+        "platform": platform,
+        "provisioning_name": provisioningName,
+        "output_path": outputPath,
+        "filename": filename,
+        "skip_install": skipInstall,
+        "timeout": timeout,
+    ])
+}
+
 /// Count the commits reachable from HEAD (a build number); fails in a shallow clone.
 ///
 /// The `number_of_commits` step; `lanes actions number_of_commits` documents it.

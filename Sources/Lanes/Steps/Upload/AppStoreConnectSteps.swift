@@ -318,3 +318,147 @@ public struct AppStoreReleaseResult: Sendable, ReportableResult {
                                         ("changes", .array(changes.map(JSONValue.string))), ("dry_run", .bool(dryRun))]))
     }
 }
+
+/// `register_devices`: adds the devices App Store Connect does not have yet, from Apple's
+/// tab-separated devices file (`Device ID<TAB>Device Name[<TAB>Device Platform]`, header first) or `devices:`.
+public struct RegisterDevices: Step {
+    public typealias Output = RegisteredDevices
+
+    public static let definition = StepDefinition(
+        id: "register_devices",
+        summary: "Register devices (UDIDs) with App Store Connect",
+        category: .signing,
+        examples: [StepExample(swift: #"try await registerDevices(devicesFile: "devices.txt")"#, commandLine: ["devices_file:devices.txt"],
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+    )
+
+    @StepOption("devices", "Devices as NAME=UDID", default: [])
+    var devices: [String]
+    @StepOption("devices_file", "Apple's tab-separated devices file", env: "FASTLANE_REGISTER_DEVICES_FILE")
+    var devicesFile: String?
+    @StepOption("platform", "ios or mac (the devices' platform)", env: "REGISTER_DEVICES_PLATFORM", default: "ios")
+    var platform: String
+
+    public init() {}
+
+    public var banner: String { "Register devices with App Store Connect" }
+
+    public func run(in context: StepContext) async throws -> RegisteredDevices {
+        let step = Self.definition.id
+        let applePlatform = platform.lowercased() == "mac" || platform.lowercased() == "osx" ? "MAC_OS" : "IOS"
+        var list: [(name: String, udid: String)] = []
+        for entry in devices {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw LanesError(.usage, "\(step): devices entry '\(entry)' is not NAME=UDID")
+            }
+            list.append((parts[0], parts[1]))
+        }
+        if let devicesFile {
+            let path = context.resolve(devicesFile)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw LanesError(.configuration, "\(step): devices_file \(path) cannot be read", hint: "check devices_file or FASTLANE_REGISTER_DEVICES_FILE")
+            }
+            for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+                if fields.allSatisfy(\.isEmpty) { continue }
+                if index == 0, fields.first == "Device ID" { continue }
+                guard fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty else {
+                    throw LanesError(.configuration, "\(path):\(index + 1): expected 'Device ID<TAB>Device Name[<TAB>Device Platform]'")
+                }
+                list.append((fields[1], fields[0]))
+            }
+        }
+        guard !list.isEmpty else { throw LanesError(.usage, "\(step): no devices given", hint: "pass devices: or devices_file:") }
+        let outcome = try await context.appStoreConnect().registerDevices(list, platform: applePlatform)
+        context.log.line("registered \(outcome.added.count) new device(s)\(outcome.added.isEmpty ? "" : ": " + outcome.added.joined(separator: ", ")); \(outcome.existing.count) already there")
+        return RegisteredDevices(added: outcome.added, existing: outcome.existing)
+    }
+}
+
+public struct RegisteredDevices: Sendable, ReportableResult {
+    public let added: [String]
+    public let existing: [String]
+
+    public var report: StepResultReport {
+        StepResultReport(lines: ["added: \(added.joined(separator: ", "))", "already registered: \(existing.count)"],
+                         json: .object([("added", .array(added.map(JSONValue.string))), ("existing", .array(existing.map(JSONValue.string)))]))
+    }
+}
+
+/// `get_provisioning_profile` (fastlane's sigh): downloads the newest active profile of a type for a
+/// bundle id, creating it when missing unless `readonly`, writes it, and installs it through
+/// `install_provisioning_profile`'s checks.
+public struct GetProvisioningProfile: Step {
+    public typealias Output = DownloadedProvisioningProfile
+
+    public static let definition = StepDefinition(
+        id: "get_provisioning_profile",
+        summary: "Download (or create) a provisioning profile from App Store Connect and install it",
+        category: .signing,
+        examples: [StepExample(swift: #"try await getProvisioningProfile(appIdentifier: "com.example.brewer", adhoc: true)"#,
+                               commandLine: ["app_identifier:com.example.brewer", "adhoc:true"],
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+    )
+
+    @StepOption("app_identifier", "The bundle id the profile is for", env: "APP_IDENTIFIER")
+    var appIdentifier: String
+    @StepOption("adhoc", "An ad hoc profile", env: "SIGH_AD_HOC", default: false)
+    var adhoc: Bool
+    @StepOption("development", "A development profile", env: "SIGH_DEVELOPMENT", default: false)
+    var development: Bool
+    @StepOption("readonly", "Only download; fail when there is none", env: "SIGH_READONLY", default: false)
+    var readonly: Bool
+    @StepOption("platform", "ios, osx, appletvos or xros", env: "SIGH_PLATFORM", default: "ios")
+    var platform: String
+    @StepOption("provisioning_name", "The name of a profile lanes creates", env: "SIGH_PROVISIONING_PROFILE_NAME")
+    var provisioningName: String?
+    @StepOption("output_path", "Where the .mobileprovision is written", env: "SIGH_OUTPUT_PATH", default: ".")
+    var outputPath: String
+    @StepOption("filename", "The file's name (default: KIND_BUNDLEID.mobileprovision)", env: "SIGH_PROFILE_FILE_NAME")
+    var filename: String?
+    @StepOption("skip_install", "Only write the file", env: "SIGH_SKIP_INSTALL", default: false)
+    var skipInstall: Bool
+
+    public init() {}
+
+    public var banner: String { "Get the \(adhoc ? "ad hoc" : development ? "development" : "App Store") profile of \(appIdentifier)" }
+
+    public func run(in context: StepContext) async throws -> DownloadedProvisioningProfile {
+        let step = Self.definition.id
+        guard !(adhoc && development) else { throw LanesError(.usage, "\(step): adhoc and development exclude each other") }
+        let kind: ProfileKind = adhoc ? .adHoc : development ? .development : .appStore
+        let platform = try appStorePlatform(platform, step: step)
+        let profile = try await context.appStoreConnect().provisioningProfile(bundleIdentifier: appIdentifier, kind: kind, platform: platform,
+                                                                              create: !readonly, name: provisioningName)
+        let folder = context.resolve(outputPath)
+        try FilePath.makeDirectories(folder)
+        let path = folder + "/" + (filename ?? "\(kind == .appStore ? "AppStore" : kind == .adHoc ? "AdHoc" : "Development")_\(appIdentifier).mobileprovision")
+        try AtomicFile.write(profile.content, to: path)
+        context.log.line("\(profile.created ? "created" : "downloaded") '\(profile.name)' (\(profile.profileType)) to \(path)")
+        var installedPath: String?
+        if !skipInstall {
+            let install = try InstallProvisioningProfile.resolve(StepArguments(text: ["path": path, "app_identifier": appIdentifier]),
+                                                                 environment: context.environment)
+            installedPath = try await install.run(in: context).installedPath
+        }
+        return DownloadedProvisioningProfile(path: path, name: profile.name, profileType: profile.profileType, uuid: profile.uuid,
+                                             created: profile.created, installedPath: installedPath)
+    }
+}
+
+public struct DownloadedProvisioningProfile: Sendable, ReportableResult {
+    public let path: String
+    public let name: String
+    public let profileType: String
+    public let uuid: String?
+    public let created: Bool
+    public let installedPath: String?
+
+    public var report: StepResultReport {
+        StepResultReport(lines: ["profile: \(name) (\(profileType))", "file: \(path)"] + (installedPath.map { ["installed: \($0)"] } ?? []),
+                         json: .object([("path", .string(path)), ("name", .string(name)), ("profile_type", .string(profileType)),
+                                        ("uuid", uuid.map(JSONValue.string) ?? .null), ("created", .bool(created)),
+                                        ("installed_path", installedPath.map(JSONValue.string) ?? .null)]))
+    }
+}
