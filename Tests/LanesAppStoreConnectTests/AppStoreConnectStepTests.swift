@@ -26,6 +26,22 @@ extension LocalAppStoreConnectTests {
             #expect(!output.contains("eyJ"), "a JWT was printed")
         }
 
+        /// Nor in any file lanes left in the project (events, history, logs) or its cache.
+        func expectNoSecretsInFiles(under folders: [URL]) {
+            let keyLines = server.keyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
+            for folder in folders {
+                guard let walker = FileManager.default.enumerator(atPath: folder.path) else { continue }
+                for case let relative as String in walker {
+                    let path = folder.appendingPathComponent(relative).path
+                    if relative.hasSuffix(".ipa") { continue }
+                    guard let data = FileManager.default.contents(atPath: path) else { continue }
+                    let text = String(decoding: data, as: UTF8.self)
+                    #expect(!text.contains("eyJ"), "a JWT in \(path)")
+                    for line in keyLines { #expect(!text.contains(line), "key material in \(path)") }
+                }
+            }
+        }
+
         @Test func latestTestflightBuildNumberPrintsTheHighestAcrossPagesInItsResultEvent() throws {
             let builds = ["7", "99", "100", "12", "8"].enumerated().map {
                 LocalAppStoreConnect.build("b\($0.offset)", version: "1.4.0", number: $0.element, uploaded: "2026-11-2\($0.offset)T10:00:00Z")
@@ -62,6 +78,7 @@ extension LocalAppStoreConnectTests {
             #expect((localizations.first?["attributes"] as? [String: Any])?["whatsNew"] as? String == "Try the new login")
             #expect((log["groupBuilds"] as? [[String: String]])?.first?["group"] == "g1")
             expectNoSecrets(result.output)
+            expectNoSecretsInFiles(under: [folder, lanes.cacheDirectory])
         }
 
         @Test func aKeyInTheLaneIsUsedByLaterSteps() throws {
@@ -85,6 +102,7 @@ extension LocalAppStoreConnectTests {
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.contains("next build: 6"), "\(result.output)")
             expectNoSecrets(result.output)
+            expectNoSecretsInFiles(under: [folder.appendingPathComponent(".lanes")])
         }
 
         /// A fastlane metadata folder with en-US and de-DE, `keywords` as given.
