@@ -99,6 +99,17 @@ public struct AppStoreVersionLocalizationAttributes: Codable, Sendable, Equatabl
     public var whatsNew: String?
 }
 
+public struct AppInfoAttributes: Decodable, Sendable {
+    public let state: String?
+}
+
+public struct AppInfoLocalizationAttributes: Codable, Sendable {
+    public var locale: String?
+    public var name: String?
+    public var subtitle: String?
+    public var privacyPolicyUrl: String?
+}
+
 /// What `upload_to_app_store` did (or, in a dry run, would do): one line per change.
 public struct AppStoreReleaseOutcome: Sendable {
     public var versionID: String?
@@ -170,6 +181,9 @@ extension AppStoreConnectClient {
                 }
             }
         }
+        if let metadata = release.metadata {
+            try await updateAppInfo(appID: appID, metadata, dryRun: release.dryRun, change: change)
+        }
         if let buildNumber = release.buildNumber {
             guard let build = try await builds(appID: appID, version: release.version, platform: release.platform, buildNumber: buildNumber).first else {
                 throw UploadError(.configuration, "App Store Connect has no build \(release.version) (\(buildNumber)) to attach",
@@ -217,6 +231,49 @@ extension AppStoreConnectClient {
             }
         }
         return outcome
+    }
+
+    /// Name, subtitle and privacy policy URL live on the app's editable `appInfo`, not on the version.
+    func updateAppInfo(appID: String, _ metadata: AppStoreMetadata, dryRun: Bool, change: (String) -> Void) async throws {
+        let locales = metadata.localized.filter { $0.value["name"] != nil || $0.value["subtitle"] != nil || $0.value["privacy_url"] != nil }
+        guard !locales.isEmpty else { return }
+        let infos = try await getAll("/v1/apps/\(appID)/appInfos", query: [("limit", "200")], as: Resource<AppInfoAttributes>.self)
+        let live: Set<String> = ["READY_FOR_DISTRIBUTION", "REPLACED_WITH_NEW_INFO"]
+        guard let info = infos.first(where: { !live.contains($0.attributes?.state ?? "") }) ?? infos.first else {
+            throw UploadError(.configuration, "App Store Connect: the app has no app info to put name and subtitle on")
+        }
+        let existing = try await getAll("/v1/appInfos/\(info.id)/appInfoLocalizations", query: [("limit", "200")],
+                                        as: Resource<AppInfoLocalizationAttributes>.self)
+        for locale in locales.keys.sorted() {
+            let fields = locales[locale] ?? [:]
+            var wanted = AppInfoLocalizationAttributes(name: fields["name"], subtitle: fields["subtitle"], privacyPolicyUrl: fields["privacy_url"])
+            let current = existing.first { $0.attributes?.locale == locale }
+            let pairs: [(String, String?, String?)] = [
+                ("name", current?.attributes?.name, wanted.name), ("subtitle", current?.attributes?.subtitle, wanted.subtitle),
+                ("privacy_url", current?.attributes?.privacyPolicyUrl, wanted.privacyPolicyUrl),
+            ]
+            let changed: [String] = pairs.compactMap { name, old, new in new != nil && new != old ? name : nil }
+            guard !changed.isEmpty else { continue }
+            if let current {
+                change("update app info \(locale): \(changed.joined(separator: ", "))")
+                if !dryRun {
+                    try await send("PATCH", "/v1/appInfoLocalizations/\(current.id)",
+                                   body: Request(type: "appInfoLocalizations", id: current.id, attributes: wanted))
+                }
+            } else {
+                guard wanted.name != nil else {
+                    change("skip app info \(locale): a new locale needs name.txt")
+                    continue
+                }
+                change("add app info \(locale): \(changed.joined(separator: ", "))")
+                if !dryRun {
+                    wanted.locale = locale
+                    try await send("POST", "/v1/appInfoLocalizations",
+                                   body: Request(type: "appInfoLocalizations", attributes: wanted,
+                                                 relationships: ["appInfo": ToOne(data: Linkage(type: "appInfos", id: info.id))]))
+                }
+            }
+        }
     }
 
     /// The names of the fields `wanted` sets to something other than `current` has.

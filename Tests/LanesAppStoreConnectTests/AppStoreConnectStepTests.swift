@@ -114,7 +114,9 @@ extension LocalAppStoreConnectTests {
                 try "\(description)\n".write(to: localeFolder.appendingPathComponent("description.txt"), atomically: true, encoding: .utf8)
                 try keywords.write(to: localeFolder.appendingPathComponent("keywords.txt"), atomically: true, encoding: .utf8)
                 try "Faster timer".write(to: localeFolder.appendingPathComponent("release_notes.txt"), atomically: true, encoding: .utf8)
+                try "Brewer".write(to: localeFolder.appendingPathComponent("name.txt"), atomically: true, encoding: .utf8)
             }
+            try "Coffee, timed".write(to: folder.appendingPathComponent("fastlane/metadata/en-US/subtitle.txt"), atomically: true, encoding: .utf8)
             try "2026 Example GmbH".write(to: folder.appendingPathComponent("fastlane/metadata/copyright.txt"), atomically: true, encoding: .utf8)
             return folder
         }
@@ -125,7 +127,10 @@ extension LocalAppStoreConnectTests {
              "versions": [["id": "v1", "app": "1234567890",
                            "attributes": ["platform": "IOS", "versionString": "1.4.0", "appStoreState": "PREPARE_FOR_SUBMISSION",
                                           "appVersionState": "PREPARE_FOR_SUBMISSION"]]],
-             "versionLocalizations": [["id": "l-en", "version": "v1", "attributes": ["locale": "en-US", "description": "Old text."]]]]
+             "versionLocalizations": [["id": "l-en", "version": "v1", "attributes": ["locale": "en-US", "description": "Old text."]]],
+             "appInfos": [["id": "info-live", "app": "1234567890", "attributes": ["state": "READY_FOR_DISTRIBUTION"]],
+                          ["id": "info-edit", "app": "1234567890", "attributes": ["state": "PREPARE_FOR_SUBMISSION"]]],
+             "appInfoLocalizations": [["id": "il-en", "info": "info-edit", "attributes": ["locale": "en-US", "name": "Brewer"]]]]
         }
 
         @Test func uploadToAppStoreUpdatesTheVersionsLocalizationsAttachesTheBuildAndSubmits() throws {
@@ -148,6 +153,9 @@ extension LocalAppStoreConnectTests {
             #expect(version?["build"] as? String == "b42")
             #expect((version?["attributes"] as? [String: Any])?["releaseType"] as? String == "AFTER_APPROVAL")
             #expect((version?["attributes"] as? [String: Any])?["copyright"] as? String == "2026 Example GmbH")
+            let infos = log["appInfoLocalizations"] as? [[String: Any]] ?? []
+            #expect((infos.first { $0["id"] as? String == "il-en" }?["attributes"] as? [String: Any])?["subtitle"] as? String == "Coffee, timed")
+            #expect(infos.contains { $0["info"] as? String == "info-edit" && ($0["attributes"] as? [String: Any])?["locale"] as? String == "de-DE" })
             let kinds = (log["releases"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
             #expect(kinds == ["reviewSubmissions", "reviewSubmissionItems", "reviewSubmissions-update"])
             expectNoSecrets(result.output)
@@ -162,6 +170,7 @@ extension LocalAppStoreConnectTests {
             #expect(result.output.contains("would update en-US: description, keywords, release_notes"), "\(result.output)")
             #expect(result.output.contains("would add de-DE"), "\(result.output)")
             #expect(result.output.contains("would attach build 42"), "\(result.output)")
+            #expect(result.output.contains("would update app info en-US: subtitle"), "\(result.output)")
             let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
             #expect(!requests.isEmpty)
             #expect(requests.allSatisfy { $0["method"] as? String == "GET" }, "\(requests)")

@@ -67,7 +67,8 @@ def reset(config):
         "processingPolls": config.get("processingPolls", 0), "localizations": [], "groupBuilds": [], "reviewDetails": {},
         "submissions": [], "versionLocalizations": config.get("versionLocalizations", []), "releases": [], "bundleIds": config.get("bundleIds", []),
         "profiles": config.get("profiles", []), "certificates": config.get("certificates", []), "devices": config.get("devices", []),
-        "profileContent": config.get("profileContent", ""), "createdProfiles": [], "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
+        "profileContent": config.get("profileContent", ""), "createdProfiles": [], "appInfos": config.get("appInfos", []),
+        "appInfoLocalizations": config.get("appInfoLocalizations", []), "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
     }
 
 
@@ -154,7 +155,8 @@ class Handler(BaseHTTPRequestHandler):
                 if url.path == "/_log":
                     return self.send(200, {k: state[k] for k in ("log", "errors", "localizations", "groupBuilds", "submissions",
                                                                  "reviewDetails", "builds", "tokens", "versions",
-                                                                 "versionLocalizations", "releases", "devices", "createdProfiles")} | {"loadSeconds": LOAD_SECONDS})
+                                                                 "versionLocalizations", "releases", "devices", "createdProfiles",
+                                                                 "appInfoLocalizations")} | {"loadSeconds": LOAD_SECONDS})
                 if url.path.startswith("/_part/"):
                     return self.part(url.path, body)
                 self.check_token()
@@ -332,6 +334,20 @@ class Handler(BaseHTTPRequestHandler):
             state["releases"].append({"kind": "reviewSubmissions-update", "body": body["data"]})
             item = {"id": parts[2], "attributes": {"state": "WAITING_FOR_REVIEW"}}
             return self.send(200, {"data": self.resource("reviewSubmissions", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "GET" and parts[:2] == ["v1", "apps"] and parts[3:] == ["appInfos"]:
+            items = [self.resource("appInfos", i) for i in state["appInfos"] if i["app"] == parts[2]]
+            return self.send(200, self.page(path, query, items))
+        if method == "GET" and parts[:2] == ["v1", "appInfos"] and parts[3:] == ["appInfoLocalizations"]:
+            items = [self.resource("appInfoLocalizations", l) for l in state["appInfoLocalizations"] if l["info"] == parts[2]]
+            return self.send(200, self.page(path, query, items))
+        if method == "POST" and path == "/v1/appInfoLocalizations":
+            item = {"id": new_id("iloc"), "info": body["data"]["relationships"]["appInfo"]["data"]["id"], "attributes": body["data"]["attributes"]}
+            state["appInfoLocalizations"].append(item)
+            return self.send(201, {"data": self.resource("appInfoLocalizations", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "PATCH" and parts[:2] == ["v1", "appInfoLocalizations"]:
+            item = next(l for l in state["appInfoLocalizations"] if l["id"] == parts[2])
+            item["attributes"].update(body["data"].get("attributes") or {})
+            return self.send(200, {"data": self.resource("appInfoLocalizations", item), "links": {"self": f"{APPLE}{path}"}})
         if method == "GET" and path == "/v1/bundleIds":
             wanted = query.get("filter[identifier]", [""])[0]
             items = [self.resource("bundleIds", b) for b in state["bundleIds"] if b["attributes"]["identifier"].startswith(wanted)]
