@@ -274,5 +274,39 @@ extension LocalAppStoreConnectTests {
             #expect(devices.contains { ($0["attributes"] as? [String: Any])?["udid"] as? String == "00008101-000A1B2C3D4E5F60" })
             let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
+
+        /// build_app after app_store_connect_api_key: xcodebuild gets the lane's key as -authenticationKey*
+        /// (through the recording stand-in of LanesCLITests), from a file that is gone when the lane ends.
+        @Test func buildAppGetsTheLanesKeyForProvisioningUpdates() throws {
+            let folder = LanesProcess.temporaryDirectory("asc-build-app")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let record = folder.appendingPathComponent("xcodebuild-calls.txt")
+            let base64 = Data(server.keyPEM.utf8).base64EncodedString()
+            try """
+            import Lanes
+
+            let lanes = Lanefile {
+                Lane("beta", "Build with the lane's key") {
+                    try await appStoreConnectApiKey(keyID: "\(LocalAppStoreConnect.keyID)", issuerID: "\(LocalAppStoreConnect.issuer)",
+                                                    keyContent: try secret("ASC_KEY_BASE64"), isKeyContentBase64: true)
+                    try await buildApp(workspace: "Brewer.xcworkspace", scheme: "Brewer", exportMethod: .adHoc, allowProvisioningUpdates: true)
+                }
+            }
+            """.write(to: folder.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+            let result = try lanes.run(["beta"], in: folder, extraEnvironment: [
+                "ASC_KEY_BASE64": base64,
+                // The stand-in first; the rest of PATH still finds swiftc for the Lanefile.
+                "PATH": LanesProcess.fixtures.appendingPathComponent("xcodebuild-standin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "XCODEBUILD_RECORD": record.path,
+                "XCODEBUILD_IPA": LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa").path,
+            ])
+            #expect(result.status == 0, "\(result.output)")
+            let archive = try String(contentsOf: record, encoding: .utf8).components(separatedBy: "\n\n").first?.split(separator: "\n").map(String.init) ?? []
+            let keyPath = try #require(archive.firstIndex(of: "-authenticationKeyPath").map { archive[$0 + 1] }, "\(archive)")
+            #expect(archive.firstIndex(of: "-authenticationKeyID").map { archive[$0 + 1] } == LocalAppStoreConnect.keyID)
+            #expect(archive.firstIndex(of: "-authenticationKeyIssuerID").map { archive[$0 + 1] } == LocalAppStoreConnect.issuer)
+            #expect(!FileManager.default.fileExists(atPath: keyPath), "the key file outlived the lane")
+            expectNoSecrets(result.output)
+        }
     }
 }

@@ -573,7 +573,7 @@ public func uploadToTestflight(
 public func appStoreConnectApiKey(
     keyID: String? = nil,
     issuerID: String? = nil,
-    keyContent: String? = nil,
+    keyContent: Secret? = nil,
     keyFilepath: String? = nil,
     isKeyContentBase64: Bool? = nil,
     inHouse: Bool? = nil,

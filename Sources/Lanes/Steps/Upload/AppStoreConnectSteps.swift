@@ -79,7 +79,7 @@ public struct AppStoreConnectAPIKeyStep: Step {
     @StepOption("issuer_id", "The issuer id of the key's team (ASC_ISSUER_ID is read too)", env: AppStoreConnectKey.Variable.issuerID)
     var issuerID: String?
     @StepOption("key_content", "The .p8's PEM text, or its base64 with is_key_content_base64", env: AppStoreConnectKey.Variable.key, secret: true)
-    var keyContent: String?
+    var keyContent: Secret?
     @StepOption("key_filepath", "The AuthKey_ID.p8 file (ASC_PRIVATE_KEY is read too: a path or the PEM)", env: AppStoreConnectKey.Variable.keyFilepath)
     var keyFilepath: String?
     @StepOption("is_key_content_base64", "key_content is base64", env: AppStoreConnectKey.Variable.isBase64, default: false)
@@ -93,6 +93,7 @@ public struct AppStoreConnectAPIKeyStep: Step {
 
     public func run(in context: StepContext) async throws -> AppStoreConnectKeyInfo {
         let environment = context.environment.variables
+        let keyContent = self.keyContent?.value
         if let keyContent { context.environment.redactor.register(keyContent) }
         guard let keyID = keyID ?? environment["ASC_KEY_ID"] else {
             throw LanesError(.usage, "app_store_connect_api_key: no key_id", hint: "pass key_id:, or set \(AppStoreConnectKey.Variable.keyID)")
