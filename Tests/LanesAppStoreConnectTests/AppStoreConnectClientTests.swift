@@ -53,6 +53,24 @@ extension LocalAppStoreConnectTests {
             #expect(buildRequests.count == 3, "5 builds at 2 a page")
         }
 
+        @Test func theAppStoreBuildNumberIsTheLiveVersionsOrTheNewest() async throws {
+            try server.reset(["apps": [LocalAppStoreConnect.app],
+                              "builds": [LocalAppStoreConnect.build("b1", version: "1.9.0", number: "310"),
+                                         LocalAppStoreConnect.build("b2", version: "1.10.0", number: "402")],
+                              "versions": [["id": "v19", "app": "1234567890", "build": "b1",
+                                            "attributes": ["platform": "IOS", "versionString": "1.9.0", "appStoreState": "READY_FOR_SALE"]],
+                                           ["id": "v110", "app": "1234567890", "build": "b2",
+                                            "attributes": ["platform": "IOS", "versionString": "1.10.0", "appStoreState": "WAITING_FOR_REVIEW"]]]])
+            let client = try client()
+            let live = try await client.appStoreBuildNumber(appID: "1234567890", live: true, version: nil, platform: .ios)
+            #expect(live?.version == "1.9.0")
+            #expect(live?.build == "310")
+            let newest = try await client.appStoreBuildNumber(appID: "1234567890", live: false, version: nil, platform: .ios)
+            #expect(newest?.version == "1.10.0", "1.10.0 comes after 1.9.0")
+            #expect(newest?.build == "402")
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        }
+
         @Test func a429IsRetriedAfterRetryAfterForGETs() async throws {
             try scenarioWithPagedBuilds(extra: ["throttle": ["path": "/v1/builds", "times": 1, "retryAfter": 3]])
             let sleeper = RecordingSleeper()
