@@ -69,14 +69,19 @@ extension LocalAppStoreConnectTests {
             try Data((0..<2_300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: ipa)
             let result = try lanes.run(["run", "upload_to_testflight", "ipa_path:\(ipa.path)", "app_identifier:com.example.brewer",
                                         "app_version:1.4.0", "build_number:43", "changelog:Try the new login", "groups:QA",
-                                        "uses_non_exempt_encryption:false", "wait_processing_interval:0", "--json"],
-                                       in: folder, extraEnvironment: environment)
+                                        "uses_non_exempt_encryption:false", "wait_processing_interval:0", "distribute_external:true",
+                                        "beta_app_review_info:contact_email=qa@example.com,demo_account_required=true", "--json"],
+                                       in: folder, extraEnvironment: environment.merging(["PILOT_DEMO_ACCOUNT_PASSWORD": "Canary-Pass-22"]) { $1 })
             #expect(result.status == 0, "\(result.output)")
             let log = try server.log()
             let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let localizations = log["localizations"] as? [[String: Any]] ?? []
             #expect((localizations.first?["attributes"] as? [String: Any])?["whatsNew"] as? String == "Try the new login")
             #expect((log["groupBuilds"] as? [[String: String]])?.first?["group"] == "g1")
+            let review = (log["reviewDetails"] as? [String: [String: Any]])?["1234567890"]
+            #expect(review?["demoAccountPassword"] as? String == "Canary-Pass-22")
+            #expect((log["submissions"] as? [String])?.count == 1)
+            #expect(!result.output.contains("Canary-Pass-22"), "the demo account password was printed")
             expectNoSecrets(result.output)
             expectNoSecretsInFiles(under: [folder, lanes.cacheDirectory])
         }

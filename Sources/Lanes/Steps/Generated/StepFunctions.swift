@@ -509,7 +509,8 @@ public func firebaseAppDistribution(
 /// - Parameter groups: Beta groups to add the build to (names) (environment PILOT_GROUPS; default )
 /// - Parameter distributeExternal: Submit the build to beta app review for external testers (environment PILOT_DISTRIBUTE_EXTERNAL; default false)
 /// - Parameter notifyExternalTesters: Notify external testers when the build is available (environment PILOT_NOTIFY_EXTERNAL_TESTERS; default true)
-/// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_password, demo_account_required, notes) (default )
+/// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes) (default )
+/// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)
 /// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
 /// - Parameter expirePreviousBuilds: Expire the app's earlier builds (environment PILOT_EXPIRE_PREVIOUS_BUILDS; default false)
 /// - Parameter skipWaiting: Return once the upload is committed (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
@@ -530,6 +531,7 @@ public func uploadToTestflight(
     distributeExternal: Bool? = nil,
     notifyExternalTesters: Bool? = nil,
     betaAppReviewInfo: [String]? = nil,
+    demoAccountPassword: Secret? = nil,
     usesNonExemptEncryption: Bool? = nil,
     expirePreviousBuilds: Bool? = nil,
     skipWaiting: Bool? = nil,
@@ -550,6 +552,7 @@ public func uploadToTestflight(
         "distribute_external": distributeExternal,
         "notify_external_testers": notifyExternalTesters,
         "beta_app_review_info": betaAppReviewInfo,
+        "demo_account_password": demoAccountPassword,
         "uses_non_exempt_encryption": usesNonExemptEncryption,
         "expire_previous_builds": expirePreviousBuilds,
         "skip_waiting_for_build_processing": skipWaiting,

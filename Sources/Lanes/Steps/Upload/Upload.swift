@@ -148,8 +148,10 @@ public struct UploadToTestFlight: Step {
     var distributeExternal: Bool
     @StepOption("notify_external_testers", "Notify external testers when the build is available", env: "PILOT_NOTIFY_EXTERNAL_TESTERS", default: true)
     var notifyExternalTesters: Bool
-    @StepOption("beta_app_review_info", "Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_password, demo_account_required, notes)", default: [])
+    @StepOption("beta_app_review_info", "Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes)", default: [])
     var betaAppReviewInfo: [String]
+    @StepOption("demo_account_password", "The demo account's password for beta app review", env: "PILOT_DEMO_ACCOUNT_PASSWORD", secret: true)
+    var demoAccountPassword: Secret?
     @StepOption("uses_non_exempt_encryption", "The export-compliance answer App Store Connect asks for", env: "PILOT_USES_NON_EXEMPT_ENCRYPTION")
     var usesNonExemptEncryption: Bool?
     @StepOption("expire_previous_builds", "Expire the app's earlier builds", env: "PILOT_EXPIRE_PREVIOUS_BUILDS", default: false)
@@ -173,11 +175,19 @@ public struct UploadToTestFlight: Step {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, TestFlightDistribution.reviewInfoKeys[parts[0]] != nil else {
                 throw LanesError(.usage, "\(step): beta_app_review_info entry '\(parts.first ?? pair)' is not KEY=VALUE with a known key",
-                                 hint: "keys: \(TestFlightDistribution.reviewInfoKeys.keys.sorted().joined(separator: ", "))")
+                                 hint: "keys: \(TestFlightDistribution.reviewInfoKeys.keys.filter { $0 != "demo_account_password" }.sorted().joined(separator: ", "))")
+            }
+            // A password in this plain option would already be in the step's events: it has its own secret option.
+            guard parts[0] != "demo_account_password" else {
+                throw LanesError(.usage, "\(step): the demo account password goes in demo_account_password (a secret), not beta_app_review_info",
+                                 hint: "set PILOT_DEMO_ACCOUNT_PASSWORD, and change the password: it was shown in this step's options")
             }
             review[parts[0]] = parts[1]
         }
-        if let password = review["demo_account_password"] { context.environment.redactor.register(password) }
+        if let password = demoAccountPassword?.value {
+            context.environment.redactor.register(password)
+            review["demo_account_password"] = password
+        }
         let distribution = TestFlightDistribution(
             changelog: changelog.map { [changelogLocale: $0] } ?? [:], groups: groups, distributeExternal: distributeExternal,
             notifyExternalTesters: notifyExternalTesters, usesNonExemptEncryption: usesNonExemptEncryption,
