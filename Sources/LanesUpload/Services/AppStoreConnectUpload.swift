@@ -204,7 +204,9 @@ public struct AppStoreConnectUpload: ArtifactDestination {
             payload = .bytes(JSONBody.encode(body))
         }
         let response: HTTPResponse
-        do { response = try http.send(HTTPRequest(method: method, url: apiBase.with(path: path), headers: headers, body: payload)) } catch {
+        // A POST or PATCH is sent once: a retry after a 5xx could create a second build upload.
+        let client = method == "GET" ? http : HTTPClient(timeouts: http.timeouts, retry: RetryPolicy(attempts: 1))
+        do { response = try client.send(HTTPRequest(method: method, url: apiBase.with(path: path), headers: headers, body: payload)) } catch {
             throw .transfer(destination, "cannot \(what): \(error.detail)")
         }
         switch response.status {
