@@ -19,7 +19,7 @@ struct LanesCommand: AsyncParsableCommand {
             ScheduleCommand.self, DaemonCommand.self, HistoryCommand.self, LogsCommand.self, ExportCommand.self,
             EnvCommand.self,
             CompletionCommand.self,
-            UploadCommand.self,
+            UploadCommand.self, AscCommand.self,
             ServeCommand.self, DoctorCommand.self,
             PackagesCommand.self, NewCommand.self,
         ]

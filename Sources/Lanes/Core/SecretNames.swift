@@ -21,7 +21,12 @@ public struct SecretNames: Sendable {
         "CODECOV_TOKEN", "HOCKEY_API_TOKEN", "FIREBASE_TOKEN", "KEYCHAIN_PASSWORD", "DATABASE_URL",
     ]
     /// Names that match the rule but hold no secret on any machine (a socket path, a plain setting).
-    static let knownHarmless: Set<String> = [exemptionVariable, "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "XAUTHORITY"]
+    static let knownHarmless: Set<String> = [exemptionVariable, "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "XAUTHORITY",
+                                             // fastlane's App Store Connect key variables besides the key itself: ids, a path, flags
+                                             // (masking their "true" would mask every "true" in the output).
+                                             "APP_STORE_CONNECT_API_KEY_KEY_ID", "APP_STORE_CONNECT_API_KEY_ISSUER_ID",
+                                             "APP_STORE_CONNECT_API_KEY_KEY_FILEPATH", "APP_STORE_CONNECT_API_KEY_IS_KEY_CONTENT_BASE64",
+                                             "APP_STORE_CONNECT_API_KEY_IN_HOUSE", "APP_STORE_CONNECT_API_KEY_DURATION"]
 
     let exempt: Set<String>
 

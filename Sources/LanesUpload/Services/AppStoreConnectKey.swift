@@ -1,31 +1,100 @@
-/// An App Store Connect API key: `ASC_KEY_ID`, `ASC_ISSUER_ID`, and `ASC_PRIVATE_KEY` (the .p8
-/// file's path, or its PEM text).
+internal import FoundationEssentials
+
+/// An App Store Connect API key. From the environment, fastlane's names come first
+/// (`APP_STORE_CONNECT_API_KEY_KEY_ID`, `_ISSUER_ID`, `_KEY` as PEM or base64 with
+/// `_IS_KEY_CONTENT_BASE64`, `_KEY_FILEPATH`); lanes' older `ASC_KEY_ID`, `ASC_ISSUER_ID` and
+/// `ASC_PRIVATE_KEY` (a .p8 path or its PEM) stay as aliases.
 public struct AppStoreConnectKey: Sendable {
     public let keyID: String
     public let issuerID: String
+    /// An enterprise (App Store Connect "in-house") team's key; recorded for `lanes asc whoami`.
+    public let inHouse: Bool
     let privateKey: String
 
-    public var secrets: [String] { [privateKey] }
+    /// The PEM text and any other shape it arrived in (base64): every one goes to the redactor.
+    public var secrets: [String] { [privateKey] + extraSecrets }
+    private let extraSecrets: [String]
 
-    public static func resolve(environment: [String: String]) throws(UploadError) -> AppStoreConnectKey {
-        guard let keyID = environment["ASC_KEY_ID"], !keyID.isEmpty else {
-            throw .missingVariable("ASC_KEY_ID", for: "testflight", detail: "no App Store Connect API key id")
-        }
-        guard let issuer = environment["ASC_ISSUER_ID"], !issuer.isEmpty else {
-            throw .missingVariable("ASC_ISSUER_ID", for: "testflight", detail: "no App Store Connect issuer id")
-        }
-        guard let (key, _) = try PathOrValue.read("ASC_PRIVATE_KEY", from: environment, for: "testflight",
-                                                  looksLikeContent: { $0.contains("-----BEGIN") }) else {
-            throw .missingVariable("ASC_PRIVATE_KEY (the AuthKey_XXXX.p8 path or its contents)", for: "testflight", detail: "no private key")
-        }
-        return AppStoreConnectKey(keyID: keyID, issuerID: issuer, privateKey: key)
+    public enum Variable {
+        public static let keyID = "APP_STORE_CONNECT_API_KEY_KEY_ID"
+        public static let issuerID = "APP_STORE_CONNECT_API_KEY_ISSUER_ID"
+        public static let key = "APP_STORE_CONNECT_API_KEY_KEY"
+        public static let keyFilepath = "APP_STORE_CONNECT_API_KEY_KEY_FILEPATH"
+        public static let isBase64 = "APP_STORE_CONNECT_API_KEY_IS_KEY_CONTENT_BASE64"
+        public static let inHouse = "APP_STORE_CONNECT_API_KEY_IN_HOUSE"
     }
 
-    /// Apple's limit is 20 minutes; a fresh token is made for every call, so a short life costs nothing.
-    static let lifetime = 20 * 60
+    /// A key from its parts. `keyContent` is the .p8's PEM text, or its base64 when `isBase64`.
+    public init(keyID: String, issuerID: String, keyContent: String, isBase64: Bool = false, inHouse: Bool = false,
+                source: String = Variable.key) throws(UploadError) {
+        guard !keyID.isEmpty else { throw .missingVariable(Variable.keyID, for: "App Store Connect", detail: "the API key id is empty") }
+        guard !issuerID.isEmpty else { throw .missingVariable(Variable.issuerID, for: "App Store Connect", detail: "the issuer id is empty") }
+        var pem = keyContent
+        var extra: [String] = []
+        let trimmed = String(keyContent.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        // CI secret stores hold the .p8 as base64; a value that is not PEM is tried as base64 too.
+        if isBase64 || !trimmed.contains("-----BEGIN") {
+            let compact = trimmed.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: compact), let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN") else {
+                throw UploadError(.configuration, "App Store Connect: \(source) is neither a PEM private key nor the base64 of one",
+                                  hint: "set \(source) to the AuthKey_\(keyID).p8 contents (or their base64 with \(Variable.isBase64)=true)")
+            }
+            extra = [keyContent, compact]
+            pem = text
+        }
+        self.keyID = keyID
+        self.issuerID = issuerID
+        self.inHouse = inHouse
+        self.privateKey = pem
+        self.extraSecrets = extra
+    }
 
-    func token(now: Int) throws(UploadError) -> String {
-        try JWTSigner(algorithm: .es256, privateKeyPEM: privateKey, source: "ASC_PRIVATE_KEY")
+    /// A key whose .p8 file is at `path`.
+    public init(keyID: String, issuerID: String, keyFilepath path: String, inHouse: Bool = false, source: String = Variable.keyFilepath) throws(UploadError) {
+        guard let text = try? LanesPlatformFile.read(path) else {
+            throw UploadError(.environment, "App Store Connect: \(source) names \(path), which cannot be read", hint: "check \(source)")
+        }
+        try self.init(keyID: keyID, issuerID: issuerID, keyContent: text, inHouse: inHouse, source: source)
+    }
+
+    public static func resolve(environment: [String: String]) throws(UploadError) -> AppStoreConnectKey {
+        func first(_ names: String...) -> (name: String, value: String)? {
+            for name in names { if let value = environment[name], !value.isEmpty { return (name, value) } }
+            return nil
+        }
+        guard let keyID = first(Variable.keyID, "ASC_KEY_ID") else {
+            throw .missingVariable("\(Variable.keyID) (or ASC_KEY_ID)", for: "App Store Connect", detail: "no App Store Connect API key id")
+        }
+        guard let issuer = first(Variable.issuerID, "ASC_ISSUER_ID") else {
+            throw .missingVariable("\(Variable.issuerID) (or ASC_ISSUER_ID)", for: "App Store Connect", detail: "no App Store Connect issuer id")
+        }
+        let inHouse = ["1", "true", "yes"].contains(environment[Variable.inHouse]?.lowercased() ?? "")
+        if let content = first(Variable.key) {
+            let base64 = ["1", "true", "yes"].contains(environment[Variable.isBase64]?.lowercased() ?? "")
+            return try AppStoreConnectKey(keyID: keyID.value, issuerID: issuer.value, keyContent: content.value, isBase64: base64,
+                                          inHouse: inHouse, source: content.name)
+        }
+        if let path = first(Variable.keyFilepath) {
+            return try AppStoreConnectKey(keyID: keyID.value, issuerID: issuer.value, keyFilepath: path.value, inHouse: inHouse, source: path.name)
+        }
+        guard let (key, _) = try PathOrValue.read("ASC_PRIVATE_KEY", from: environment, for: "App Store Connect",
+                                                  looksLikeContent: { $0.contains("-----BEGIN") }) else {
+            throw .missingVariable("\(Variable.key) or \(Variable.keyFilepath) (ASC_PRIVATE_KEY: the AuthKey_XXXX.p8 path or its contents)",
+                                   for: "App Store Connect", detail: "no private key")
+        }
+        return try AppStoreConnectKey(keyID: keyID.value, issuerID: issuer.value, keyContent: key, inHouse: inHouse, source: "ASC_PRIVATE_KEY")
+    }
+
+    /// The .p8's PEM text, for writing the file xcodebuild's `-authenticationKeyPath` reads (0600,
+    /// removed when the lane ends). A secret: it is in `secrets`.
+    public var privateKeyPEM: String { privateKey }
+
+    /// Apple's limit is 20 minutes.
+    public static let lifetime = 20 * 60
+
+    /// A signed ES256 token valid from `now` (Unix seconds) for `lifetime` seconds. A secret.
+    public func token(now: Int) throws(UploadError) -> String {
+        try JWTSigner(algorithm: .es256, privateKeyPEM: privateKey, source: "\(Variable.key) (key \(keyID))")
             .token(header: ["kid": keyID], claims: [
                 "iss": .string(issuerID), "iat": .int(now), "exp": .int(now + Self.lifetime), "aud": .string("appstoreconnect-v1"),
             ])

@@ -210,10 +210,10 @@ public struct AppStoreConnectUpload: ArtifactDestination {
         switch response.status {
         case 200..<300: return response
         case 401:
-            throw .credentials(destination: destination, variable: "ASC_KEY_ID, ASC_ISSUER_ID and ASC_PRIVATE_KEY",
+            throw .credentials(destination: destination, variable: "\(AppStoreConnectKey.Variable.keyID), \(AppStoreConnectKey.Variable.issuerID) and \(AppStoreConnectKey.Variable.key) (or ASC_KEY_ID, ASC_ISSUER_ID, ASC_PRIVATE_KEY)",
                                detail: "App Store Connect answered 401 to the request to \(what)")
         case 403:
-            throw .credentials(destination: destination, variable: "ASC_KEY_ID (the key's role)", detail: "App Store Connect answered 403 to the request to \(what)")
+            throw .credentials(destination: destination, variable: "\(AppStoreConnectKey.Variable.keyID) (the key's role)", detail: "App Store Connect answered 403 to the request to \(what)")
         case 409:
             throw UploadError(.configuration, "\(destination): App Store Connect refused to \(what) (409): \(response.text.prefix(300))",
                               hint: "a build with this version and build number may exist already")

@@ -110,7 +110,11 @@ public struct BuildApp: Step {
 
     private func provisioningUpdates(_ context: StepContext) throws -> ProvisioningUpdates {
         guard allowProvisioningUpdates else { return .disallowed }
-        guard let apiKeyPath else { return .allowed }
+        guard let apiKeyPath else {
+            // A key set earlier in the lane by app_store_connect_api_key.
+            guard let laneKey = try context.laneKeyForXcodebuild() else { return .allowed }
+            return .allowedWithKey(LanesBuild.AppStoreConnectKey(keyPath: laneKey.path, keyID: laneKey.keyID, issuerID: laneKey.issuerID))
+        }
         guard let apiKeyID, let apiIssuerID else {
             throw LanesError(.environment, "build_app: api_key_path is set but api_key_id or api_issuer_id is not",
                              hint: "set APP_STORE_CONNECT_API_KEY_ID and APP_STORE_CONNECT_API_ISSUER_ID")

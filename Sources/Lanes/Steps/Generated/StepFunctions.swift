@@ -513,30 +513,267 @@ public func firebaseAppDistribution(
     ])
 }
 
-/// Upload a build to App Store Connect for TestFlight and wait for processing.
+/// Upload a build to TestFlight, set What to Test and send it to groups.
 ///
 /// The `upload_to_testflight` step; `lanes actions upload_to_testflight` documents it.
 /// - Parameter ipaPath: The .ipa (default: what build_app made in this lane)
-/// - Parameter appleID: The app's Apple id in App Store Connect (environment ASC_APP_ID)
+/// - Parameter appIdentifier: The app's bundle id (default: the one build_app made) (environment APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
 /// - Parameter appVersion: The build's CFBundleShortVersionString (default: read from the .ipa build_app made)
 /// - Parameter buildNumber: The build's CFBundleVersion (default: read from the .ipa build_app made)
-/// - Parameter waitForProcessing: Wait until App Store Connect has processed the build (default true)
+/// - Parameter platform: ios, osx, appletvos or xros (environment PILOT_PLATFORM; default ios)
+/// - Parameter changelog: What to Test, for changelog_locale (environment PILOT_CHANGELOG)
+/// - Parameter changelogLocale: The locale of changelog (default en-US)
+/// - Parameter groups: Beta groups to add the build to (names) (environment PILOT_GROUPS; default )
+/// - Parameter distributeExternal: Submit the build to beta app review for external testers (environment PILOT_DISTRIBUTE_EXTERNAL; default false)
+/// - Parameter notifyExternalTesters: Notify external testers when the build is available (environment PILOT_NOTIFY_EXTERNAL_TESTERS; default true)
+/// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes) (default )
+/// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)
+/// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
+/// - Parameter expirePreviousBuilds: Expire the app's earlier builds (environment PILOT_EXPIRE_PREVIOUS_BUILDS; default false)
+/// - Parameter skipWaiting: Return once the upload is committed (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
+/// - Parameter waitProcessingInterval: Seconds between looks at the build's processing state (environment PILOT_WAIT_PROCESSING_INTERVAL; default 30)
+/// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func uploadToTestflight(
     ipaPath: String? = nil,
+    appIdentifier: String? = nil,
     appleID: String? = nil,
     appVersion: String? = nil,
     buildNumber: String? = nil,
-    waitForProcessing: Bool? = nil,
+    platform: String? = nil,
+    changelog: String? = nil,
+    changelogLocale: String? = nil,
+    groups: [String]? = nil,
+    distributeExternal: Bool? = nil,
+    notifyExternalTesters: Bool? = nil,
+    betaAppReviewInfo: [String]? = nil,
+    demoAccountPassword: Secret? = nil,
+    usesNonExemptEncryption: Bool? = nil,
+    expirePreviousBuilds: Bool? = nil,
+    skipWaiting: Bool? = nil,
+    waitProcessingInterval: Int? = nil,
+    processingTimeout: Int? = nil,
     timeout: Double? = nil
 ) async throws -> UploadReceipt {
     try await runStep(UploadToTestFlight.self, [
         "ipa_path": ipaPath,
+        "app_identifier": appIdentifier,
         "apple_id": appleID,
         "app_version": appVersion,
         "build_number": buildNumber,
-        "wait_for_processing": waitForProcessing,
+        "app_platform": platform,
+        "changelog": changelog,
+        "changelog_locale": changelogLocale,
+        "groups": groups,
+        "distribute_external": distributeExternal,
+        "notify_external_testers": notifyExternalTesters,
+        "beta_app_review_info": betaAppReviewInfo,
+        "demo_account_password": demoAccountPassword,
+        "uses_non_exempt_encryption": usesNonExemptEncryption,
+        "expire_previous_builds": expirePreviousBuilds,
+        "skip_waiting_for_build_processing": skipWaiting,
+        "wait_processing_interval": waitProcessingInterval,
+        "wait_processing_timeout_duration": processingTimeout,
+        "timeout": timeout,
+    ])
+}
+
+/// Set the App Store Connect API key for the rest of the lane.
+///
+/// The `app_store_connect_api_key` step; `lanes actions app_store_connect_api_key` documents it.
+/// - Parameter keyID: The key's id (ASC_KEY_ID is read too) (environment APP_STORE_CONNECT_API_KEY_KEY_ID)
+/// - Parameter issuerID: The issuer id of the key's team (ASC_ISSUER_ID is read too) (environment APP_STORE_CONNECT_API_KEY_ISSUER_ID)
+/// - Parameter keyContent: The .p8's PEM text, or its base64 with is_key_content_base64 (environment APP_STORE_CONNECT_API_KEY_KEY; secret)
+/// - Parameter keyFilepath: The AuthKey_ID.p8 file (ASC_PRIVATE_KEY is read too: a path or the PEM) (environment APP_STORE_CONNECT_API_KEY_KEY_FILEPATH)
+/// - Parameter isKeyContentBase64: key_content is base64 (environment APP_STORE_CONNECT_API_KEY_IS_KEY_CONTENT_BASE64; default false)
+/// - Parameter inHouse: An enterprise (in-house) team's key (environment APP_STORE_CONNECT_API_KEY_IN_HOUSE; default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func appStoreConnectApiKey(
+    keyID: String? = nil,
+    issuerID: String? = nil,
+    keyContent: Secret? = nil,
+    keyFilepath: String? = nil,
+    isKeyContentBase64: Bool? = nil,
+    inHouse: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> AppStoreConnectKeyInfo {
+    try await runStep(AppStoreConnectAPIKeyStep.self, [
+        "key_id": keyID,
+        "issuer_id": issuerID,
+        "key_content": keyContent,
+        "key_filepath": keyFilepath,
+        "is_key_content_base64": isKeyContentBase64,
+        "in_house": inHouse,
+        "timeout": timeout,
+    ])
+}
+
+/// The highest build number TestFlight has for an app (or one version of it).
+///
+/// The `latest_testflight_build_number` step; `lanes actions latest_testflight_build_number` documents it.
+/// - Parameter appIdentifier: The app's bundle id (environment APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
+/// - Parameter version: Only builds of this version (CFBundleShortVersionString) (environment LATEST_VERSION)
+/// - Parameter platform: ios, osx, appletvos or xros (environment APPSTORE_PLATFORM; default ios)
+/// - Parameter initialBuildNumber: The number returned when there is no build (environment INITIAL_BUILD_NUMBER; default 1)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func latestTestflightBuildNumber(
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    version: String? = nil,
+    platform: String? = nil,
+    initialBuildNumber: String? = nil,
+    timeout: Double? = nil
+) async throws -> AppStoreBuildNumberResult {
+    try await runStep(LatestTestflightBuildNumber.self, [
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "version": version,
+        "platform": platform,
+        "initial_build_number": initialBuildNumber,
+        "timeout": timeout,
+    ])
+}
+
+/// The build number of the app's live (or newest) App Store version.
+///
+/// The `app_store_build_number` step; `lanes actions app_store_build_number` documents it.
+/// - Parameter appIdentifier: The app's bundle id (environment APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
+/// - Parameter live: The version on sale (false: the newest version, in review or in edit) (environment APPSTORE_BUILD_NUMBER_LIVE; default true)
+/// - Parameter version: Only this version (with live:false)
+/// - Parameter platform: ios, osx, appletvos or xros (environment APPSTORE_PLATFORM; default ios)
+/// - Parameter initialBuildNumber: The number returned when there is no build (default 1)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func appStoreBuildNumber(
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    live: Bool? = nil,
+    version: String? = nil,
+    platform: String? = nil,
+    initialBuildNumber: String? = nil,
+    timeout: Double? = nil
+) async throws -> AppStoreBuildNumberResult {
+    try await runStep(AppStoreBuildNumber.self, [
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "live": live,
+        "version": version,
+        "platform": platform,
+        "initial_build_number": initialBuildNumber,
+        "timeout": timeout,
+    ])
+}
+
+/// Update an App Store version's metadata, attach a build and submit it for review.
+///
+/// The `upload_to_app_store` step; `lanes actions upload_to_app_store` documents it.
+/// - Parameter appIdentifier: The app's bundle id (default: the one build_app made) (environment APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
+/// - Parameter appVersion: The App Store version (default: the version build_app made) (environment DELIVER_APP_VERSION)
+/// - Parameter buildNumber: The build to attach (default: none attached) (environment DELIVER_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (environment DELIVER_PLATFORM; default ios)
+/// - Parameter metadataPath: fastlane's metadata folder (<locale>/description.txt, ...) (environment DELIVER_METADATA_PATH; default fastlane/metadata)
+/// - Parameter skipMetadata: Leave the metadata as it is (environment DELIVER_SKIP_METADATA; default false)
+/// - Parameter submitForReview: Submit the version for review (environment DELIVER_SUBMIT_FOR_REVIEW; default false)
+/// - Parameter automaticRelease: Release after approval (false: manually) (environment DELIVER_AUTOMATIC_RELEASE)
+/// - Parameter phasedRelease: Release in phases over 7 days (environment DELIVER_PHASED_RELEASE; default false)
+/// - Parameter dryRun: Print every change without making it (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func uploadToAppStore(
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    appVersion: String? = nil,
+    buildNumber: String? = nil,
+    platform: String? = nil,
+    metadataPath: String? = nil,
+    skipMetadata: Bool? = nil,
+    submitForReview: Bool? = nil,
+    automaticRelease: Bool? = nil,
+    phasedRelease: Bool? = nil,
+    dryRun: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> AppStoreReleaseResult {
+    try await runStep(UploadToAppStore.self, [
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "app_version": appVersion,
+        "build_number": buildNumber,
+        "platform": platform,
+        "metadata_path": metadataPath,
+        "skip_metadata": skipMetadata,
+        "submit_for_review": submitForReview,
+        "automatic_release": automaticRelease,
+        "phased_release": phasedRelease,
+        "dry_run": dryRun,
+        "timeout": timeout,
+    ])
+}
+
+/// Register devices (UDIDs) with App Store Connect.
+///
+/// The `register_devices` step; `lanes actions register_devices` documents it.
+/// - Parameter devices: Devices as NAME=UDID (default )
+/// - Parameter devicesFile: Apple's tab-separated devices file (environment FASTLANE_REGISTER_DEVICES_FILE)
+/// - Parameter platform: ios or mac (the devices' platform) (environment REGISTER_DEVICES_PLATFORM; default ios)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func registerDevices(
+    devices: [String]? = nil,
+    devicesFile: String? = nil,
+    platform: String? = nil,
+    timeout: Double? = nil
+) async throws -> RegisteredDevices {
+    try await runStep(RegisterDevices.self, [
+        "devices": devices,
+        "devices_file": devicesFile,
+        "platform": platform,
+        "timeout": timeout,
+    ])
+}
+
+/// Download (or create) a provisioning profile from App Store Connect and install it.
+///
+/// The `get_provisioning_profile` step; `lanes actions get_provisioning_profile` documents it.
+/// - Parameter appIdentifier: The bundle id the profile is for (environment APP_IDENTIFIER)
+/// - Parameter adhoc: An ad hoc profile (environment SIGH_AD_HOC; default false)
+/// - Parameter development: A development profile (environment SIGH_DEVELOPMENT; default false)
+/// - Parameter readonly: Only download; fail when there is none (environment SIGH_READONLY; default false)
+/// - Parameter platform: ios, osx, appletvos or xros (environment SIGH_PLATFORM; default ios)
+/// - Parameter provisioningName: The name of a profile lanes creates (environment SIGH_PROVISIONING_PROFILE_NAME)
+/// - Parameter outputPath: Where the .mobileprovision is written (environment SIGH_OUTPUT_PATH; default .)
+/// - Parameter filename: The file's name (default: KIND_BUNDLEID.mobileprovision) (environment SIGH_PROFILE_FILE_NAME)
+/// - Parameter skipInstall: Only write the file (environment SIGH_SKIP_INSTALL; default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getProvisioningProfile(
+    appIdentifier: String? = nil,
+    adhoc: Bool? = nil,
+    development: Bool? = nil,
+    readonly: Bool? = nil,
+    platform: String? = nil,
+    provisioningName: String? = nil,
+    outputPath: String? = nil,
+    filename: String? = nil,
+    skipInstall: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> DownloadedProvisioningProfile {
+    try await runStep(GetProvisioningProfile.self, [
+        "app_identifier": appIdentifier,
+        "adhoc": adhoc,
+        "development": development,
+        "readonly": readonly,
+        "platform": platform,
+        "provisioning_name": provisioningName,
+        "output_path": outputPath,
+        "filename": filename,
+        "skip_install": skipInstall,
         "timeout": timeout,
     ])
 }

@@ -1,4 +1,5 @@
 import LanesUpload
+import LanesAppStoreConnect
 
 /// `upload`: sends an artifact to a local content-addressed store (the default), an `http(s)://` URL
 /// (PUT with checksum headers), or `s3://BUCKET/KEY` (SigV4, multipart with server-verified checksums,
@@ -138,45 +139,119 @@ public struct FirebaseAppDistribution: Step {
     }
 }
 
-/// `upload_to_testflight`: App Store Connect's build-upload flow (an ES256 API key from ASC_KEY_ID,
-/// ASC_ISSUER_ID and ASC_PRIVATE_KEY), then waits for processing.
+/// `upload_to_testflight` (fastlane's pilot): App Store Connect's build-upload flow, then, on the
+/// processed build, "What to Test", groups, export compliance, expiry of older builds and beta app
+/// review. The key is the lane's (`app_store_connect_api_key`) or the environment's.
 public struct UploadToTestFlight: Step {
     public typealias Output = UploadReceipt
 
     public static let definition = StepDefinition(
         id: "upload_to_testflight",
-        summary: "Upload a build to App Store Connect for TestFlight and wait for processing",
+        summary: "Upload a build to TestFlight, set What to Test and send it to groups",
         category: .upload,
         examples: [StepExample(
-            swift: #"try await uploadToTestflight(ipaPath: "build/Brewer.ipa", appleID: "1234567890", appVersion: "1.4.0", buildNumber: "42")"#,
-            commandLine: ["ipa_path:build/Brewer.ipa", "apple_id:1234567890", "app_version:1.4.0", "build_number:42"],
-            environment: ["ASC_KEY_ID", "ASC_ISSUER_ID", "ASC_PRIVATE_KEY"])]
+            swift: #"try await uploadToTestflight(ipaPath: "build/Brewer.ipa", appIdentifier: "com.example.brewer", changelog: "Fixes the login crash", groups: ["QA"])"#,
+            commandLine: ["ipa_path:build/Brewer.ipa", "app_identifier:com.example.brewer", "changelog:Fixes the login crash", "groups:QA"],
+            environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
     )
 
     @StepOption("ipa_path", "The .ipa (default: what build_app made in this lane)")
     var ipaPath: String?
-    @StepOption("apple_id", "The app's Apple id in App Store Connect", env: "ASC_APP_ID")
-    var appleID: String
+    @StepOption("app_identifier", "The app's bundle id (default: the one build_app made)", env: "APP_IDENTIFIER")
+    var appIdentifier: String?
+    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
+    var appleID: String?
     @StepOption("app_version", "The build's CFBundleShortVersionString (default: read from the .ipa build_app made)")
     var appVersion: String?
     @StepOption("build_number", "The build's CFBundleVersion (default: read from the .ipa build_app made)")
     var buildNumber: String?
-    @StepOption("wait_for_processing", "Wait until App Store Connect has processed the build", default: true)
-    var waitForProcessing: Bool
+    @StepOption("app_platform", "ios, osx, appletvos or xros", env: "PILOT_PLATFORM", default: "ios")
+    var platform: String
+    @StepOption("changelog", "What to Test, for changelog_locale", env: "PILOT_CHANGELOG")
+    var changelog: String?
+    @StepOption("changelog_locale", "The locale of changelog", default: "en-US")
+    var changelogLocale: String
+    @StepOption("groups", "Beta groups to add the build to (names)", env: "PILOT_GROUPS", default: [])
+    var groups: [String]
+    @StepOption("distribute_external", "Submit the build to beta app review for external testers", env: "PILOT_DISTRIBUTE_EXTERNAL", default: false)
+    var distributeExternal: Bool
+    @StepOption("notify_external_testers", "Notify external testers when the build is available", env: "PILOT_NOTIFY_EXTERNAL_TESTERS", default: true)
+    var notifyExternalTesters: Bool
+    @StepOption("beta_app_review_info", "Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes)", default: [])
+    var betaAppReviewInfo: [String]
+    @StepOption("demo_account_password", "The demo account's password for beta app review", env: "PILOT_DEMO_ACCOUNT_PASSWORD", secret: true)
+    var demoAccountPassword: Secret?
+    @StepOption("uses_non_exempt_encryption", "The export-compliance answer App Store Connect asks for", env: "PILOT_USES_NON_EXEMPT_ENCRYPTION")
+    var usesNonExemptEncryption: Bool?
+    @StepOption("expire_previous_builds", "Expire the app's earlier builds", env: "PILOT_EXPIRE_PREVIOUS_BUILDS", default: false)
+    var expirePreviousBuilds: Bool
+    @StepOption("skip_waiting_for_build_processing", "Return once the upload is committed", env: "PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING", default: false)
+    var skipWaiting: Bool
+    @StepOption("wait_processing_interval", "Seconds between looks at the build's processing state", env: "PILOT_WAIT_PROCESSING_INTERVAL", default: 30)
+    var waitProcessingInterval: Int
+    @StepOption("wait_processing_timeout_duration", "Seconds processing may take before the step fails", env: "PILOT_WAIT_PROCESSING_TIMEOUT_DURATION", default: 3600)
+    var processingTimeout: Int
 
     public init() {}
 
     public var banner: String { "Upload \(ipaPath ?? "the lane's build") to TestFlight" }
 
     public func run(in context: StepContext) async throws -> UploadReceipt {
-        let path = try context.artifactToShip(ipaPath, step: "upload_to_testflight")
-        let built = context.values[BuiltAppValue.self]
-        let options = TestFlightBuildOptions(version: appVersion ?? built?.version, buildNumber: buildNumber ?? built?.build,
-                                             waitForProcessing: waitForProcessing)
-        let progress = StepLogProgress(log: context.log), appleID = self.appleID
-        return try await context.withUploads { uploads in
-            try uploads.upload(file: path, to: .testFlight(appID: appleID), settings: UploadSettings(testFlight: options),
-                               progress: progress)
+        let step = Self.definition.id
+        let platform = try appStorePlatform(platform, step: step)
+        var review: [String: String] = [:]
+        for pair in betaAppReviewInfo {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, TestFlightDistribution.reviewInfoKeys[parts[0]] != nil else {
+                throw LanesError(.usage, "\(step): beta_app_review_info entry '\(parts.first ?? pair)' is not KEY=VALUE with a known key",
+                                 hint: "keys: \(TestFlightDistribution.reviewInfoKeys.keys.filter { $0 != "demo_account_password" }.sorted().joined(separator: ", "))")
+            }
+            // A password in this plain option would already be in the step's events: it has its own secret option.
+            guard parts[0] != "demo_account_password" else {
+                throw LanesError(.usage, "\(step): the demo account password goes in demo_account_password (a secret), not beta_app_review_info",
+                                 hint: "set PILOT_DEMO_ACCOUNT_PASSWORD, and change the password: it was shown in this step's options")
+            }
+            review[parts[0]] = parts[1]
         }
+        if let password = demoAccountPassword?.value {
+            context.environment.redactor.register(password)
+            review["demo_account_password"] = password
+        }
+        let distribution = TestFlightDistribution(
+            changelog: changelog.map { [changelogLocale: $0] } ?? [:], groups: groups, distributeExternal: distributeExternal,
+            notifyExternalTesters: notifyExternalTesters, usesNonExemptEncryption: usesNonExemptEncryption,
+            expirePreviousBuilds: expirePreviousBuilds, betaAppReviewInfo: review, waitForProcessing: !skipWaiting,
+            pollInterval: Double(waitProcessingInterval), processingTimeout: Double(processingTimeout))
+        if skipWaiting && distribution.needsBuild {
+            throw LanesError(.usage, "\(step): changelog, groups, distribute_external, uses_non_exempt_encryption and expire_previous_builds need the processed build",
+                             hint: "drop skip_waiting_for_build_processing, or those options")
+        }
+        let path = try context.artifactToShip(ipaPath, step: step)
+        let built = context.values[BuiltAppValue.self]
+        guard let version = appVersion ?? built?.version, let build = buildNumber ?? built?.build else {
+            throw LanesError(.usage, "\(step): the build's version and build number are unknown", hint: "pass app_version: and build_number:, or run build_app first")
+        }
+        let key = try context.appStoreConnectKey()
+        let client = try context.appStoreConnect(key: key)
+        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: step)
+        let options = TestFlightBuildOptions(version: version, buildNumber: build, platform: platform.rawValue, waitForProcessing: false)
+        let progress = StepLogProgress(log: context.log), settings = UploadSettings(testFlight: options, appStoreConnectKey: key)
+        var receipt = try await context.withUploads { uploads in
+            try uploads.upload(file: path, to: .testFlight(appID: appID), settings: settings, progress: progress)
+        }
+        guard !skipWaiting else { return receipt }
+        let log = context.log
+        let processed = try await client.waitForBuild(appID: appID, version: version, buildNumber: build, platform: platform,
+                                                      pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout), waitForProcessing: true,
+                                                      progress: { log.line($0) })
+        let outcome = try await client.distribute(build: processed, appID: appID, version: version, platform: platform, distribution,
+                                                  progress: { log.line($0) })
+        receipt = UploadReceipt(destination: receipt.destination, location: receipt.location, size: receipt.size, sha256: receipt.sha256,
+                                details: receipt.details.merging([
+                                    "build": processed.id, "state": processed.attributes?.processingState ?? "VALID",
+                                    "groups": outcome.groups.joined(separator: ","), "whatToTest": outcome.localizedLocales.joined(separator: ","),
+                                    "expiredBuilds": String(outcome.expiredBuilds), "betaReview": outcome.submittedForReview ? "submitted" : "",
+                                ]) { _, new in new })
+        return receipt
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import LanesTestSupport
+import LanesUpload
+import Testing
+
+/// The suites that share the local App Store Connect, one at a time (each resets its scenario).
+@Suite(.serialized, .enabled(if: LocalAppStoreConnect.available,
+                             "needs Apple's description in ../shared/appstoreconnect and python3 with openapi-core, PyJWT, cryptography"))
+enum LocalAppStoreConnectTests {}
+
+/// Tests/Servers/fake_app_store_connect.py, started once per test process: it validates every request
+/// and answer against Apple's OpenAPI description (../shared/appstoreconnect) with openapi-core.
+final class LocalAppStoreConnect: @unchecked Sendable {
+    let base: String
+    let folder: URL
+    let process: Process
+    private let lock = NSLock()
+
+    static let specPath = LanesProcess.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/appstoreconnect/app_store_connect_api.json").path
+    static let available: Bool = FileManager.default.fileExists(atPath: specPath) && {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import openapi_core, jwt, cryptography"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    static let keyID = "D383SF739A"
+    static let issuer = "6053b7fe-68a8-4acb-89be-165aa6465141"
+
+    /// One server for the process; suites that use it are serialized, each resetting its scenario.
+    static let shared: Result<LocalAppStoreConnect, StartFailure> = {
+        let folder = URL(fileURLWithPath: LanesProcess.temporaryDirectory("asc").path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/fake_app_store_connect.py").path,
+                             folder.path, specPath, String(getpid())]
+        process.standardOutput = FileHandle.nullDevice
+        let errors = folder.appendingPathComponent("server.log")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try? FileHandle(forWritingTo: errors)
+        do { try process.run() } catch { return .failure(StartFailure(description: "cannot start python3: \(error)")) }
+        // Loading Apple's 3.4 MB description takes seconds on a busy machine: wait up to 120 s.
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning {
+            if let text = try? String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8), let port = Int(text) {
+                return .success(LocalAppStoreConnect(base: "http://127.0.0.1:\(port)", folder: folder, process: process))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        return .failure(StartFailure(description: "the local App Store Connect did not start: \(log.suffix(2000))"))
+    }()
+
+    struct StartFailure: Error, CustomStringConvertible { let description: String }
+
+    private init(base: String, folder: URL, process: Process) {
+        self.base = base
+        self.folder = folder
+        self.process = process
+    }
+
+    var keyPath: String { folder.appendingPathComponent("asc.p8").path }
+    var keyPEM: String { (try? String(contentsOfFile: keyPath, encoding: .utf8)) ?? "" }
+
+    func reset(_ scenario: [String: Any]) throws {
+        let body = try JSONSerialization.data(withJSONObject: scenario)
+        let response = try HTTPClient().send(HTTPRequest(method: "POST", url: HTTPURL(base + "/_reset")!, body: .bytes(Array(body))))
+        guard response.status == 200 else { throw StartFailure(description: "reset answered \(response.status)") }
+    }
+
+    func log() throws -> [String: Any] {
+        let response = try HTTPClient().send(HTTPRequest(method: "GET", url: HTTPURL(base + "/_log")!))
+        return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
+    }
+
+    func errors() throws -> [String] { try log()["errors"] as? [String] ?? [] }
+
+    /// A build of app `app`: version (pre-release version) and build number.
+    static func build(_ id: String, app: String = "1234567890", version: String, number: String, state: String = "VALID",
+                      uploaded: String = "2026-11-20T10:00:00Z") -> [String: Any] {
+        ["id": id, "app": app, "preReleaseVersion": version,
+         "attributes": ["version": number, "processingState": state, "expired": false, "uploadedDate": uploaded]]
+    }
+
+    static var app: [String: Any] { ["id": "1234567890", "attributes": ["name": "Brewer", "bundleId": "com.example.brewer", "sku": "BREWER", "primaryLocale": "en-US"]] }
+    /// A prefix match App Store Connect's filter also returns, which lanes must not take.
+    static var otherApp: [String: Any] { ["id": "999", "attributes": ["name": "Brewer Pro", "bundleId": "com.example.brewer.pro", "sku": "PRO", "primaryLocale": "en-US"]] }
+}
