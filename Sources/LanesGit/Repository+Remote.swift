@@ -92,7 +92,7 @@ extension Repository {
     }
 
     /// The branch checked out, or an error naming what needs a branch.
-    private func currentBranch(for action: String) throws -> String {
+    func currentBranch(for action: String) throws -> String {
         guard let name = try head().branchName else {
             throw GitError(.invalidArgument, "cannot \(action) without a branch: HEAD of \(displayPath) is detached",
                            hint: "name the branch to \(action) explicitly")
@@ -101,7 +101,7 @@ extension Repository {
     }
 
     /// Looks up a configured remote, or makes an anonymous one for a path or URL, and lends it.
-    private func withRemote<T>(_ remote: String, credentials: RemoteCredentials,
+    func withRemote<T>(_ remote: String, credentials: RemoteCredentials,
                                _ body: (OpaquePointer, Bool, RemoteSession) throws -> T) throws -> T {
         var handle: OpaquePointer?
         var isNamed = true

@@ -10,6 +10,7 @@ import Glibc
 let outputs = [
     (LanefileFunctions.path, LanefileFunctions.source(for: StepCatalog.builtIn)),
     (StepReference.markdownPath, StepReference.markdown(StepCatalog.builtIn)),
+    (FastlaneMigration.markdownPath, FastlaneMigration.markdown()),
 ]
 for (path, text) in outputs {
     do {

@@ -10,6 +10,11 @@ public enum StepCatalog {
         SetBuildSettings.self,
         IncrementBuildNumber.self,
         SetVersionNumber.self,
+        IncrementVersionNumber.self,
+        GetVersionNumber.self,
+        GetBuildNumber.self,
+        GetInfoPlistValue.self,
+        SetInfoPlistValue.self,
         BuildApp.self,
         RunTests.self,
         BuildSwiftPackage.self,
@@ -28,6 +33,11 @@ public enum StepCatalog {
         LastGitTag.self,
         GitBranch.self,
         PushGitTags.self,
+        GitCommit.self,
+        CommitVersionBump.self,
+        PushToGitRemote.self,
+        EnsureGitBranch.self,
+        LastGitCommit.self,
     ]
 
     public static func step(id: String) -> (any Step.Type)? {

@@ -218,6 +218,109 @@ public func setVersionNumber(
     ])
 }
 
+/// Raise MARKETING_VERSION by a patch, minor or major step (or set it); returns the new version.
+///
+/// The `increment_version_number` step; `lanes actions increment_version_number` documents it.
+/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
+/// - Parameter bumpType: patch, minor or major (default patch)
+/// - Parameter versionNumber: Set this version instead of raising the current one (environment LANES_VERSION_NUMBER)
+/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func incrementVersionNumber(
+    xcodeproj: String? = nil,
+    bumpType: BumpType? = nil,
+    versionNumber: String? = nil,
+    target: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(IncrementVersionNumber.self, [
+        "xcodeproj": xcodeproj,
+        "bump_type": bumpType,
+        "version_number": versionNumber,
+        "target": target,
+        "timeout": timeout,
+    ])
+}
+
+/// Read MARKETING_VERSION (or a literal CFBundleShortVersionString) from the project.
+///
+/// The `get_version_number` step; `lanes actions get_version_number` documents it.
+/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
+/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getVersionNumber(
+    xcodeproj: String? = nil,
+    target: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(GetVersionNumber.self, [
+        "xcodeproj": xcodeproj,
+        "target": target,
+        "timeout": timeout,
+    ])
+}
+
+/// Read CURRENT_PROJECT_VERSION (or a literal CFBundleVersion) from the project.
+///
+/// The `get_build_number` step; `lanes actions get_build_number` documents it.
+/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
+/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getBuildNumber(
+    xcodeproj: String? = nil,
+    target: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(GetBuildNumber.self, [
+        "xcodeproj": xcodeproj,
+        "target": target,
+        "timeout": timeout,
+    ])
+}
+
+/// Read a string value from an Info.plist (nil when the key is absent).
+///
+/// The `get_info_plist_value` step; `lanes actions get_info_plist_value` documents it.
+/// - Parameter path: The Info.plist (XML)
+/// - Parameter key: The key to read
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getInfoPlistValue(
+    path: String,
+    key: String,
+    timeout: Double? = nil
+) async throws -> Optional<String> {
+    try await runStep(GetInfoPlistValue.self, [
+        "path": path,
+        "key": key,
+        "timeout": timeout,
+    ])
+}
+
+/// Set a string value in an Info.plist (the file is rewritten atomically, other keys untouched).
+///
+/// The `set_info_plist_value` step; `lanes actions set_info_plist_value` documents it.
+/// - Parameter path: The Info.plist (XML)
+/// - Parameter key: The key to set
+/// - Parameter value: The new string value
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func setInfoPlistValue(
+    path: String,
+    key: String,
+    value: String,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SetInfoPlistValue.self, [
+        "path": path,
+        "key": key,
+        "value": value,
+        "timeout": timeout,
+    ])
+}
+
 /// Archive and export an app with xcodebuild, then check the .ipa.
 ///
 /// The `build_app` step; `lanes actions build_app` documents it.
@@ -239,6 +342,16 @@ public func setVersionNumber(
 /// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
 /// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
 /// - Parameter appIdentifier: The bundle identifier the .ipa must have (environment APP_IDENTIFIER)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (such as -skipMacroValidation) (environment LANES_XCARGS)
+/// - Parameter exportXcargs: More arguments for xcodebuild -exportArchive
+/// - Parameter destination: The -destination of the archive (default: generic/platform=PLATFORM)
+/// - Parameter skipCodesigning: Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows (default false)
+/// - Parameter skipArchive: Only build (xcodebuild build): no archive, no export (default false)
+/// - Parameter skipPackageIPA: Archive, but do not export (the .xcarchive is the result) (default false)
+/// - Parameter exportOptionsPlist: An ExportOptions.plist to use as it is (instead of export_options)
+/// - Parameter includeSymbols: Upload symbols with an App Store export (ExportOptions uploadSymbols)
+/// - Parameter includeBitcode: Include bitcode (ExportOptions uploadBitcode; ignored by Xcode 14 and later)
+/// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func buildApp(
@@ -260,6 +373,16 @@ public func buildApp(
     apiKeyID: String? = nil,
     apiIssuerID: String? = nil,
     appIdentifier: String? = nil,
+    xcargs: String? = nil,
+    exportXcargs: String? = nil,
+    destination: String? = nil,
+    skipCodesigning: Bool? = nil,
+    skipArchive: Bool? = nil,
+    skipPackageIPA: Bool? = nil,
+    exportOptionsPlist: String? = nil,
+    includeSymbols: Bool? = nil,
+    includeBitcode: Bool? = nil,
+    archivePath: String? = nil,
     timeout: Double? = nil
 ) async throws -> BuiltApp {
     try await runStep(BuildApp.self, [
@@ -281,6 +404,16 @@ public func buildApp(
         "api_key_id": apiKeyID,
         "api_issuer_id": apiIssuerID,
         "app_identifier": appIdentifier,
+        "xcargs": xcargs,
+        "export_xcargs": exportXcargs,
+        "destination": destination,
+        "skip_codesigning": skipCodesigning,
+        "skip_archive": skipArchive,
+        "skip_package_ipa": skipPackageIPA,
+        "export_options_plist": exportOptionsPlist,
+        "include_symbols": includeSymbols,
+        "include_bitcode": includeBitcode,
+        "archive_path": archivePath,
         "timeout": timeout,
     ])
 }
@@ -296,6 +429,19 @@ public func buildApp(
 /// - Parameter packagePath: A Swift package to test with swift test (when no workspace or project is given) (default .)
 /// - Parameter filter: Only tests matching this (swift test --filter)
 /// - Parameter junitPath: Where the JUnit report goes (default .lanes/test-results/junit.xml)
+/// - Parameter onlyTesting: Run only these tests (-only-testing:, such as BrewerTests/RecipeTests/testScale) (default )
+/// - Parameter skipTesting: Skip these tests (-skip-testing:) (default )
+/// - Parameter codeCoverage: Gather code coverage (-enableCodeCoverage); the scheme decides when absent
+/// - Parameter resultBundle: Keep the .xcresult bundle (result_bundle_path) (default true)
+/// - Parameter resultBundlePath: Where the .xcresult goes (default .lanes/results/SCHEME-test.xcresult)
+/// - Parameter buildForTesting: Only build the tests (build-for-testing) (default false)
+/// - Parameter testWithoutBuilding: Run tests built earlier (test-without-building) (default false)
+/// - Parameter numberOfRetries: Rerun a failing test up to this many times (default 0)
+/// - Parameter destination: A -destination instead of the devices' simulators (such as platform=macOS)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (environment LANES_XCARGS)
+/// - Parameter testplan: The test plan (-testPlan)
+/// - Parameter clean: Clean before testing (default false)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func runTests(
@@ -307,6 +453,19 @@ public func runTests(
     packagePath: String? = nil,
     filter: String? = nil,
     junitPath: String? = nil,
+    onlyTesting: [String]? = nil,
+    skipTesting: [String]? = nil,
+    codeCoverage: Bool? = nil,
+    resultBundle: Bool? = nil,
+    resultBundlePath: String? = nil,
+    buildForTesting: Bool? = nil,
+    testWithoutBuilding: Bool? = nil,
+    numberOfRetries: Int? = nil,
+    destination: String? = nil,
+    xcargs: String? = nil,
+    testplan: String? = nil,
+    clean: Bool? = nil,
+    derivedDataPath: String? = nil,
     timeout: Double? = nil
 ) async throws -> TestRunResult {
     try await runStep(RunTests.self, [
@@ -318,6 +477,19 @@ public func runTests(
         "package_path": packagePath,
         "filter": filter,
         "junit_path": junitPath,
+        "only_testing": onlyTesting,
+        "skip_testing": skipTesting,
+        "code_coverage": codeCoverage,
+        "result_bundle": resultBundle,
+        "result_bundle_path": resultBundlePath,
+        "build_for_testing": buildForTesting,
+        "test_without_building": testWithoutBuilding,
+        "number_of_retries": numberOfRetries,
+        "destination": destination,
+        "xcargs": xcargs,
+        "testplan": testplan,
+        "clean": clean,
+        "derived_data_path": derivedDataPath,
         "timeout": timeout,
     ])
 }
@@ -673,6 +845,105 @@ public func pushGitTags(
         "tag": tag,
         "remote": remote,
         "force": force,
+        "timeout": timeout,
+    ])
+}
+
+/// Stage the given paths and commit them on the current branch; returns the new commit (nil when nothing changed).
+///
+/// The `git_commit` step; `lanes actions git_commit` documents it.
+/// - Parameter path: Files to stage and commit, relative to the Lanefile
+/// - Parameter message: The commit message
+/// - Parameter allowNothingToCommit: Succeed without a commit when the paths hold no change (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func gitCommit(
+    path: [String],
+    message: String,
+    allowNothingToCommit: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> Optional<String> {
+    try await runStep(GitCommit.self, [
+        "path": path,
+        "message": message,
+        "allow_nothing_to_commit": allowNothingToCommit,
+        "timeout": timeout,
+    ])
+}
+
+/// Commit the version change (project.pbxproj and Info.plist files); fails when other files changed, unless force.
+///
+/// The `commit_version_bump` step; `lanes actions commit_version_bump` documents it.
+/// - Parameter message: The commit message (default Version Bump)
+/// - Parameter xcodeproj: Only commit changes inside this .xcodeproj and the Info.plists (default: any)
+/// - Parameter force: Also commit other changed files instead of failing (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func commitVersionBump(
+    message: String? = nil,
+    xcodeproj: String? = nil,
+    force: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(CommitVersionBump.self, [
+        "message": message,
+        "xcodeproj": xcodeproj,
+        "force": force,
+        "timeout": timeout,
+    ])
+}
+
+/// Push the current branch (and its tags) to a remote (https token: LANES_GIT_TOKEN; ssh key: LANES_GIT_SSH_KEY).
+///
+/// The `push_to_git_remote` step; `lanes actions push_to_git_remote` documents it.
+/// - Parameter remote: The remote's name (or URL or path) (default origin)
+/// - Parameter localBranch: The branch to push (default: the one checked out)
+/// - Parameter remoteBranch: The branch on the remote (default: the same name)
+/// - Parameter force: Push even when it is not a fast-forward (default false)
+/// - Parameter tags: Also push the tags (default true)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func pushToGitRemote(
+    remote: String? = nil,
+    localBranch: String? = nil,
+    remoteBranch: String? = nil,
+    force: Bool? = nil,
+    tags: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(PushToGitRemote.self, [
+        "remote": remote,
+        "local_branch": localBranch,
+        "remote_branch": remoteBranch,
+        "force": force,
+        "tags": tags,
+        "timeout": timeout,
+    ])
+}
+
+/// Fail unless the branch (or the one CI reports for a detached HEAD) matches a regular expression.
+///
+/// The `ensure_git_branch` step; `lanes actions ensure_git_branch` documents it.
+/// - Parameter branch: Regular expression the whole branch name must match (default master|main)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func ensureGitBranch(
+    branch: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(EnsureGitBranch.self, [
+        "branch": branch,
+        "timeout": timeout,
+    ])
+}
+
+/// The commit HEAD points at: hash, message and author.
+///
+/// The `last_git_commit` step; `lanes actions last_git_commit` documents it.
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func lastGitCommit(
+    timeout: Double? = nil
+) async throws -> GitCommitInfo {
+    try await runStep(LastGitCommit.self, [
         "timeout": timeout,
     ])
 }
