@@ -577,6 +577,315 @@ public func checkIpa(
     ])
 }
 
+/// Run SwiftLint (lint or fix); fails on violations that SwiftLint reports as errors (all of them with strict).
+///
+/// The `swiftlint` step; `lanes actions swiftlint` documents it.
+/// - Parameter mode: lint, fix or analyze (default lint)
+/// - Parameter strict: Fail on warnings too (default false)
+/// - Parameter configFile: The configuration file (.swiftlint.yml)
+/// - Parameter path: The folder or file to lint (default: the Lanefile's folder)
+/// - Parameter executable: The swiftlint program (default swiftlint)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func swiftlint(
+    mode: SwiftLintMode? = nil,
+    strict: Bool? = nil,
+    configFile: String? = nil,
+    path: String? = nil,
+    executable: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SwiftLint.self, [
+        "mode": mode,
+        "strict": strict,
+        "config_file": configFile,
+        "path": path,
+        "executable": executable,
+        "timeout": timeout,
+    ])
+}
+
+/// Run Carthage (bootstrap, update or build), as xcframeworks by default.
+///
+/// The `carthage` step; `lanes actions carthage` documents it.
+/// - Parameter command: bootstrap, update, build or checkout (default bootstrap)
+/// - Parameter platform: Platforms to build, comma-separated (iOS,macOS)
+/// - Parameter useXCFrameworks: Build xcframeworks (default true)
+/// - Parameter cacheBuilds: Reuse builds whose version did not change (default false)
+/// - Parameter projectDirectory: The folder holding the Cartfile (default .)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func carthage(
+    command: CarthageCommand? = nil,
+    platform: String? = nil,
+    useXCFrameworks: Bool? = nil,
+    cacheBuilds: Bool? = nil,
+    projectDirectory: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(Carthage.self, [
+        "command": command,
+        "platform": platform,
+        "use_xcframeworks": useXCFrameworks,
+        "cache_builds": cacheBuilds,
+        "project_directory": projectDirectory,
+        "timeout": timeout,
+    ])
+}
+
+/// Select an installed Xcode by version for the rest of the lane (sets DEVELOPER_DIR); returns its Developer folder.
+///
+/// The `xcodes` step; `lanes actions xcodes` documents it.
+/// - Parameter version: The Xcode version: 16.2 matches 16.2 and 16.2.x; 16 the newest 16.x (environment LANES_XCODE_VERSION)
+/// - Parameter applicationsDirectory: Where the Xcode apps are (default /Applications)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func xcodes(
+    version: String? = nil,
+    applicationsDirectory: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(Xcodes.self, [
+        "version": version,
+        "applications_directory": applicationsDirectory,
+        "timeout": timeout,
+    ])
+}
+
+/// Zip a folder (its name as the archive's root), atomically; returns the zip's path.
+///
+/// The `zip` step; `lanes actions zip` documents it.
+/// - Parameter path: The folder to zip
+/// - Parameter outputPath: The zip to write (default: PATH.zip)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func zip(
+    path: String,
+    outputPath: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(Zip.self, [
+        "path": path,
+        "output_path": outputPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Delete the DerivedData folder (lanes' .lanes/DerivedData unless given).
+///
+/// The `clear_derived_data` step; `lanes actions clear_derived_data` documents it.
+/// - Parameter derivedDataPath: The folder (default .lanes/DerivedData)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func clearDerivedData(
+    derivedDataPath: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(ClearDerivedData.self, [
+        "derived_data_path": derivedDataPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Delete the .ipa/.pkg/.app, dSYM zip and archive build_app made in this lane, and .lanes/build.
+///
+/// The `clean_build_artifacts` step; `lanes actions clean_build_artifacts` documents it.
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func cleanBuildArtifacts(
+    timeout: Double? = nil
+) async throws {
+    try await runStep(CleanBuildArtifacts.self, [
+        "timeout": timeout,
+    ])
+}
+
+/// Notarize an .app, .pkg, .dmg or .zip with notarytool (App Store Connect API key), then staple it.
+///
+/// The `notarize` step; `lanes actions notarize` documents it.
+/// - Parameter package: The .app, .pkg, .dmg or .zip (default: what build_app exported in this lane)
+/// - Parameter apiKeyPath: App Store Connect API key (.p8) (environment APP_STORE_CONNECT_API_KEY_PATH)
+/// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
+/// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
+/// - Parameter bundleID: Unused by notarytool; accepted for fastlane's Fastfiles
+/// - Parameter skipStapling: Do not staple the ticket (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func notarize(
+    package: String? = nil,
+    apiKeyPath: String? = nil,
+    apiKeyID: String? = nil,
+    apiIssuerID: String? = nil,
+    bundleID: String? = nil,
+    skipStapling: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(Notarize.self, [
+        "package": package,
+        "api_key_path": apiKeyPath,
+        "api_key_id": apiKeyID,
+        "api_issuer_id": apiIssuerID,
+        "bundle_id": bundleID,
+        "skip_stapling": skipStapling,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload dSYMs to Firebase Crashlytics with upload-symbols (default: the dSYM zip build_app made).
+///
+/// The `upload_symbols_to_crashlytics` step; `lanes actions upload_symbols_to_crashlytics` documents it.
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter gspPath: GoogleService-Info.plist
+/// - Parameter platform: ios, mac, tvos (default ios)
+/// - Parameter binaryPath: The upload-symbols program (default upload-symbols)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func uploadSymbolsToCrashlytics(
+    dsymPath: String? = nil,
+    gspPath: String,
+    platform: String? = nil,
+    binaryPath: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(UploadSymbolsToCrashlytics.self, [
+        "dsym_path": dsymPath,
+        "gsp_path": gspPath,
+        "platform": platform,
+        "binary_path": binaryPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload dSYMs to Sentry with sentry-cli debug-files upload (token through SENTRY_AUTH_TOKEN, never argv).
+///
+/// The `sentry_upload_dsym` step; `lanes actions sentry_upload_dsym` documents it.
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
+/// - Parameter orgSlug: The organisation (environment SENTRY_ORG)
+/// - Parameter projectSlug: The project (environment SENTRY_PROJECT)
+/// - Parameter url: A self-hosted Sentry's URL (environment SENTRY_URL)
+/// - Parameter sentryCLIPath: The sentry-cli program (default sentry-cli)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func sentryUploadDsym(
+    dsymPath: String? = nil,
+    authToken: Secret? = nil,
+    orgSlug: String? = nil,
+    projectSlug: String? = nil,
+    url: String? = nil,
+    sentryCLIPath: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SentryUploadDSYM.self, [
+        "dsym_path": dsymPath,
+        "auth_token": authToken,
+        "org_slug": orgSlug,
+        "project_slug": projectSlug,
+        "url": url,
+        "sentry_cli_path": sentryCLIPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Create a GitHub release (REST API; GitHub Enterprise through server_url) and upload assets (folders are zipped).
+///
+/// The `set_github_release` step; `lanes actions set_github_release` documents it.
+/// - Parameter repositoryName: owner/repository (environment GITHUB_REPOSITORY)
+/// - Parameter tagName: The tag (created by GitHub from commitish when it does not exist)
+/// - Parameter name: The release's title (default: the tag)
+/// - Parameter description: The release notes (Markdown)
+/// - Parameter commitish: Branch or commit the tag is created from when it does not exist
+/// - Parameter isDraft: Create a draft (default false)
+/// - Parameter isPrerelease: Mark as a pre-release (default false)
+/// - Parameter uploadAssets: Files (or folders, zipped) to attach (default )
+/// - Parameter apiToken: A token allowed to write releases (environment GITHUB_TOKEN; secret)
+/// - Parameter serverURL: The API's base URL (GitHub Enterprise: https://HOST/api/v3) (environment GITHUB_API_URL; default https://api.github.com)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func setGithubRelease(
+    repositoryName: String? = nil,
+    tagName: String,
+    name: String? = nil,
+    description: String? = nil,
+    commitish: String? = nil,
+    isDraft: Bool? = nil,
+    isPrerelease: Bool? = nil,
+    uploadAssets: [String]? = nil,
+    apiToken: Secret? = nil,
+    serverURL: String? = nil,
+    timeout: Double? = nil
+) async throws -> GitHubRelease {
+    try await runStep(SetGitHubRelease.self, [
+        "repository_name": repositoryName,
+        "tag_name": tagName,
+        "name": name,
+        "description": description,
+        "commitish": commitish,
+        "is_draft": isDraft,
+        "is_prerelease": isPrerelease,
+        "upload_assets": uploadAssets,
+        "api_token": apiToken,
+        "server_url": serverURL,
+        "timeout": timeout,
+    ])
+}
+
+/// Post the lane's result (lane, result, duration, version, failing step) to a Slack incoming webhook; never fails the lane unless fail_on_error.
+///
+/// The `slack` step; `lanes actions slack` documents it.
+/// - Parameter message: The text (default: Lane NAME succeeded/failed in step STEP)
+/// - Parameter slackURL: The incoming webhook URL (a secret: it is the credential) (environment SLACK_URL; secret)
+/// - Parameter channel: Post to this channel instead of the webhook's own
+/// - Parameter username: The name the message shows (default lanes)
+/// - Parameter success: Report success or failure (default: how the lane is going)
+/// - Parameter version: The version to report (default: what build_app built)
+/// - Parameter failOnError: Fail the lane when the message cannot be sent (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func slack(
+    message: String? = nil,
+    slackURL: Secret? = nil,
+    channel: String? = nil,
+    username: String? = nil,
+    success: Bool? = nil,
+    version: String? = nil,
+    failOnError: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(Slack.self, [
+        "message": message,
+        "slack_url": slackURL,
+        "channel": channel,
+        "username": username,
+        "success": success,
+        "version": version,
+        "fail_on_error": failOnError,
+        "timeout": timeout,
+    ])
+}
+
+/// POST the lane's result as JSON (lane, result, message, duration_seconds, version, failing_step, error) to a URL.
+///
+/// The `notify_webhook` step; `lanes actions notify_webhook` documents it.
+/// - Parameter url: Where to POST (a secret when it holds a token) (environment LANES_WEBHOOK_URL; secret)
+/// - Parameter message: The message (default: Lane NAME succeeded/failed in step STEP)
+/// - Parameter success: Report success or failure (default: how the lane is going)
+/// - Parameter version: The version to report (default: what build_app built)
+/// - Parameter bearerToken: Sent as Authorization: Bearer (environment LANES_WEBHOOK_TOKEN; secret)
+/// - Parameter failOnError: Fail the lane when the notification cannot be sent (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func notifyWebhook(
+    url: Secret? = nil,
+    message: String? = nil,
+    success: Bool? = nil,
+    version: String? = nil,
+    bearerToken: Secret? = nil,
+    failOnError: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(NotifyWebhook.self, [
+        "url": url,
+        "message": message,
+        "success": success,
+        "version": version,
+        "bearer_token": bearerToken,
+        "fail_on_error": failOnError,
+        "timeout": timeout,
+    ])
+}
+
 /// Check an artifact's size and SHA-256 against its manifest before it ships.
 ///
 /// The `check_artifact` step; `lanes actions check_artifact` documents it.
