@@ -144,4 +144,78 @@ import Testing
         }
         #expect(!result.output.contains(token) && !result.output.contains("sl4ckW3bh00kS3cret"))
     }
+
+    static let helpersLanefile = #"""
+        import Lanes
+
+        let lanes = Lanefile {
+            Lane("helpers", "Xcode choice, scoped variables, a notification that cannot be sent", secrets: ["API_TOKEN"], tools: ["sh"]) {
+                try await xcodes(version: "16", applicationsDirectory: "apps")
+                try await sh("sh", "-c", "echo developer=$DEVELOPER_DIR")
+                let token = try secret("API_TOKEN")
+                try await withEnvironment(["TOKEN_FOR_TOOL": token, "PLAIN": "visible", "LANES_SCHEME": "FromScope"]) {
+                    try await sh("sh", "-c", "echo token=$TOKEN_FOR_TOOL plain=$PLAIN")
+                    let commit = try await lastGitCommit()
+                    try echo("commit=\(commit.message)")
+                }
+                try await sh("sh", "-c", "echo after=${PLAIN:-unset}")
+                try await notifyWebhook(message: "nightly")
+                try echo("ci=\(isCI)")
+            }
+            Lane("needsTool", "Declares a tool that is missing", tools: ["sh", "lanes-missing-tool"]) {
+                try await sh("sh", "-c", "echo never runs")
+            }
+        }
+        """#
+
+    /// xcodes sets DEVELOPER_DIR for later steps; withEnvironment reaches child processes for its
+    /// scope only, with secrets masked; a webhook that cannot be reached does not fail the lane; a
+    /// declared tool that is missing stops the lane before its first step.
+    @Test func laneAuthoringHelpers() throws {
+        let project = LanesProcess.temporaryDirectory("helpers")
+        defer { try? FileManager.default.removeItem(at: project) }
+        for (name, version) in [("Xcode-15.4.app", "15.4"), ("Xcode-16.1.app", "16.1"), ("Xcode-16.2.app", "16.2")] {
+            let contents = project.appendingPathComponent("apps/\(name)/Contents")
+            try FileManager.default.createDirectory(at: contents, withIntermediateDirectories: true)
+            try """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict><key>CFBundleShortVersionString</key><string>\(version)</string></dict></plist>
+                """.write(to: contents.appendingPathComponent("version.plist"), atomically: true, encoding: .utf8)
+        }
+        try Self.helpersLanefile.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        for command in [["git", "init", "-q"], ["git", "config", "user.name", "CI"], ["git", "config", "user.email", "ci@example.com"],
+                        ["git", "add", "-A"], ["git", "commit", "-q", "-m", "Helpers fixture"]] {
+            #expect(try runProgram(command, in: project.path).status == 0)
+        }
+        let secretValue = "tok-3Xq9-never-printed"
+        let environment = ["PATH": "\(Self.swiftDirectory):/usr/bin:/bin", "API_TOKEN": secretValue, "CI": "", "JENKINS_URL": "",
+                           "GITHUB_ACTIONS": "", "GITLAB_CI": "", "BUILDKITE": "", "BUILD_NUMBER": "",
+                           "LANES_WEBHOOK_URL": "http://127.0.0.1:1/hook"]
+        let result = try lanes.run(["helpers"], in: project, extraEnvironment: environment)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.standardOutput.contains("developer=\(project.path)/apps/Xcode-16.2.app/Contents/Developer"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("token=******** plain=visible"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("commit=Helpers fixture"))
+        #expect(result.standardOutput.contains("after=unset"))
+        #expect(result.standardOutput.contains("warning: the webhook notification was not sent"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("ci=false"))
+        #expect(!result.output.contains(secretValue))
+
+        let missing = try lanes.run(["needsTool"], in: project, extraEnvironment: environment)
+        #expect(missing.status == 78, "\(missing.output)")
+        #expect(missing.standardError.contains("lane needsTool needs the tool lanes-missing-tool, which is not on PATH"))
+        #expect(!missing.standardOutput.contains("never runs"))
+    }
+
+    /// Apple's tools do not exist on Linux: the steps that need them fail at once, naming the tool.
+    @Test(arguments: [["notarize", "package:Meow.zip"], ["carthage"], ["swiftlint"]])
+    func appleAndThirdPartyToolsFailAtOnceWhenMissing(arguments: [String]) throws {
+        let project = LanesProcess.temporaryDirectory("missing-tool")
+        defer { try? FileManager.default.removeItem(at: project) }
+        let result = try lanes.run(["run"] + arguments, in: project, extraEnvironment: [
+            "PATH": "/nonexistent", "APP_STORE_CONNECT_API_KEY_PATH": "key.p8", "APP_STORE_CONNECT_API_KEY_ID": "K",
+            "APP_STORE_CONNECT_API_ISSUER_ID": "I"])
+        #expect(result.status == 78, "\(result.output)")
+        #expect(result.standardError.contains("is not on PATH"), "\(result.standardError)")
+    }
 }
