@@ -205,6 +205,8 @@ import Testing
         #expect(missing.status == 78, "\(missing.output)")
         #expect(missing.standardError.contains("lane needsTool needs the tool lanes-missing-tool, which is not on PATH"))
         #expect(!missing.standardOutput.contains("never runs"))
+        let doctor = try lanes.run(["doctor", "--json"], in: project, extraEnvironment: environment)
+        #expect(doctor.standardOutput.contains("lanes-missing-tool is not on PATH (needed by needsTool)"), "\(doctor.output)")
     }
 
     /// Apple's tools do not exist on Linux: the steps that need them fail at once, naming the tool.
