@@ -91,3 +91,47 @@ extension Repository {
         path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
     }
 }
+
+extension Repository {
+    /// What `pullFastForward` did.
+    public enum PullOutcome: Sendable, Equatable {
+        case upToDate(ObjectID)
+        case fastForwarded(from: ObjectID, to: ObjectID)
+    }
+
+    /// Fetches the checked-out branch from `remote` and fast-forwards it, working tree included
+    /// (`git pull --ff-only`). A branch that has diverged, or local changes the new commits would
+    /// overwrite, stop it with nothing changed.
+    public func pullFastForward(remote: String = "origin", credentials: RemoteCredentials = .none) throws -> PullOutcome {
+        _ = try requireWorkingDirectory(for: "pull")
+        let branch = try currentBranch(for: "pull")
+        let local = try resolveCommit("HEAD")
+        let tip = try fetch(remote: remote, branch: branch, credentials: credentials)
+        if tip == local { return .upToDate(local) }
+        var localOID = local.oid, tipOID = tip.oid
+        if git_graph_descendant_of(handle, &localOID, &tipOID) == 1 { return .upToDate(local) }
+        guard git_graph_descendant_of(handle, &tipOID, &localOID) == 1 else {
+            throw GitError(.pushRejected, credentials.redact("cannot fast-forward \(branch): it and \(remote)'s \(branch) have diverged"),
+                           hint: "merge or rebase by hand (git pull --rebase), then run the lane again")
+        }
+        var target: OpaquePointer?
+        try check(git_object_lookup(&target, handle, &tipOID, GIT_OBJECT_COMMIT), "reading \(tip.short)")
+        defer { git_object_free(target) }
+        var checkout = git_checkout_options()
+        git_checkout_options_init(&checkout, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
+        checkout.checkout_strategy = GIT_CHECKOUT_SAFE.rawValue
+        let code = git_checkout_tree(handle, target, &checkout)
+        if code == GIT_ECONFLICT.rawValue {
+            throw GitError(.invalidArgument, "cannot fast-forward \(branch): local changes would be overwritten",
+                           hint: "commit or reset them first (reset_git_repo)")
+        }
+        try check(code, "checking out \(tip.short)")
+        var reference: OpaquePointer?
+        try check(git_reference_lookup(&reference, handle, "refs/heads/\(branch)"), "reading branch \(branch)")
+        defer { git_reference_free(reference) }
+        var updated: OpaquePointer?
+        try check(git_reference_set_target(&updated, reference, &tipOID, "pull: fast-forward"), "moving \(branch) to \(tip.short)")
+        git_reference_free(updated)
+        return .fastForwarded(from: local, to: tip)
+    }
+}

@@ -181,7 +181,7 @@ public enum FastlaneActionMap {
                                                                            "remote_branch": "remote_branch", "force": "force", "tags": "tags"])),
         FastlaneAction("ensure_git_branch", .step("ensure_git_branch", ["branch": "branch"])),
         FastlaneAction("last_git_commit", .step("last_git_commit")),
-        FastlaneAction("git_pull", .notSupported(reason: "a CI checkout is fresh; use sh(\"git\", \"pull\") where a lane really needs it")),
+        FastlaneAction("git_pull", .step("git_pull", ["remote": "remote"], unsupported: ["rebase": "git_pull only fast-forwards; a diverged branch fails"])),
         FastlaneAction("git_add", .step("git_commit", note: "git_commit stages the paths it commits")),
         FastlaneAction("set_github_release", aliases: ["github_release"], .step("set_github_release", [
             "repository_name": "repository_name", "tag_name": "tag_name", "name": "name", "description": "description",

@@ -50,6 +50,7 @@ public enum StepCatalog {
         PushToGitRemote.self,
         EnsureGitBranch.self,
         LastGitCommit.self,
+        GitPull.self,
     ]
 
     public static func step(id: String) -> (any Step.Type)? {

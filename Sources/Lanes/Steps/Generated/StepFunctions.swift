@@ -1256,3 +1256,19 @@ public func lastGitCommit(
         "timeout": timeout,
     ])
 }
+
+/// Fetch the branch from a remote and fast-forward it (git pull --ff-only); returns the new HEAD.
+///
+/// The `git_pull` step; `lanes actions git_pull` documents it.
+/// - Parameter remote: The remote's name (or URL or path) (default origin)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func gitPull(
+    remote: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(GitPull.self, [
+        "remote": remote,
+        "timeout": timeout,
+    ])
+}

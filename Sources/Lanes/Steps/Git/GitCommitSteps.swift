@@ -196,3 +196,32 @@ extension GitCommitInfo: ReportableResult {
                                                             ("author", .string(author))]))
     }
 }
+
+/// `git_pull`: fast-forward the checked-out branch from its remote.
+public struct GitPull: Step {
+    public typealias Output = String
+
+    public static let definition = StepDefinition(
+        id: "git_pull",
+        summary: "Fetch the branch from a remote and fast-forward it (git pull --ff-only); returns the new HEAD",
+        category: .git,
+        examples: [StepExample(swift: "try await gitPull()", commandLine: [], environment: [RemoteCredentials.Variable.token])]
+    )
+
+    @StepOption("remote", "The remote's name (or URL or path)", default: "origin")
+    var remote: String
+
+    public init() {}
+
+    public func run(in context: StepContext) async throws -> String {
+        let repository = try context.openRepository()
+        switch try repository.pullFastForward(remote: remote, credentials: context.remoteCredentials()) {
+        case .upToDate(let head):
+            context.log.line("already up to date at \(head.short)")
+            return head.hex
+        case .fastForwarded(let from, let to):
+            context.log.line("fast-forwarded \(from.short)..\(to.short) from \(URLRedaction.redact(remote))")
+            return to.hex
+        }
+    }
+}
