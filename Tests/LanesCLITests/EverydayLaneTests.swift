@@ -220,4 +220,37 @@ import Testing
         #expect(result.status == 78, "\(result.output)")
         #expect(result.standardError.contains("is not on PATH"), "\(result.standardError)")
     }
+
+    /// Every type `lanes actions --json` names (option types and results) can be written in a
+    /// Lanefile that imports only `Lanes`.
+    @Test func everyTypeTheActionsNameIsUsableInALanefile() throws {
+        let project = LanesProcess.temporaryDirectory("types")
+        defer { try? FileManager.default.removeItem(at: project) }
+        let listing = try lanes.run(["actions", "--json"], in: project)
+        let steps = try #require(try JSONSerialization.jsonObject(with: Data(listing.standardOutput.utf8)) as? [[String: Any]])
+        var names: Set<String> = []
+        for step in steps {
+            names.insert(step["result"] as? String ?? "Void")
+            for option in step["options"] as? [[String: Any]] ?? [] { names.insert(option["swift_type"] as? String ?? "") }
+        }
+        let types = names.map { $0.replacing("Optional<", with: "").replacing("Array<", with: "").replacing(">", with: "")
+            .replacing("?", with: "").replacing("[", with: "").replacing("]", with: "") }
+        let unique = Set(types).subtracting(["", "Void"]).sorted()
+        #expect(unique.contains("ExportOptions") && unique.contains("GitTag") && unique.contains("TestRunResult"))
+        try """
+            import Lanes
+
+            let named: [Any.Type] = [\(unique.map { "\($0).self" }.joined(separator: ", "))]
+            let options: ExportOptions = ["signingStyle": "manual"]
+
+            let lanes = Lanefile {
+                Lane("types", "Names every step type") {
+                    try echo("\\(named.count) types, \\(options.entries.count) option")
+                }
+            }
+            """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let result = try lanes.run(["types"], in: project, extraEnvironment: ["PATH": "\(Self.swiftDirectory):/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.standardOutput.contains("\(unique.count) types, 1 option"))
+    }
 }

@@ -75,7 +75,8 @@ extension StepContext {
             }
             let log = self.log
             let client = HTTPClient(timeouts: RequestTimeouts(connect: 10, idle: 20), retry: RetryPolicy(attempts: attempts, baseDelay: 0.5, maximumDelay: 4),
-                                    onRetry: { log.line("retrying \(what): \(redactor.redact($0))") })
+                                    // The retry text names the URL, which may be the credential (a Slack webhook).
+                                    onRetry: { _ in log.line("retrying \(what)") })
             let bytes = Array(body.serialized(redactor: redactor).utf8)
             let response = try client.send(HTTPRequest(method: "POST", url: url,
                                                        headers: [("Content-Type", "application/json"), ("Content-Length", String(bytes.count))] + headers,
