@@ -10,6 +10,8 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
     case artifactRefused(path: String, problem: String)
     /// A Swift package folder that cannot be built or packed as asked.
     case package(path: String, problem: String)
+    /// A step option whose text cannot be used (an `xcargs` with an unbalanced quote).
+    case option(name: String, problem: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum BuildError: Error, Sendable, Equatable, CustomStringConvertible {
         case .archive(let path, let problem): "\(path): \(problem)"
         case .artifactRefused(let path, let problem): "\(path) refused: \(problem)"
         case .package(let path, let problem): "\(path): \(problem)"
+        case .option(let name, let problem): "option '\(name)': \(problem)"
         }
     }
 }

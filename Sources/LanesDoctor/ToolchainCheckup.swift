@@ -89,3 +89,21 @@ public enum SecretsCheckup {
         }
     }
 }
+
+/// The programs lanes declare with `tools:`: each must be on PATH, as the lane checks before its first step.
+public enum LaneToolsCheckup {
+    /// `declared` maps each lane to its tools.
+    public static func findings(declared: [(lane: String, tools: [String])], environment: [String: String]) -> [DoctorFinding] {
+        var users: [String: [String]] = [:]
+        for entry in declared {
+            for tool in entry.tools { users[tool, default: []].append(entry.lane) }
+        }
+        return users.keys.sorted().map { tool in
+            if let path = FilePath.which(tool, path: environment["PATH"]) {
+                return DoctorFinding(.toolchain, tool, .ok, "found at \(path)")
+            }
+            return DoctorFinding(.toolchain, tool, .error, "\(tool) is not on PATH (needed by \(users[tool]!.joined(separator: ", ")))",
+                                 fix: "install \(tool), or add its folder to PATH")
+        }
+    }
+}

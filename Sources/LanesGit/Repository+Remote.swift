@@ -93,7 +93,7 @@ extension Repository {
     }
 
     /// The branch checked out, or an error naming what needs a branch.
-    private func currentBranch(for action: String) throws -> String {
+    func currentBranch(for action: String) throws -> String {
         guard let name = try head().branchName else {
             throw GitError(.invalidArgument, "cannot \(action) without a branch: HEAD of \(displayPath) is detached",
                            hint: "name the branch to \(action) explicitly")
@@ -102,7 +102,7 @@ extension Repository {
     }
 
     /// Looks up a configured remote, or makes an anonymous one for a path or URL, and lends it.
-    private func withRemote<T>(_ remote: String, credentials: RemoteCredentials, shouldStop: @escaping @Sendable () -> Bool,
+    func withRemote<T>(_ remote: String, credentials: RemoteCredentials, shouldStop: @escaping @Sendable () -> Bool = { false },
                                _ body: (OpaquePointer, Bool, RemoteSession) throws -> T) throws -> T {
         var handle: OpaquePointer?
         var isNamed = true

@@ -70,8 +70,56 @@ import Testing
         let root = LanesProcess.temporaryDirectory("build-buildapp-missing").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let plan = Self.plan(root: root, output: root + "/out")
-        #expect(throws: BuildError.file(path: plan.exportPath, problem: "xcodebuild -exportArchive left no .ipa here")) {
+        #expect(throws: BuildError.file(path: plan.exportPath, problem: "xcodebuild -exportArchive left no .ipa, .pkg or .app here")) {
             try plan.collectOutputs()
         }
+    }
+
+    /// fastlane's gym options reach xcodebuild's argv in the order xcodebuild takes them.
+    @Test func xcargsDestinationAndSkippedSigningReachTheArchiveCommand() throws {
+        let plan = BuildAppPlan(root: "/ci/meow", container: .project("Meow.xcodeproj"), scheme: "Meow", platform: "macOS",
+                                outputDirectory: "out", exportMethod: .developerID,
+                                buildSettings: [BuildSettingOverride("CODE_SIGNING_ALLOWED", "NO")], destination: "platform=macOS,arch=arm64",
+                                extraArguments: try ShellWords.split("-skipMacroValidation OTHER_SWIFT_FLAGS='-D CI'"),
+                                exportExtraArguments: ["-skipPackagePluginValidation"], archivePath: "/tmp/Meow.xcarchive",
+                                exportOptionsPlistFile: "/ci/meow/ExportOptions.plist")
+        #expect(plan.archiveCommand.arguments == [
+            "xcodebuild", "-project", "Meow.xcodeproj", "-scheme", "Meow", "-destination", "platform=macOS,arch=arm64",
+            "-archivePath", "/tmp/Meow.xcarchive", "-derivedDataPath", "/ci/meow/.lanes/DerivedData",
+            "-resultBundlePath", "/ci/meow/.lanes/results/Meow-archive.xcresult",
+            "-skipMacroValidation", "OTHER_SWIFT_FLAGS=-D CI", "CODE_SIGNING_ALLOWED=NO", "archive",
+        ])
+        #expect(plan.buildCommand.arguments.last == "build" && !plan.buildCommand.arguments.contains("-archivePath"))
+        #expect(plan.exportCommand.arguments == [
+            "xcodebuild", "-exportArchive", "-archivePath", "/tmp/Meow.xcarchive", "-exportPath", "/ci/meow/.lanes/build/Meow-export",
+            "-exportOptionsPlist", "/ci/meow/ExportOptions.plist", "-skipPackagePluginValidation",
+        ])
+    }
+
+    @Test func shellWordsSplitLikeAShellWithoutExpanding() throws {
+        #expect(try ShellWords.split(#"  -a "b c" 'd $HOME' e\ f "" "#) == ["-a", "b c", "d $HOME", "e f", ""])
+        #expect(throws: BuildError.self) { try ShellWords.split("-a 'open") }
+    }
+
+    /// A Developer ID export leaves an .app, a Mac App Store export a .pkg: each keeps its own
+    /// extension under the output name, never `Meow.app.ipa`.
+    @Test(arguments: [("Meow.app", BuildProduct.Kind.app), ("Meow.pkg", .pkg)])
+    func macOSExportsKeepTheirKind(produced: String, kind: BuildProduct.Kind) throws {
+        let root = LanesProcess.temporaryDirectory("build-buildapp-mac").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let plan = BuildAppPlan(root: root, container: .project("Meow.xcodeproj"), scheme: "Meow", platform: "macOS",
+                                outputDirectory: root + "/out", outputName: "Meow-1.0.ipa", exportMethod: .developerID)
+        let fileManager = FileManager.default
+        if kind == .app {
+            try fileManager.createDirectory(atPath: plan.exportPath + "/Meow.app/Contents", withIntermediateDirectories: true)
+            try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: plan.exportPath + "/Meow.app/Contents/Info.plist"))
+        } else {
+            try fileManager.createDirectory(atPath: plan.exportPath, withIntermediateDirectories: true)
+            try Data("xar!".utf8).write(to: URL(fileURLWithPath: plan.exportPath + "/" + produced))
+        }
+        let outputs = try plan.collectOutputs()
+        #expect(outputs.product == BuildProduct(path: root + "/out/Meow-1.0" + kind.fileExtension, kind: kind))
+        #expect(fileManager.fileExists(atPath: outputs.product.path) && !kind.isIPA)
+        #expect(outputs.dSYMZipPath == nil)
     }
 }

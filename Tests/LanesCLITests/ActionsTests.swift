@@ -23,6 +23,21 @@ import Testing
         #expect(unknown.status == 64)
     }
 
+    /// The fastlane map from the command line: every action with a status, steps by their function.
+    @Test func actionsFastlaneJSONMapsActionsToSteps() throws {
+        let directory = LanesProcess.temporaryDirectory("actions-fastlane")
+        let result = try lanes.run(["actions", "--fastlane", "--json"], in: directory)
+        #expect(result.status == 0, "\(result.output)")
+        let actions = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let scan = try #require(actions.first { ($0["aliases"] as? [String])?.contains("scan") == true })
+        #expect(scan["action"] as? String == "run_tests" && scan["function"] as? String == "runTests")
+        #expect((scan["options"] as? [String: String])?["only_testing"] == "only_testing")
+        #expect(Set(actions.compactMap { $0["status"] as? String }).isSubset(of: ["step", "lanefile", "implicit", "not_supported", "coming"]))
+        let text = try lanes.run(["actions", "--fastlane"], in: directory)
+        #expect(text.standardOutput.contains("implicit: lanes runs every lane with its own temporary keychain"))
+        #expect(try lanes.run(["actions", "--fastlane", "sh"], in: directory).status == 64)
+    }
+
     @Test func actionsJSONDescribesEveryStep() throws {
         let result = try lanes.run(["actions", "--json"], in: LanesProcess.temporaryDirectory("actions-json"))
         #expect(result.status == 0, "\(result.output)")

@@ -121,6 +121,63 @@ import Testing
         #expect(junit.contains("tests=\"2\"") && junit.contains("failures=\"1\""), "\(junit)")
     }
 
+    /// fastlane's scan options become xcodebuild's own flags, in argv (never through a shell).
+    @Test func runTestsPassesFastlaneOptionsToXcodebuild() throws {
+        let log = LanesProcess.temporaryDirectory("xctest-log-pass").appendingPathComponent("test.log")
+        try """
+            Test Case '-[BrewerTests.RecipeTests testRatio]' started.
+            Test Case '-[BrewerTests.RecipeTests testRatio]' passed (0.002 seconds).
+            \t Executed 1 test, with 0 failures (0 unexpected) in 0.002 (0.003) seconds
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let (project, environment, record) = xcodeProject(["XCODEBUILD_TEST_LOG": log.path])
+        let result = try lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "only_testing:BrewerTests/RecipeTests",
+                                    "skip_testing:BrewerUITests", "code_coverage:true", "number_of_retries:2", "testplan:CI",
+                                    "destination:platform=macOS", "xcargs:-skipMacroValidation 'OTHER_SWIFT_FLAGS=-D CI'",
+                                    "result_bundle_path:out/Tests.xcresult"],
+                                   in: project, extraEnvironment: environment)
+        #expect(result.status == 0, "\(result.output)")
+        let root = project.path
+        #expect(try calls(record) == [[
+            "-project", "\(root)/Brewer.xcodeproj", "-scheme", "Brewer", "-destination", "platform=macOS",
+            "-derivedDataPath", "\(root)/.lanes/DerivedData", "-resultBundlePath", "\(root)/out/Tests.xcresult", "-testPlan", "CI",
+            "-only-testing:BrewerTests/RecipeTests", "-skip-testing:BrewerUITests", "-enableCodeCoverage", "YES",
+            "-retry-tests-on-failure", "-test-iterations", "3", "-skipMacroValidation", "OTHER_SWIFT_FLAGS=-D CI", "test",
+        ]])
+        let building = try lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "build_for_testing:true",
+                                      "result_bundle:false"], in: project, extraEnvironment: environment)
+        #expect(building.status == 0, "\(building.output)")
+        #expect(try calls(record).last?.suffix(2) == ["\(root)/.lanes/DerivedData", "build-for-testing"])
+        let both = try lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "build_for_testing:true",
+                                  "test_without_building:true"], in: project, extraEnvironment: environment)
+        #expect(both.status == 64 && both.standardError.contains("exclude each other"), "\(both.output)")
+    }
+
+    /// gym's options: xcargs split into argv, no signing, and a Developer ID export named .app, not .app.ipa.
+    @Test func buildAppTakesXcargsAndExportsAMacApp() throws {
+        let (project, environment, record) = xcodeProject(["XCODEBUILD_PRODUCT": "Meow.app"])
+        let result = try lanes.run(["run", "build_app", "project:Meow.xcodeproj", "scheme:Meow", "export_method:developer-id",
+                                    "platform:macOS", "xcargs:-skipMacroValidation", "include_symbols:true", "output_directory:out"],
+                                   in: project, extraEnvironment: environment)
+        #expect(result.status == 0, "\(result.output)")
+        let made = try calls(record)
+        #expect(made.count == 2)
+        #expect(made.first?.suffix(2) == ["-skipMacroValidation", "archive"])
+        #expect(made.first?.contains("generic/platform=macOS") == true)
+        let root = project.path
+        #expect(FileManager.default.fileExists(atPath: "\(root)/out/Meow.app/Contents"))
+        #expect(!FileManager.default.fileExists(atPath: "\(root)/out/Meow.app.ipa"))
+        let plist = try String(contentsOfFile: "\(root)/.lanes/build/Meow-ExportOptions.plist", encoding: .utf8)
+        #expect(plist.contains("<key>uploadSymbols</key>\n\t<true/>"), "\(plist)")
+
+        let unsigned = try lanes.run(["run", "build_app", "project:Meow.xcodeproj", "scheme:Meow", "export_method:ad-hoc",
+                                      "skip_codesigning:true"], in: project, extraEnvironment: environment)
+        #expect(unsigned.status == 0, "\(unsigned.output)")
+        let archive = try #require(try calls(record).last)
+        #expect(archive.suffix(4) == ["CODE_SIGN_IDENTITY=", "CODE_SIGNING_REQUIRED=NO", "CODE_SIGNING_ALLOWED=NO", "archive"])
+        #expect(try calls(record).count == 3, "no export follows an unsigned archive")
+    }
+
     /// A real SwiftPM build of a fixture package, packed with a manifest whose sha256 matches the file.
     @Test func buildSwiftPackagePacksTheProductWithAManifest() throws {
         let project = LanesProcess.temporaryDirectory("swiftpm")

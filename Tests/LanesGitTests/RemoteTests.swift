@@ -202,3 +202,52 @@ final class UnauthorizedServer {
         try? FileManager.default.removeItem(at: log)
     }
 }
+
+extension RemoteTests {
+    /// git_pull: a teammate's commit arrives in the branch and the working tree; a diverged branch
+    /// and a commit that would overwrite local changes stop with nothing changed.
+    @Test func pullFastForwardsOrRefuses() throws {
+        let fixture = try GitFixture()
+        let (bare, clone) = try remoteAndClone(fixture)
+        let repository = try Repository(at: clone)
+        let start = try repository.resolveCommit("HEAD")
+        #expect(try repository.pullFastForward() == .upToDate(start))
+
+        let pushed = try pushNewCommit(to: bare, fixture)
+        let pulled = try repository.pullFastForward()
+        #expect(pulled == .fastForwarded(from: start, to: try #require(ObjectID(hex: pushed))))
+        #expect(try fixture.git(["status", "--porcelain"], in: clone).isEmpty, "index and working tree follow the branch")
+        #expect(try fixture.git(["log", "-1", "--format=%s"], in: clone) == "teammate's change")
+
+        // Local commit versus a new remote commit: diverged.
+        let local = try #require(try repository.commit(paths: [clone + "/local.txt"].map { path in
+            try? fixture.write("local.txt", "mine\n", in: clone)
+            return path
+        }, message: "local change"))
+        _ = try pushNewCommit(to: bare, fixture)
+        #expect(throws: GitError.self) { try repository.pullFastForward() }
+        #expect(try repository.resolveCommit("HEAD") == local)
+    }
+
+    /// git_commit and push_to_git_remote: libgit2 commits with the configured identity and pushes the
+    /// branch; a push that is not a fast-forward is refused unless forced.
+    @Test func commitAndPushABranch() throws {
+        let fixture = try GitFixture()
+        let (bare, clone) = try remoteAndClone(fixture)
+        let repository = try Repository(at: clone)
+        try fixture.write("notes.md", "v2\n", in: clone)
+        let commit = try #require(try repository.commit(paths: [clone + "/notes.md"], message: "Notes for v2"))
+        #expect(try repository.commit(paths: [clone + "/notes.md"], message: "again") == nil, "no change, no commit")
+        #expect(try fixture.git(["log", "-1", "--format=%an <%ae> %s"], in: clone) == "CI <ci@example.com> Notes for v2")
+        let pushed = try repository.pushBranch()
+        #expect(pushed.local == "main" && pushed.remote == "main")
+        #expect(try fixture.git(["rev-parse", "main"], in: bare) == commit.hex)
+
+        _ = try pushNewCommit(to: bare, fixture)
+        try fixture.write("notes.md", "v3\n", in: clone)
+        _ = try repository.commit(paths: [clone + "/notes.md"], message: "Notes for v3")
+        #expect(throws: GitError.self) { try repository.pushBranch() }
+        _ = try repository.pushBranch(force: true)
+        #expect(try fixture.git(["log", "-1", "--format=%s", "main"], in: bare) == "Notes for v3")
+    }
+}

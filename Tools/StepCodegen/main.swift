@@ -7,6 +7,7 @@ import LanesPlatform
 let outputs = [
     (LanefileFunctions.path, LanefileFunctions.source(for: StepCatalog.builtIn)),
     (StepReference.markdownPath, StepReference.markdown(StepCatalog.builtIn)),
+    (FastlaneMigration.markdownPath, FastlaneMigration.markdown()),
 ]
 for (path, text) in outputs {
     do {

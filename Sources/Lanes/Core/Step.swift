@@ -41,7 +41,7 @@ extension Step {
 
 /// What kind of work a step does; groups `lanes actions` and the step reference.
 public enum StepCategory: String, Sendable, CaseIterable {
-    case shell, signing, xcode, build, test, upload, git
+    case shell, signing, xcode, build, test, upload, git, notify
 }
 
 /// The hand-written part of a step's description.

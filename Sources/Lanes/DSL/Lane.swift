@@ -8,6 +8,9 @@ public struct Lane: Sendable, CustomStringConvertible {
     public let requiredEnvironment: [String]
     /// Secrets the lane needs, checked like `requiredEnvironment` and redacted from the start.
     public let requiredSecrets: [String]
+    /// Programs the lane runs (`xcodes`, `fastlane`, `swiftlint`): each must be on PATH before the
+    /// first step, and `lanes doctor` checks them too.
+    public let requiredTools: [String]
     /// Jenkins-style cron specs on which `lanes daemon` fires this lane.
     public let schedules: [String]
     /// What else starts this lane: `.schedule`, `.pollSCM`, `.hashSeed`, `.timeZone` (LaneTriggers.swift).
@@ -17,9 +20,9 @@ public struct Lane: Sendable, CustomStringConvertible {
     let body: @Sendable (LaneInvocation) async throws -> Void
 
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
-                secrets: [String] = [], schedule: [String] = [], line: Int = #line,
+                secrets: [String] = [], tools: [String] = [], schedule: [String] = [], line: Int = #line,
                 _ body: @escaping @Sendable () async throws -> Void) {
-        self.init(name, summary, options: options, environment: environment, secrets: secrets, schedule: schedule,
+        self.init(name, summary, options: options, environment: environment, secrets: secrets, tools: tools, schedule: schedule,
                   line: line) { _ in
             try await body()
         }
@@ -27,13 +30,14 @@ public struct Lane: Sendable, CustomStringConvertible {
 
     /// A lane whose body reads its typed options: `lane[version]`.
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
-                secrets: [String] = [], schedule: [String] = [], line: Int = #line,
+                secrets: [String] = [], tools: [String] = [], schedule: [String] = [], line: Int = #line,
                 _ body: @escaping @Sendable (LaneInvocation) async throws -> Void) {
         self.name = name
         self.summary = summary
         self.options = options.map(\.info)
         self.requiredEnvironment = environment
         self.requiredSecrets = secrets
+        self.requiredTools = tools
         self.schedules = schedule
         self.sourceLine = line
         self.body = body

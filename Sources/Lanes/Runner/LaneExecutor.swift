@@ -38,6 +38,7 @@ public struct LaneExecutor: Sendable {
         context.values[RunningLaneName.self] = lane.name
         let clock = ContinuousClock()
         let start = clock.now
+        context.values[LaneStartTime.self] = start
         reporter.report(.laneStarted(lane: lane.name, at: .now()))
         var failure: (any Error)?
         await run.perform(lane: lane.name) {
@@ -49,6 +50,7 @@ public struct LaneExecutor: Sendable {
                 failure = error
                 // Hooks see the error the step threw (a `GitError`, a `SigningError`), not the wrapper.
                 let thrown = (error as? StepFailure)?.underlying ?? error
+                context.values[LaneFailureText.self] = context.environment.redactor.redact(String(describing: thrown))
                 for hook in lanefile.onError {
                     do { try await hook(lane, thrown) } catch { run.message("error hook failed: \(error)") }
                 }

@@ -28,6 +28,9 @@ struct LaneHelp {
         if !lane.requiredEnvironment.isEmpty {
             lines += ["", "Environment (checked before the first step):"] + lane.requiredEnvironment.map { "  \($0)" }
         }
+        if !lane.requiredTools.isEmpty {
+            lines += ["", "Tools (checked on PATH before the first step):"] + lane.requiredTools.map { "  \($0)" }
+        }
         if !lane.requiredSecrets.isEmpty {
             lines += ["", "Secrets (redacted from all output):"] + lane.requiredSecrets.map { "  \($0)" }
         }

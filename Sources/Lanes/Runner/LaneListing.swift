@@ -52,6 +52,7 @@ struct LaneListing {
             ("options", .array(lane.options.map(describe))),
             ("environment", .array(lane.requiredEnvironment.map { .string($0) })),
             ("secrets", .array(lane.requiredSecrets.map { .string($0) })),
+            ("tools", .array(lane.requiredTools.map { .string($0) })),
             ("schedules", .array((schedules[lane.name] ?? []).map { row in
                 .object([("kind", .string(row.kind)), ("spec", .string(row.spec)), ("seed", .string(row.seed)),
                          ("minute", .string(row.minutes.joined(separator: ";"))),

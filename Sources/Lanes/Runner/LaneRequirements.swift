@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// The variables and secrets a lane declared, checked before its first step.
 struct LaneRequirements {
     let lane: Lane
@@ -11,7 +13,12 @@ struct LaneRequirements {
         }
     }
 
-    /// Reports every missing variable and secret at once.
+    /// The declared tools that are not on the lane's PATH.
+    func missingTools(in environment: Environment) -> [String] {
+        lane.requiredTools.filter { FilePath.which($0, path: environment["PATH"]) == nil }
+    }
+
+    /// Reports every missing variable, secret and tool at once.
     func check(in environment: Environment) throws {
         var problems: [String] = []
         for name in environment.missing(lane.requiredEnvironment) {
@@ -19,6 +26,9 @@ struct LaneRequirements {
         }
         for name in environment.missing(lane.requiredSecrets) {
             problems.append("lane \(lane.name) needs secret \(name), which is not set")
+        }
+        for tool in missingTools(in: environment) {
+            problems.append("lane \(lane.name) needs the tool \(tool), which is not on PATH")
         }
         registerSecrets(in: environment)
         guard problems.isEmpty else {

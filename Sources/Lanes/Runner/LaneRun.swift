@@ -7,6 +7,8 @@ public final class LaneRun: Sendable {
     @TaskLocal static var current: LaneRun?
     /// The lanes being run, outermost first, as one lane calls another.
     @TaskLocal static var callChain: [String] = []
+    /// Variables `withEnvironment` adds for the steps called inside it.
+    @TaskLocal static var environmentOverlay: [String: String] = [:]
 
     public let context: StepContext
     let lanefile: Lanefile
@@ -30,6 +32,9 @@ public final class LaneRun: Sendable {
     /// Builds one step from its arguments and runs it in this lane: banner, redacted output,
     /// duration, outcome. Options resolve before the banner, so a bad one fails with no side effect.
     public func run<S: Step>(_ type: S.Type, _ arguments: StepArguments) async throws -> S.Output {
+        // What earlier steps set for the lane (xcodes' DEVELOPER_DIR), then withEnvironment's variables.
+        let additions = (self.context.values[LaneEnvironmentAdditions.self] ?? [:]).merging(Self.environmentOverlay) { $1 }
+        let context = self.context.overlaying(additions)
         let (step, options, timeout) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
         let redactor = context.environment.redactor
         let id = S.definition.id

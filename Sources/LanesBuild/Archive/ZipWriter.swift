@@ -2,9 +2,9 @@ internal import LanesPlatform
 
 /// Writes a zip of a folder (a `.dSYM` bundle, say) with deflated files and directory entries,
 /// in sorted order with a fixed timestamp so the same folder always zips to the same bytes.
-enum ZipWriter {
+public enum ZipWriter {
     /// Zips `folder` as `rootName/...` into `destination`, atomically.
-    static func zip(folder: String, rootName: String, to destination: String) throws(BuildError) {
+    public static func zip(folder: String, rootName: String, to destination: String) throws(BuildError) {
         var files: [(name: String, contents: [UInt8]?, mode: UInt32)] = []
         try collect(folder, as: rootName, into: &files)
         var archive: [UInt8] = []

@@ -57,6 +57,11 @@ public struct ExportOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral
         entries = dictionary.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value.exportOptionValue) }
     }
 
+    /// The same options with `key` set to `value` (replacing a value the caller gave).
+    public func adding(_ key: String, _ value: ExportOptionValue) -> ExportOptions {
+        ExportOptions(entries.filter { $0.key != key } + [(key: key, value: value)])
+    }
+
     public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
         lhs.entries.count == rhs.entries.count
             && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }

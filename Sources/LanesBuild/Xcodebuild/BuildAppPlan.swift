@@ -13,6 +13,12 @@ public struct BuildAppPlan: Sendable {
     public let outputDirectory: String
     /// The .ipa's name in `outputDirectory` (`Brewer.ipa` by default: the scheme's name).
     public let outputName: String
+    /// The product's name without extension; the export decides it (`Brewer.ipa`, `Brewer.pkg`, `Brewer.app`).
+    public let outputBaseName: String
+    /// An ExportOptions.plist the caller wrote, used as it is instead of a generated one.
+    public let exportOptionsPlistFile: String?
+    /// More arguments for `xcodebuild -exportArchive` (fastlane's `export_xcargs`).
+    public let exportExtraArguments: [String]
 
     public let archivePath: String
     public let exportPath: String
@@ -28,7 +34,8 @@ public struct BuildAppPlan: Sendable {
                 sdk: String? = nil, platform: String = "iOS", clean: Bool = false, outputDirectory: String,
                 outputName: String? = nil, exportMethod: ArchiveExportMethod, exportOptions: ExportOptions = [:],
                 derivedDataPath: String? = nil, provisioningUpdates: ProvisioningUpdates = .disallowed,
-                buildSettings: [BuildSettingOverride] = []) {
+                buildSettings: [BuildSettingOverride] = [], destination: String? = nil, extraArguments: [String] = [],
+                exportExtraArguments: [String] = [], archivePath: String? = nil, exportOptionsPlistFile: String? = nil) {
         self.container = container
         self.scheme = scheme
         self.configuration = configuration
@@ -36,28 +43,36 @@ public struct BuildAppPlan: Sendable {
         self.exportOptions = exportOptions
         self.outputDirectory = outputDirectory
         var name = outputName ?? scheme
-        if !name.hasSuffix(".ipa") { name += ".ipa" }
-        self.outputName = name
+        for suffix in BuildProduct.Kind.allCases.map(\.fileExtension) where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        self.outputBaseName = name
+        self.outputName = name + ".ipa"
         let build = LanesBuildFolders.build(root: root)
         let label = scheme + (configuration.map { "-" + $0 } ?? "")
-        archivePath = "\(build)/\(label).xcarchive"
+        self.archivePath = archivePath ?? "\(build)/\(label).xcarchive"
         exportPath = "\(build)/\(label)-export"
         exportOptionsPlistPath = "\(build)/\(label)-ExportOptions.plist"
+        self.exportOptionsPlistFile = exportOptionsPlistFile
+        self.exportExtraArguments = exportExtraArguments
         archiveResultBundlePath = "\(LanesBuildFolders.results(root: root))/\(label)-archive.xcresult"
         self.derivedDataPath = derivedDataPath ?? LanesBuildFolders.derivedData(root: root)
         self.provisioningUpdates = provisioningUpdates
         archiveRequest = ArchiveRequest(
             container: container, scheme: scheme, configuration: configuration, sdk: sdk, platform: platform,
-            archivePath: archivePath, clean: clean, derivedDataPath: self.derivedDataPath,
+            archivePath: self.archivePath, clean: clean, derivedDataPath: self.derivedDataPath,
             resultBundlePath: archiveResultBundlePath, provisioningUpdates: provisioningUpdates,
-            buildSettings: buildSettings)
+            buildSettings: buildSettings, destination: destination, extraArguments: extraArguments)
     }
 
     public var archiveCommand: XcodebuildCommand { .archive(archiveRequest) }
 
+    /// `xcodebuild ... build`: the same settings without an archive (fastlane's `skip_archive`).
+    public var buildCommand: XcodebuildCommand { .build(archiveRequest) }
+
     public var exportCommand: XcodebuildCommand {
-        .exportArchive(archivePath: archivePath, exportPath: exportPath, exportOptionsPlist: exportOptionsPlistPath,
-                       provisioningUpdates: provisioningUpdates)
+        let command = XcodebuildCommand.exportArchive(archivePath: archivePath, exportPath: exportPath,
+                                                      exportOptionsPlist: exportOptionsPlistFile ?? exportOptionsPlistPath,
+                                                      provisioningUpdates: provisioningUpdates)
+        return XcodebuildCommand(arguments: command.arguments + exportExtraArguments)
     }
 
     /// The plist text; throws naming a bad `exportOptions` key before anything runs.
@@ -69,37 +84,70 @@ public struct BuildAppPlan: Sendable {
     /// with the new run (an old archive or export). The step removes them before archiving.
     public var stalePaths: [String] { [archivePath, exportPath, archiveResultBundlePath] }
 
-    /// Moves the exported .ipa to `outputDirectory/outputName` and zips `archive/dSYMs` next to it
-    /// as `NAME.app.dSYM.zip` (nil when the archive has no dSYMs).
+    /// Moves the exported product (.ipa; for macOS a .pkg or an .app) to `outputDirectory` under
+    /// `outputBaseName` and the extension the export gave it, and zips `archive/dSYMs` next to it as
+    /// `NAME.app.dSYM.zip` (nil when the archive has no dSYMs).
     public func collectOutputs() throws(BuildError) -> BuildAppOutputs {
-        let ipas = FilePath.entries(of: exportPath).filter { $0.hasSuffix(".ipa") }.sorted()
-        guard ipas.count == 1 else {
-            throw .file(path: exportPath, problem: ipas.isEmpty
-                ? "xcodebuild -exportArchive left no .ipa here"
-                : "holds \(ipas.count) .ipa files (\(ipas.joined(separator: ", "))); expected one")
+        let products = FilePath.entries(of: exportPath).filter { BuildProduct.Kind(fileName: $0) != nil }.sorted()
+        guard products.count == 1, let kind = BuildProduct.Kind(fileName: products[0]) else {
+            throw .file(path: exportPath, problem: products.isEmpty
+                ? "xcodebuild -exportArchive left no .ipa, .pkg or .app here"
+                : "holds \(products.count) products (\(products.joined(separator: ", "))); expected one")
         }
         do { try FilePath.makeDirectories(outputDirectory) } catch {
             throw .file(path: outputDirectory, problem: "cannot create the output folder: \(error)")
         }
-        let ipaPath = LanesBuildFolders.join(outputDirectory, outputName)
-        let source = exportPath + "/" + ipas[0]
-        guard rename(source, ipaPath) == 0 else {
-            throw .file(path: ipaPath, problem: "cannot move \(source) here: \(String(cString: strerror(errno)))")
+        let productPath = LanesBuildFolders.join(outputDirectory, outputBaseName + kind.fileExtension)
+        let source = exportPath + "/" + products[0]
+        // An .app is a folder: rename(2) replaces only an empty one.
+        if kind == .app { FilePath.removeTree(productPath) }
+        guard rename(source, productPath) == 0 else {
+            throw .file(path: productPath, problem: "cannot move \(source) here: \(String(cString: strerror(errno)))")
         }
+        return BuildAppOutputs(product: BuildProduct(path: productPath, kind: kind), dSYMZipPath: try zipDSYMs())
+    }
+
+    /// `NAME.app.dSYM.zip` in `outputDirectory` from the archive's dSYMs, or nil when it has none.
+    public func zipDSYMs() throws(BuildError) -> String? {
         let dSYMFolder = archivePath + "/dSYMs"
-        let dSYMs = FilePath.entries(of: dSYMFolder).filter { $0.hasSuffix(".dSYM") }.sorted()
-        var dSYMZipPath: String?
-        if !dSYMs.isEmpty {
-            let zipPath = LanesBuildFolders.join(outputDirectory, String(outputName.dropLast(4)) + ".app.dSYM.zip")
-            try ZipWriter.zip(folder: dSYMFolder, rootName: "dSYMs", to: zipPath)
-            dSYMZipPath = zipPath
+        guard FilePath.entries(of: dSYMFolder).contains(where: { $0.hasSuffix(".dSYM") }) else { return nil }
+        do { try FilePath.makeDirectories(outputDirectory) } catch {
+            throw .file(path: outputDirectory, problem: "cannot create the output folder: \(error)")
         }
-        return BuildAppOutputs(ipaPath: ipaPath, dSYMZipPath: dSYMZipPath)
+        let zipPath = LanesBuildFolders.join(outputDirectory, outputBaseName + ".app.dSYM.zip")
+        try ZipWriter.zip(folder: dSYMFolder, rootName: "dSYMs", to: zipPath)
+        return zipPath
+    }
+}
+
+/// What an export produced.
+public struct BuildProduct: Sendable, Equatable {
+    public var path: String
+    public var kind: Kind
+
+    public enum Kind: String, Sendable, CaseIterable {
+        /// iOS, tvOS, watchOS and visionOS exports.
+        case ipa
+        /// A Mac App Store (installer-signed) export.
+        case pkg
+        /// A Developer ID or mac-application export.
+        case app
+
+        public var fileExtension: String { "." + rawValue }
+        /// Only an .ipa can be checked by `check_ipa` (bundle identifier, embedded profile).
+        public var isIPA: Bool { self == .ipa }
+
+        init?(fileName: String) {
+            guard let kind = Kind.allCases.first(where: { fileName.hasSuffix($0.fileExtension) && fileName.count > $0.fileExtension.count }) else { return nil }
+            self = kind
+        }
     }
 }
 
 /// The files `build_app` hands to later steps.
 public struct BuildAppOutputs: Sendable, Equatable {
-    public var ipaPath: String
+    public var product: BuildProduct
     public var dSYMZipPath: String?
+    /// The product's path (an .ipa for iOS exports).
+    public var ipaPath: String { product.path }
 }

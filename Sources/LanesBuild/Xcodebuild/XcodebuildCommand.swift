@@ -57,17 +57,27 @@ public struct XcodebuildCommand: Sendable, Equatable {
 
     /// `xcodebuild ... archive`: the app built for a generic device of `platform` into `archivePath`.
     public static func archive(_ request: ArchiveRequest) -> XcodebuildCommand {
+        building(request, action: "archive")
+    }
+
+    /// `xcodebuild ... build`: `archive`'s settings, without an archive (fastlane's `skip_archive`).
+    public static func build(_ request: ArchiveRequest) -> XcodebuildCommand {
+        building(request, action: "build")
+    }
+
+    private static func building(_ request: ArchiveRequest, action: String) -> XcodebuildCommand {
         var arguments = ["xcodebuild"] + request.container.arguments + ["-scheme", request.scheme]
         if let configuration = request.configuration { arguments += ["-configuration", configuration] }
         if let sdk = request.sdk { arguments += ["-sdk", sdk] }
-        arguments += ["-destination", "generic/platform=\(request.platform)"]
-        arguments += ["-archivePath", request.archivePath]
+        arguments += ["-destination", request.destination ?? "generic/platform=\(request.platform)"]
+        if action == "archive" { arguments += ["-archivePath", request.archivePath] }
         arguments += ["-derivedDataPath", request.derivedDataPath]
-        if let resultBundlePath = request.resultBundlePath { arguments += ["-resultBundlePath", resultBundlePath] }
+        if let resultBundlePath = request.resultBundlePath, action == "archive" { arguments += ["-resultBundlePath", resultBundlePath] }
         arguments += request.provisioningUpdates.arguments
+        arguments += request.extraArguments
         arguments += request.buildSettings.map { "\($0.name)=\($0.value)" }
         if request.clean { arguments.append("clean") }
-        arguments.append("archive")
+        arguments.append(action)
         return XcodebuildCommand(arguments: arguments)
     }
 
@@ -88,9 +98,15 @@ public struct XcodebuildCommand: Sendable, Equatable {
         if let sdk = request.sdk { arguments += ["-sdk", sdk] }
         arguments += ["-derivedDataPath", request.derivedDataPath]
         if let resultBundlePath = request.resultBundlePath { arguments += ["-resultBundlePath", resultBundlePath] }
+        if let testPlan = request.testPlan { arguments += ["-testPlan", testPlan] }
+        arguments += request.onlyTesting.map { "-only-testing:\($0)" }
+        arguments += request.skipTesting.map { "-skip-testing:\($0)" }
+        if let codeCoverage = request.codeCoverage { arguments += ["-enableCodeCoverage", codeCoverage ? "YES" : "NO"] }
+        if request.retries > 0 { arguments += ["-retry-tests-on-failure", "-test-iterations", String(request.retries + 1)] }
+        arguments += request.extraArguments
         arguments += request.buildSettings.map { "\($0.name)=\($0.value)" }
         if request.clean { arguments.append("clean") }
-        arguments.append("test")
+        arguments.append(request.phase.action)
         return XcodebuildCommand(arguments: arguments)
     }
 }
@@ -136,11 +152,17 @@ public struct ArchiveRequest: Sendable, Equatable {
     public var resultBundlePath: String?
     public var provisioningUpdates: ProvisioningUpdates
     public var buildSettings: [BuildSettingOverride]
+    /// A `-destination` replacing `generic/platform=PLATFORM`.
+    public var destination: String?
+    /// More xcodebuild arguments, as given (fastlane's `xcargs`, such as `-skipMacroValidation`).
+    public var extraArguments: [String]
 
     public init(container: XcodeContainer, scheme: String, configuration: String? = nil, sdk: String? = nil,
                 platform: String = "iOS", archivePath: String, clean: Bool = false, derivedDataPath: String,
                 resultBundlePath: String? = nil, provisioningUpdates: ProvisioningUpdates = .disallowed,
-                buildSettings: [BuildSettingOverride] = []) {
+                buildSettings: [BuildSettingOverride] = [], destination: String? = nil, extraArguments: [String] = []) {
+        self.destination = destination
+        self.extraArguments = extraArguments
         self.container = container
         self.scheme = scheme
         self.configuration = configuration
@@ -178,6 +200,31 @@ public struct TestRequest: Sendable, Equatable {
     public var derivedDataPath: String
     public var resultBundlePath: String?
     public var buildSettings: [BuildSettingOverride]
+    /// `-only-testing:` identifiers (`BrewerTests/RecipeTests/testScale`).
+    public var onlyTesting: [String] = []
+    /// `-skip-testing:` identifiers.
+    public var skipTesting: [String] = []
+    /// `-enableCodeCoverage YES|NO`; nil leaves the scheme's setting.
+    public var codeCoverage: Bool?
+    /// Reruns of a failing test (`-retry-tests-on-failure -test-iterations N+1`).
+    public var retries = 0
+    public var testPlan: String?
+    /// More xcodebuild arguments, as given (fastlane's `xcargs`).
+    public var extraArguments: [String] = []
+    public var phase: TestPhase = .buildAndTest
+
+    /// `test`, `build-for-testing` or `test-without-building`.
+    public enum TestPhase: Sendable, Equatable {
+        case buildAndTest, buildForTesting, testWithoutBuilding
+
+        var action: String {
+            switch self {
+            case .buildAndTest: "test"
+            case .buildForTesting: "build-for-testing"
+            case .testWithoutBuilding: "test-without-building"
+            }
+        }
+    }
 
     /// `devices: ["iPhone 15", "iPad Air"]` in a Lanefile maps to `destinations: devices.map { .simulator($0) }`.
     public init(container: XcodeContainer, scheme: String, destinations: [TestDestination],

@@ -18,12 +18,21 @@ struct ActionsCommand: ParsableCommand {
     @Flag(help: "The step reference in Markdown (docs/steps.md).")
     var markdown = false
 
+    @Flag(help: "What lanes does for each fastlane action (with --json: the table an importer reads).")
+    var fastlane = false
+
     func validate() throws {
         if json && markdown { throw ValidationError("--json and --markdown exclude each other") }
+        if fastlane && step != nil { throw ValidationError("--fastlane lists every fastlane action; give no step") }
     }
 
     func run() throws {
         let output = TextOutput.standardOutput(Redactor())
+        if fastlane {
+            output.write(json ? FastlaneMigration.json().serialized + "\n"
+                              : markdown ? FastlaneMigration.markdown() : FastlaneMigration.overview())
+            return
+        }
         let packageSteps = try PackageSteps.load(ProjectHandoff(environment: ProcessInfo.processInfo.environment))
         var steps = StepCatalog.builtIn
         if let id = step {

@@ -19,6 +19,8 @@ struct ProjectInspection {
         let name: String
         let environment: [String]
         let secrets: [String]
+        /// Absent from the listing of a Lanefile runner built before lanes declared tools.
+        let tools: [String]?
     }
 
     struct SigningListing: Decodable {

@@ -66,6 +66,26 @@ public struct BuildApp: Step {
     var apiIssuerID: String?
     @StepOption("app_identifier", "The bundle identifier the .ipa must have", env: "APP_IDENTIFIER")
     var appIdentifier: String?
+    @StepOption("xcargs", "More xcodebuild arguments, split like a shell would (such as -skipMacroValidation)", env: "LANES_XCARGS")
+    var xcargs: String?
+    @StepOption("export_xcargs", "More arguments for xcodebuild -exportArchive")
+    var exportXcargs: String?
+    @StepOption("destination", "The -destination of the archive (default: generic/platform=PLATFORM)")
+    var destination: String?
+    @StepOption("skip_codesigning", "Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows", default: false)
+    var skipCodesigning: Bool
+    @StepOption("skip_archive", "Only build (xcodebuild build): no archive, no export", default: false)
+    var skipArchive: Bool
+    @StepOption("skip_package_ipa", "Archive, but do not export (the .xcarchive is the result)", default: false)
+    var skipPackageIPA: Bool
+    @StepOption("export_options_plist", "An ExportOptions.plist to use as it is (instead of export_options)")
+    var exportOptionsPlist: String?
+    @StepOption("include_symbols", "Upload symbols with an App Store export (ExportOptions uploadSymbols)")
+    var includeSymbols: Bool?
+    @StepOption("include_bitcode", "Include bitcode (ExportOptions uploadBitcode; ignored by Xcode 14 and later)")
+    var includeBitcode: Bool?
+    @StepOption("archive_path", "Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive)")
+    var archivePath: String?
 
     public init() {}
 
@@ -73,27 +93,66 @@ public struct BuildApp: Step {
 
     public func run(in context: StepContext) async throws -> BuiltApp {
         _ = try XcodebuildLocator.locate(pathVariable: context.environment["PATH"])
+        let signingSettings = skipCodesigning
+            ? [BuildSettingOverride("CODE_SIGN_IDENTITY", ""), BuildSettingOverride("CODE_SIGNING_REQUIRED", "NO"),
+               BuildSettingOverride("CODE_SIGNING_ALLOWED", "NO")]
+            : []
+        var options = exportOptions
+        if let includeSymbols { options = options.adding("uploadSymbols", .bool(includeSymbols)) }
+        if let includeBitcode { options = options.adding("uploadBitcode", .bool(includeBitcode)) }
         let plan = BuildAppPlan(
             root: context.projectDirectory, container: try XcodeContainer.chosen(workspace: workspace, project: project, in: context),
             scheme: scheme, configuration: configuration, sdk: sdk, platform: platform, clean: clean,
             outputDirectory: context.resolve(outputDirectory), outputName: outputName,
-            exportMethod: ArchiveExportMethod(exportMethod), exportOptions: exportOptions,
-            derivedDataPath: derivedDataPath.map(context.resolve), provisioningUpdates: try provisioningUpdates(context))
+            exportMethod: ArchiveExportMethod(exportMethod), exportOptions: options,
+            derivedDataPath: derivedDataPath.map(context.resolve), provisioningUpdates: try provisioningUpdates(context),
+            buildSettings: signingSettings, destination: destination, extraArguments: try xcargs.map { try ShellWords.split($0) } ?? [],
+            exportExtraArguments: try exportXcargs.map { try ShellWords.split($0, option: "export_xcargs") } ?? [],
+            archivePath: archivePath.map(context.resolve), exportOptionsPlistFile: exportOptionsPlist.map(context.resolve))
+        if let file = plan.exportOptionsPlistFile, !FilePath.exists(file) {
+            throw LanesError(.configuration, "build_app: export_options_plist \(file) does not exist")
+        }
         // The plist is checked and written before xcodebuild starts, so a bad key costs no archive.
         let plist = try plan.exportOptionsPlist()
         for path in plan.stalePaths { FilePath.removeTree(path) }
         try FilePath.makeDirectories(FilePath.directory(of: plan.exportOptionsPlistPath))
         try AtomicFile.write(plist, to: plan.exportOptionsPlistPath)
 
+        if skipArchive {
+            let build = try await BuildToolRun(context: context, label: "build_app-build", showsEveryLine: !silent).run(plan.buildCommand.toolInvocation)
+            guard build.outcome.succeeded else {
+                throw BuildToolFailure(tool: "xcodebuild build", summary: build.summary, outcome: build.outcome, logPath: build.logPath)
+            }
+            context.log.line("built \(scheme) without an archive (skip_archive)")
+            return BuiltApp(path: nil, kind: nil, dSYMZipPath: nil, archivePath: nil, bundleIdentifier: nil, version: nil, build: nil,
+                            logPaths: [build.logPath], warningCount: build.summary.warningCount)
+        }
         let archive = try await BuildToolRun(context: context, label: "build_app-archive", showsEveryLine: !silent).run(plan.archiveCommand.toolInvocation)
         guard archive.outcome.succeeded else {
             throw BuildToolFailure(tool: "xcodebuild archive", summary: archive.summary, outcome: archive.outcome, logPath: archive.logPath)
+        }
+        // An unsigned archive cannot be exported; fastlane's skip_codesigning stops here as well.
+        if skipPackageIPA || skipCodesigning {
+            let dSYMs = try plan.zipDSYMs()
+            context.log.line("archived \(plan.archivePath) (no export: \(skipPackageIPA ? "skip_package_ipa" : "skip_codesigning"))")
+            return BuiltApp(path: nil, kind: nil, dSYMZipPath: dSYMs, archivePath: plan.archivePath, bundleIdentifier: nil, version: nil,
+                            build: nil, logPaths: [archive.logPath], warningCount: archive.summary.warningCount)
         }
         let export = try await BuildToolRun(context: context, label: "build_app-export", showsEveryLine: !silent).run(plan.exportCommand.toolInvocation)
         guard export.outcome.succeeded else {
             throw BuildToolFailure(tool: "xcodebuild -exportArchive", summary: export.summary, outcome: export.outcome, logPath: export.logPath)
         }
         let outputs = try plan.collectOutputs()
+        let logs = [archive.logPath, export.logPath]
+        let warnings = archive.summary.warningCount + export.summary.warningCount
+        guard outputs.product.kind.isIPA else {
+            // A .pkg or a Developer ID .app is not an .ipa: check_ipa's checks do not apply.
+            context.log.line("exported \(outputs.product.path)")
+            let built = BuiltApp(path: outputs.product.path, kind: outputs.product.kind.rawValue, dSYMZipPath: outputs.dSYMZipPath,
+                                 archivePath: plan.archivePath, bundleIdentifier: nil, version: nil, build: nil, logPaths: logs, warningCount: warnings)
+            context.values[BuiltAppValue.self] = built
+            return built
+        }
         let inspection = try IPAInspector.inspect(path: outputs.ipaPath)
         let installedProfile = context.values[InstalledSigningProfile.self]
         if let expected = appIdentifier {
@@ -101,9 +160,9 @@ public struct BuildApp: Step {
         }
         context.log.line("built \(outputs.ipaPath): \(inspection.bundleIdentifier) \(inspection.version ?? "?") (\(inspection.build ?? "?"))"
                          + (inspection.profile.map { ", profile \($0.name) (\($0.uuid))" } ?? ""))
-        let built = BuiltApp(ipaPath: outputs.ipaPath, dSYMZipPath: outputs.dSYMZipPath, archivePath: plan.archivePath,
+        let built = BuiltApp(path: outputs.ipaPath, kind: BuildProduct.Kind.ipa.rawValue, dSYMZipPath: outputs.dSYMZipPath, archivePath: plan.archivePath,
                              bundleIdentifier: inspection.bundleIdentifier, version: inspection.version, build: inspection.build,
-                             logPaths: [archive.logPath, export.logPath], warningCount: archive.summary.warningCount + export.summary.warningCount)
+                             logPaths: logs, warningCount: warnings)
         context.values[BuiltAppValue.self] = built
         return built
     }
@@ -123,23 +182,34 @@ public struct BuildApp: Step {
     }
 }
 
-/// What `build_app` made, for later steps (`upload`, `check_ipa`) and the lane.
+/// What `build_app` made, for later steps (`upload`, `check_ipa`) and the lane. With `skip_archive`
+/// only the logs are set; with `skip_package_ipa` or `skip_codesigning`, the archive but no product.
 public struct BuiltApp: Sendable, ReportableResult {
-    public let ipaPath: String
+    /// The exported product: an .ipa, or for macOS a .pkg (Mac App Store) or an .app (Developer ID).
+    public let path: String?
+    /// `ipa`, `pkg` or `app`.
+    public let kind: String?
     public let dSYMZipPath: String?
-    public let archivePath: String
-    public let bundleIdentifier: String
+    public let archivePath: String?
+    /// Read from the .ipa (nil for macOS products and unexported builds).
+    public let bundleIdentifier: String?
     public let version: String?
     public let build: String?
     public let logPaths: [String]
     public let warningCount: Int
 
+    /// The .ipa, when the export made one.
+    public var ipaPath: String? { kind == BuildProduct.Kind.ipa.rawValue ? path : nil }
+
     public var report: StepResultReport {
         StepResultReport(
-            lines: ["ipa: \(ipaPath)", "dSYMs: \(dSYMZipPath ?? "(none)")", "bundle: \(bundleIdentifier) \(version ?? "?") (\(build ?? "?"))",
+            lines: ["\(kind ?? "product"): \(path ?? "(none)")", "archive: \(archivePath ?? "(none)")", "dSYMs: \(dSYMZipPath ?? "(none)")",
+                    "bundle: \(bundleIdentifier ?? "?") \(version ?? "?") (\(build ?? "?"))",
                     "warnings: \(warningCount)"] + logPaths.map { "log: \($0)" },
-            json: .object([("ipa", .string(ipaPath)), ("dsyms", dSYMZipPath.map(JSONValue.string) ?? .null),
-                           ("bundle_identifier", .string(bundleIdentifier)), ("version", version.map(JSONValue.string) ?? .null),
+            json: .object([("path", path.map(JSONValue.string) ?? .null), ("kind", kind.map(JSONValue.string) ?? .null),
+                           ("ipa", ipaPath.map(JSONValue.string) ?? .null), ("archive", archivePath.map(JSONValue.string) ?? .null),
+                           ("dsyms", dSYMZipPath.map(JSONValue.string) ?? .null),
+                           ("bundle_identifier", bundleIdentifier.map(JSONValue.string) ?? .null), ("version", version.map(JSONValue.string) ?? .null),
                            ("build", build.map(JSONValue.string) ?? .null), ("warnings", .number(Double(warningCount))),
                            ("logs", .array(logPaths.map(JSONValue.string)))]))
     }

@@ -16,6 +16,12 @@ public struct RunTests: Step {
             StepExample(swift: #"try await runTests(workspace: "Brewer.xcworkspace", devices: ["iPhone 15", "iPad Air"], scheme: "Brewer")"#,
                         commandLine: ["workspace:Brewer.xcworkspace", "devices:iPhone 15,iPad Air", "scheme:Brewer"]),
             StepExample(swift: #"let results = try await runTests(packagePath: "Example/Brewer")"#, commandLine: ["package_path:Example/Brewer"]),
+            StepExample(swift: """
+                try await runTests(scheme: "Brewer", project: "Brewer.xcodeproj", onlyTesting: ["BrewerTests/RecipeTests"],
+                                   codeCoverage: true, numberOfRetries: 1, destination: "platform=macOS", xcargs: "-skipMacroValidation")
+                """,
+                        commandLine: ["project:Brewer.xcodeproj", "scheme:Brewer", "only_testing:BrewerTests/RecipeTests", "code_coverage:true",
+                                      "number_of_retries:1", "destination:platform=macOS", "xcargs:-skipMacroValidation"]),
         ]
     )
 
@@ -36,6 +42,32 @@ public struct RunTests: Step {
     var filter: String?
     @StepOption("junit_path", "Where the JUnit report goes", default: ".lanes/test-results/junit.xml")
     var junitPath: String
+    @StepOption("only_testing", "Run only these tests (-only-testing:, such as BrewerTests/RecipeTests/testScale)", default: [])
+    var onlyTesting: [String]
+    @StepOption("skip_testing", "Skip these tests (-skip-testing:)", default: [])
+    var skipTesting: [String]
+    @StepOption("code_coverage", "Gather code coverage (-enableCodeCoverage); the scheme decides when absent")
+    var codeCoverage: Bool?
+    @StepOption("result_bundle", "Keep the .xcresult bundle (result_bundle_path)", default: true)
+    var resultBundle: Bool
+    @StepOption("result_bundle_path", "Where the .xcresult goes (default .lanes/results/SCHEME-test.xcresult)")
+    var resultBundlePath: String?
+    @StepOption("build_for_testing", "Only build the tests (build-for-testing)", default: false)
+    var buildForTesting: Bool
+    @StepOption("test_without_building", "Run tests built earlier (test-without-building)", default: false)
+    var testWithoutBuilding: Bool
+    @StepOption("number_of_retries", "Rerun a failing test up to this many times", default: 0)
+    var numberOfRetries: Int
+    @StepOption("destination", "A -destination instead of the devices' simulators (such as platform=macOS)")
+    var destination: String?
+    @StepOption("xcargs", "More xcodebuild arguments, split like a shell would", env: "LANES_XCARGS")
+    var xcargs: String?
+    @StepOption("testplan", "The test plan (-testPlan)")
+    var testplan: String?
+    @StepOption("clean", "Clean before testing", default: false)
+    var clean: Bool
+    @StepOption("derived_data_path", "DerivedData folder (default .lanes/DerivedData)")
+    var derivedDataPath: String?
 
     public init() {}
 
@@ -49,11 +81,28 @@ public struct RunTests: Step {
         if workspace != nil || project != nil {
             _ = try XcodebuildLocator.locate(pathVariable: context.environment["PATH"])
             guard let scheme else { throw LanesError(.usage, "run_tests: an Xcode test needs a scheme", hint: "scheme:Brewer") }
-            let request = TestRequest(
+            guard !(buildForTesting && testWithoutBuilding) else {
+                throw LanesError(.usage, "run_tests: build_for_testing and test_without_building exclude each other")
+            }
+            guard numberOfRetries >= 0 else { throw LanesError(.usage, "run_tests: number_of_retries must be 0 or more, not \(numberOfRetries)") }
+            let bundle = resultBundle
+                ? context.resolve(resultBundlePath ?? LanesBuildFolders.results(root: context.projectDirectory) + "/\(scheme)-test.xcresult")
+                : nil
+            // xcodebuild refuses to overwrite a result bundle.
+            if let bundle { FilePath.removeTree(bundle) }
+            var request = TestRequest(
                 container: try XcodeContainer.chosen(workspace: workspace, project: project, in: context), scheme: scheme,
-                destinations: devices.map { TestDestination.simulator($0) }, configuration: configuration,
-                derivedDataPath: LanesBuildFolders.derivedData(root: context.projectDirectory),
-                resultBundlePath: LanesBuildFolders.results(root: context.projectDirectory) + "/\(scheme)-test.xcresult")
+                destinations: destination.map { [TestDestination(specifier: $0)] } ?? devices.map { TestDestination.simulator($0) },
+                configuration: configuration, clean: clean,
+                derivedDataPath: derivedDataPath.map(context.resolve) ?? LanesBuildFolders.derivedData(root: context.projectDirectory),
+                resultBundlePath: bundle)
+            request.onlyTesting = onlyTesting
+            request.skipTesting = skipTesting
+            request.codeCoverage = codeCoverage
+            request.retries = numberOfRetries
+            request.testPlan = testplan
+            request.extraArguments = try xcargs.map { try ShellWords.split($0) } ?? []
+            request.phase = buildForTesting ? .buildForTesting : testWithoutBuilding ? .testWithoutBuilding : .buildAndTest
             invocation = ToolInvocation(XcodebuildCommand.test(request).arguments)
             name = scheme
         } else {
@@ -68,6 +117,13 @@ public struct RunTests: Step {
         context.log.line("\(results.summaryLine); JUnit report: \(report)")
         guard results.succeeded, run.outcome.succeeded else {
             throw TestFailures(results: results, buildErrors: run.summary.errors, outcome: run.outcome, logPath: run.logPath)
+        }
+        // Building for testing runs no test: success is the build's.
+        guard !buildForTesting || invocation.arguments.first != "xcodebuild" else {
+            guard run.outcome.succeeded else {
+                throw BuildToolFailure(tool: "xcodebuild build-for-testing", summary: run.summary, outcome: run.outcome, logPath: run.logPath)
+            }
+            return results
         }
         guard results.total > 0 else {
             throw LanesError(.laneFailure, "run_tests: no test ran", hint: "check the scheme or the filter; full log: \(run.logPath)")

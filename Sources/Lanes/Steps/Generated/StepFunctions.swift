@@ -218,6 +218,109 @@ public func setVersionNumber(
     ])
 }
 
+/// Raise MARKETING_VERSION by a patch, minor or major step (or set it); returns the new version.
+///
+/// The `increment_version_number` step; `lanes actions increment_version_number` documents it.
+/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
+/// - Parameter bumpType: patch, minor or major (default patch)
+/// - Parameter versionNumber: Set this version instead of raising the current one (environment LANES_VERSION_NUMBER)
+/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func incrementVersionNumber(
+    xcodeproj: String? = nil,
+    bumpType: BumpType? = nil,
+    versionNumber: String? = nil,
+    target: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(IncrementVersionNumber.self, [
+        "xcodeproj": xcodeproj,
+        "bump_type": bumpType,
+        "version_number": versionNumber,
+        "target": target,
+        "timeout": timeout,
+    ])
+}
+
+/// Read MARKETING_VERSION (or a literal CFBundleShortVersionString) from the project.
+///
+/// The `get_version_number` step; `lanes actions get_version_number` documents it.
+/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
+/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getVersionNumber(
+    xcodeproj: String? = nil,
+    target: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(GetVersionNumber.self, [
+        "xcodeproj": xcodeproj,
+        "target": target,
+        "timeout": timeout,
+    ])
+}
+
+/// Read CURRENT_PROJECT_VERSION (or a literal CFBundleVersion) from the project.
+///
+/// The `get_build_number` step; `lanes actions get_build_number` documents it.
+/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
+/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getBuildNumber(
+    xcodeproj: String? = nil,
+    target: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(GetBuildNumber.self, [
+        "xcodeproj": xcodeproj,
+        "target": target,
+        "timeout": timeout,
+    ])
+}
+
+/// Read a string value from an Info.plist (nil when the key is absent).
+///
+/// The `get_info_plist_value` step; `lanes actions get_info_plist_value` documents it.
+/// - Parameter path: The Info.plist (XML)
+/// - Parameter key: The key to read
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getInfoPlistValue(
+    path: String,
+    key: String,
+    timeout: Double? = nil
+) async throws -> Optional<String> {
+    try await runStep(GetInfoPlistValue.self, [
+        "path": path,
+        "key": key,
+        "timeout": timeout,
+    ])
+}
+
+/// Set a string value in an Info.plist (the file is rewritten atomically, other keys untouched).
+///
+/// The `set_info_plist_value` step; `lanes actions set_info_plist_value` documents it.
+/// - Parameter path: The Info.plist (XML)
+/// - Parameter key: The key to set
+/// - Parameter value: The new string value
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func setInfoPlistValue(
+    path: String,
+    key: String,
+    value: String,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SetInfoPlistValue.self, [
+        "path": path,
+        "key": key,
+        "value": value,
+        "timeout": timeout,
+    ])
+}
+
 /// Archive and export an app with xcodebuild, then check the .ipa.
 ///
 /// The `build_app` step; `lanes actions build_app` documents it.
@@ -239,6 +342,16 @@ public func setVersionNumber(
 /// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
 /// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
 /// - Parameter appIdentifier: The bundle identifier the .ipa must have (environment APP_IDENTIFIER)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (such as -skipMacroValidation) (environment LANES_XCARGS)
+/// - Parameter exportXcargs: More arguments for xcodebuild -exportArchive
+/// - Parameter destination: The -destination of the archive (default: generic/platform=PLATFORM)
+/// - Parameter skipCodesigning: Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows (default false)
+/// - Parameter skipArchive: Only build (xcodebuild build): no archive, no export (default false)
+/// - Parameter skipPackageIPA: Archive, but do not export (the .xcarchive is the result) (default false)
+/// - Parameter exportOptionsPlist: An ExportOptions.plist to use as it is (instead of export_options)
+/// - Parameter includeSymbols: Upload symbols with an App Store export (ExportOptions uploadSymbols)
+/// - Parameter includeBitcode: Include bitcode (ExportOptions uploadBitcode; ignored by Xcode 14 and later)
+/// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func buildApp(
@@ -260,6 +373,16 @@ public func buildApp(
     apiKeyID: String? = nil,
     apiIssuerID: String? = nil,
     appIdentifier: String? = nil,
+    xcargs: String? = nil,
+    exportXcargs: String? = nil,
+    destination: String? = nil,
+    skipCodesigning: Bool? = nil,
+    skipArchive: Bool? = nil,
+    skipPackageIPA: Bool? = nil,
+    exportOptionsPlist: String? = nil,
+    includeSymbols: Bool? = nil,
+    includeBitcode: Bool? = nil,
+    archivePath: String? = nil,
     timeout: Double? = nil
 ) async throws -> BuiltApp {
     try await runStep(BuildApp.self, [
@@ -281,6 +404,16 @@ public func buildApp(
         "api_key_id": apiKeyID,
         "api_issuer_id": apiIssuerID,
         "app_identifier": appIdentifier,
+        "xcargs": xcargs,
+        "export_xcargs": exportXcargs,
+        "destination": destination,
+        "skip_codesigning": skipCodesigning,
+        "skip_archive": skipArchive,
+        "skip_package_ipa": skipPackageIPA,
+        "export_options_plist": exportOptionsPlist,
+        "include_symbols": includeSymbols,
+        "include_bitcode": includeBitcode,
+        "archive_path": archivePath,
         "timeout": timeout,
     ])
 }
@@ -296,6 +429,19 @@ public func buildApp(
 /// - Parameter packagePath: A Swift package to test with swift test (when no workspace or project is given) (default .)
 /// - Parameter filter: Only tests matching this (swift test --filter)
 /// - Parameter junitPath: Where the JUnit report goes (default .lanes/test-results/junit.xml)
+/// - Parameter onlyTesting: Run only these tests (-only-testing:, such as BrewerTests/RecipeTests/testScale) (default )
+/// - Parameter skipTesting: Skip these tests (-skip-testing:) (default )
+/// - Parameter codeCoverage: Gather code coverage (-enableCodeCoverage); the scheme decides when absent
+/// - Parameter resultBundle: Keep the .xcresult bundle (result_bundle_path) (default true)
+/// - Parameter resultBundlePath: Where the .xcresult goes (default .lanes/results/SCHEME-test.xcresult)
+/// - Parameter buildForTesting: Only build the tests (build-for-testing) (default false)
+/// - Parameter testWithoutBuilding: Run tests built earlier (test-without-building) (default false)
+/// - Parameter numberOfRetries: Rerun a failing test up to this many times (default 0)
+/// - Parameter destination: A -destination instead of the devices' simulators (such as platform=macOS)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (environment LANES_XCARGS)
+/// - Parameter testplan: The test plan (-testPlan)
+/// - Parameter clean: Clean before testing (default false)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func runTests(
@@ -307,6 +453,19 @@ public func runTests(
     packagePath: String? = nil,
     filter: String? = nil,
     junitPath: String? = nil,
+    onlyTesting: [String]? = nil,
+    skipTesting: [String]? = nil,
+    codeCoverage: Bool? = nil,
+    resultBundle: Bool? = nil,
+    resultBundlePath: String? = nil,
+    buildForTesting: Bool? = nil,
+    testWithoutBuilding: Bool? = nil,
+    numberOfRetries: Int? = nil,
+    destination: String? = nil,
+    xcargs: String? = nil,
+    testplan: String? = nil,
+    clean: Bool? = nil,
+    derivedDataPath: String? = nil,
     timeout: Double? = nil
 ) async throws -> TestRunResult {
     try await runStep(RunTests.self, [
@@ -318,6 +477,19 @@ public func runTests(
         "package_path": packagePath,
         "filter": filter,
         "junit_path": junitPath,
+        "only_testing": onlyTesting,
+        "skip_testing": skipTesting,
+        "code_coverage": codeCoverage,
+        "result_bundle": resultBundle,
+        "result_bundle_path": resultBundlePath,
+        "build_for_testing": buildForTesting,
+        "test_without_building": testWithoutBuilding,
+        "number_of_retries": numberOfRetries,
+        "destination": destination,
+        "xcargs": xcargs,
+        "testplan": testplan,
+        "clean": clean,
+        "derived_data_path": derivedDataPath,
         "timeout": timeout,
     ])
 }
@@ -401,6 +573,315 @@ public func checkIpa(
         "path": path,
         "app_identifier": appIdentifier,
         "profile_uuid": profileUUID,
+        "timeout": timeout,
+    ])
+}
+
+/// Run SwiftLint (lint or fix); fails on violations that SwiftLint reports as errors (all of them with strict).
+///
+/// The `swiftlint` step; `lanes actions swiftlint` documents it.
+/// - Parameter mode: lint, fix or analyze (default lint)
+/// - Parameter strict: Fail on warnings too (default false)
+/// - Parameter configFile: The configuration file (.swiftlint.yml)
+/// - Parameter path: The folder or file to lint (default: the Lanefile's folder)
+/// - Parameter executable: The swiftlint program (default swiftlint)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func swiftlint(
+    mode: SwiftLintMode? = nil,
+    strict: Bool? = nil,
+    configFile: String? = nil,
+    path: String? = nil,
+    executable: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SwiftLint.self, [
+        "mode": mode,
+        "strict": strict,
+        "config_file": configFile,
+        "path": path,
+        "executable": executable,
+        "timeout": timeout,
+    ])
+}
+
+/// Run Carthage (bootstrap, update or build), as xcframeworks by default.
+///
+/// The `carthage` step; `lanes actions carthage` documents it.
+/// - Parameter command: bootstrap, update, build or checkout (default bootstrap)
+/// - Parameter platform: Platforms to build, comma-separated (iOS,macOS)
+/// - Parameter useXCFrameworks: Build xcframeworks (default true)
+/// - Parameter cacheBuilds: Reuse builds whose version did not change (default false)
+/// - Parameter projectDirectory: The folder holding the Cartfile (default .)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func carthage(
+    command: CarthageCommand? = nil,
+    platform: String? = nil,
+    useXCFrameworks: Bool? = nil,
+    cacheBuilds: Bool? = nil,
+    projectDirectory: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(Carthage.self, [
+        "command": command,
+        "platform": platform,
+        "use_xcframeworks": useXCFrameworks,
+        "cache_builds": cacheBuilds,
+        "project_directory": projectDirectory,
+        "timeout": timeout,
+    ])
+}
+
+/// Select an installed Xcode by version for the rest of the lane (sets DEVELOPER_DIR); returns its Developer folder.
+///
+/// The `xcodes` step; `lanes actions xcodes` documents it.
+/// - Parameter version: The Xcode version: 16.2 matches 16.2 and 16.2.x; 16 the newest 16.x (environment LANES_XCODE_VERSION)
+/// - Parameter applicationsDirectory: Where the Xcode apps are (default /Applications)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func xcodes(
+    version: String? = nil,
+    applicationsDirectory: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(Xcodes.self, [
+        "version": version,
+        "applications_directory": applicationsDirectory,
+        "timeout": timeout,
+    ])
+}
+
+/// Zip a folder (its name as the archive's root), atomically; returns the zip's path.
+///
+/// The `zip` step; `lanes actions zip` documents it.
+/// - Parameter path: The folder to zip
+/// - Parameter outputPath: The zip to write (default: PATH.zip)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func zip(
+    path: String,
+    outputPath: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(Zip.self, [
+        "path": path,
+        "output_path": outputPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Delete the DerivedData folder (lanes' .lanes/DerivedData unless given).
+///
+/// The `clear_derived_data` step; `lanes actions clear_derived_data` documents it.
+/// - Parameter derivedDataPath: The folder (default .lanes/DerivedData)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func clearDerivedData(
+    derivedDataPath: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(ClearDerivedData.self, [
+        "derived_data_path": derivedDataPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Delete the .ipa/.pkg/.app, dSYM zip and archive build_app made in this lane, and .lanes/build.
+///
+/// The `clean_build_artifacts` step; `lanes actions clean_build_artifacts` documents it.
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func cleanBuildArtifacts(
+    timeout: Double? = nil
+) async throws {
+    try await runStep(CleanBuildArtifacts.self, [
+        "timeout": timeout,
+    ])
+}
+
+/// Notarize an .app, .pkg, .dmg or .zip with notarytool (App Store Connect API key), then staple it.
+///
+/// The `notarize` step; `lanes actions notarize` documents it.
+/// - Parameter package: The .app, .pkg, .dmg or .zip (default: what build_app exported in this lane)
+/// - Parameter apiKeyPath: App Store Connect API key (.p8) (environment APP_STORE_CONNECT_API_KEY_PATH)
+/// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
+/// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
+/// - Parameter bundleID: Unused by notarytool; accepted for fastlane's Fastfiles
+/// - Parameter skipStapling: Do not staple the ticket (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func notarize(
+    package: String? = nil,
+    apiKeyPath: String? = nil,
+    apiKeyID: String? = nil,
+    apiIssuerID: String? = nil,
+    bundleID: String? = nil,
+    skipStapling: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(Notarize.self, [
+        "package": package,
+        "api_key_path": apiKeyPath,
+        "api_key_id": apiKeyID,
+        "api_issuer_id": apiIssuerID,
+        "bundle_id": bundleID,
+        "skip_stapling": skipStapling,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload dSYMs to Firebase Crashlytics with upload-symbols (default: the dSYM zip build_app made).
+///
+/// The `upload_symbols_to_crashlytics` step; `lanes actions upload_symbols_to_crashlytics` documents it.
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter gspPath: GoogleService-Info.plist
+/// - Parameter platform: ios, mac, tvos (default ios)
+/// - Parameter binaryPath: The upload-symbols program (default upload-symbols)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func uploadSymbolsToCrashlytics(
+    dsymPath: String? = nil,
+    gspPath: String,
+    platform: String? = nil,
+    binaryPath: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(UploadSymbolsToCrashlytics.self, [
+        "dsym_path": dsymPath,
+        "gsp_path": gspPath,
+        "platform": platform,
+        "binary_path": binaryPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload dSYMs to Sentry with sentry-cli debug-files upload (token through SENTRY_AUTH_TOKEN, never argv).
+///
+/// The `sentry_upload_dsym` step; `lanes actions sentry_upload_dsym` documents it.
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
+/// - Parameter orgSlug: The organisation (environment SENTRY_ORG)
+/// - Parameter projectSlug: The project (environment SENTRY_PROJECT)
+/// - Parameter url: A self-hosted Sentry's URL (environment SENTRY_URL)
+/// - Parameter sentryCLIPath: The sentry-cli program (default sentry-cli)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func sentryUploadDsym(
+    dsymPath: String? = nil,
+    authToken: Secret? = nil,
+    orgSlug: String? = nil,
+    projectSlug: String? = nil,
+    url: String? = nil,
+    sentryCLIPath: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SentryUploadDSYM.self, [
+        "dsym_path": dsymPath,
+        "auth_token": authToken,
+        "org_slug": orgSlug,
+        "project_slug": projectSlug,
+        "url": url,
+        "sentry_cli_path": sentryCLIPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Create a GitHub release (REST API; GitHub Enterprise through server_url) and upload assets (folders are zipped).
+///
+/// The `set_github_release` step; `lanes actions set_github_release` documents it.
+/// - Parameter repositoryName: owner/repository (environment GITHUB_REPOSITORY)
+/// - Parameter tagName: The tag (created by GitHub from commitish when it does not exist)
+/// - Parameter name: The release's title (default: the tag)
+/// - Parameter description: The release notes (Markdown)
+/// - Parameter commitish: Branch or commit the tag is created from when it does not exist
+/// - Parameter isDraft: Create a draft (default false)
+/// - Parameter isPrerelease: Mark as a pre-release (default false)
+/// - Parameter uploadAssets: Files (or folders, zipped) to attach (default )
+/// - Parameter apiToken: A token allowed to write releases (environment GITHUB_TOKEN; secret)
+/// - Parameter serverURL: The API's base URL (GitHub Enterprise: https://HOST/api/v3) (environment GITHUB_API_URL; default https://api.github.com)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func setGithubRelease(
+    repositoryName: String? = nil,
+    tagName: String,
+    name: String? = nil,
+    description: String? = nil,
+    commitish: String? = nil,
+    isDraft: Bool? = nil,
+    isPrerelease: Bool? = nil,
+    uploadAssets: [String]? = nil,
+    apiToken: Secret? = nil,
+    serverURL: String? = nil,
+    timeout: Double? = nil
+) async throws -> GitHubRelease {
+    try await runStep(SetGitHubRelease.self, [
+        "repository_name": repositoryName,
+        "tag_name": tagName,
+        "name": name,
+        "description": description,
+        "commitish": commitish,
+        "is_draft": isDraft,
+        "is_prerelease": isPrerelease,
+        "upload_assets": uploadAssets,
+        "api_token": apiToken,
+        "server_url": serverURL,
+        "timeout": timeout,
+    ])
+}
+
+/// Post the lane's result (lane, result, duration, version, failing step) to a Slack incoming webhook; never fails the lane unless fail_on_error.
+///
+/// The `slack` step; `lanes actions slack` documents it.
+/// - Parameter message: The text (default: Lane NAME succeeded/failed in step STEP)
+/// - Parameter slackURL: The incoming webhook URL (a secret: it is the credential) (environment SLACK_URL; secret)
+/// - Parameter channel: Post to this channel instead of the webhook's own
+/// - Parameter username: The name the message shows (default lanes)
+/// - Parameter success: Report success or failure (default: how the lane is going)
+/// - Parameter version: The version to report (default: what build_app built)
+/// - Parameter failOnError: Fail the lane when the message cannot be sent (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func slack(
+    message: String? = nil,
+    slackURL: Secret? = nil,
+    channel: String? = nil,
+    username: String? = nil,
+    success: Bool? = nil,
+    version: String? = nil,
+    failOnError: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(Slack.self, [
+        "message": message,
+        "slack_url": slackURL,
+        "channel": channel,
+        "username": username,
+        "success": success,
+        "version": version,
+        "fail_on_error": failOnError,
+        "timeout": timeout,
+    ])
+}
+
+/// POST the lane's result as JSON (lane, result, message, duration_seconds, version, failing_step, error) to a URL.
+///
+/// The `notify_webhook` step; `lanes actions notify_webhook` documents it.
+/// - Parameter url: Where to POST (a secret when it holds a token) (environment LANES_WEBHOOK_URL; secret)
+/// - Parameter message: The message (default: Lane NAME succeeded/failed in step STEP)
+/// - Parameter success: Report success or failure (default: how the lane is going)
+/// - Parameter version: The version to report (default: what build_app built)
+/// - Parameter bearerToken: Sent as Authorization: Bearer (environment LANES_WEBHOOK_TOKEN; secret)
+/// - Parameter failOnError: Fail the lane when the notification cannot be sent (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func notifyWebhook(
+    url: Secret? = nil,
+    message: String? = nil,
+    success: Bool? = nil,
+    version: String? = nil,
+    bearerToken: Secret? = nil,
+    failOnError: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(NotifyWebhook.self, [
+        "url": url,
+        "message": message,
+        "success": success,
+        "version": version,
+        "bearer_token": bearerToken,
+        "fail_on_error": failOnError,
         "timeout": timeout,
     ])
 }
@@ -928,6 +1409,121 @@ public func pushGitTags(
         "tag": tag,
         "remote": remote,
         "force": force,
+        "timeout": timeout,
+    ])
+}
+
+/// Stage the given paths and commit them on the current branch; returns the new commit (nil when nothing changed).
+///
+/// The `git_commit` step; `lanes actions git_commit` documents it.
+/// - Parameter path: Files to stage and commit, relative to the Lanefile
+/// - Parameter message: The commit message
+/// - Parameter allowNothingToCommit: Succeed without a commit when the paths hold no change (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func gitCommit(
+    path: [String],
+    message: String,
+    allowNothingToCommit: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> Optional<String> {
+    try await runStep(GitCommit.self, [
+        "path": path,
+        "message": message,
+        "allow_nothing_to_commit": allowNothingToCommit,
+        "timeout": timeout,
+    ])
+}
+
+/// Commit the version change (project.pbxproj and Info.plist files); fails when other files changed, unless force.
+///
+/// The `commit_version_bump` step; `lanes actions commit_version_bump` documents it.
+/// - Parameter message: The commit message (default Version Bump)
+/// - Parameter xcodeproj: Only commit changes inside this .xcodeproj and the Info.plists (default: any)
+/// - Parameter force: Also commit other changed files instead of failing (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func commitVersionBump(
+    message: String? = nil,
+    xcodeproj: String? = nil,
+    force: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(CommitVersionBump.self, [
+        "message": message,
+        "xcodeproj": xcodeproj,
+        "force": force,
+        "timeout": timeout,
+    ])
+}
+
+/// Push the current branch (and its tags) to a remote (https token: LANES_GIT_TOKEN; ssh key: LANES_GIT_SSH_KEY).
+///
+/// The `push_to_git_remote` step; `lanes actions push_to_git_remote` documents it.
+/// - Parameter remote: The remote's name (or URL or path) (default origin)
+/// - Parameter localBranch: The branch to push (default: the one checked out)
+/// - Parameter remoteBranch: The branch on the remote (default: the same name)
+/// - Parameter force: Push even when it is not a fast-forward (default false)
+/// - Parameter tags: Also push the tags (default true)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func pushToGitRemote(
+    remote: String? = nil,
+    localBranch: String? = nil,
+    remoteBranch: String? = nil,
+    force: Bool? = nil,
+    tags: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(PushToGitRemote.self, [
+        "remote": remote,
+        "local_branch": localBranch,
+        "remote_branch": remoteBranch,
+        "force": force,
+        "tags": tags,
+        "timeout": timeout,
+    ])
+}
+
+/// Fail unless the branch (or the one CI reports for a detached HEAD) matches a regular expression.
+///
+/// The `ensure_git_branch` step; `lanes actions ensure_git_branch` documents it.
+/// - Parameter branch: Regular expression the whole branch name must match (default master|main)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func ensureGitBranch(
+    branch: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(EnsureGitBranch.self, [
+        "branch": branch,
+        "timeout": timeout,
+    ])
+}
+
+/// The commit HEAD points at: hash, message and author.
+///
+/// The `last_git_commit` step; `lanes actions last_git_commit` documents it.
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func lastGitCommit(
+    timeout: Double? = nil
+) async throws -> GitCommitInfo {
+    try await runStep(LastGitCommit.self, [
+        "timeout": timeout,
+    ])
+}
+
+/// Fetch the branch from a remote and fast-forward it (git pull --ff-only); returns the new HEAD.
+///
+/// The `git_pull` step; `lanes actions git_pull` documents it.
+/// - Parameter remote: The remote's name (or URL or path) (default origin)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func gitPull(
+    remote: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(GitPull.self, [
+        "remote": remote,
         "timeout": timeout,
     ])
 }

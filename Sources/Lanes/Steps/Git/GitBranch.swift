@@ -20,6 +20,11 @@ public struct GitBranch: Step {
     public init() {}
 
     public func run(in context: StepContext) async throws -> String? {
+        try detect(in: context)
+    }
+
+    /// The branch name, from HEAD or from the CI system's variables; what `ensure_git_branch` checks too.
+    func detect(in context: StepContext) throws -> String? {
         let repository = try context.openRepository()
         let head = try repository.head()
         if let branch = head.branchName {

@@ -23,7 +23,7 @@ extension StepContext {
     /// The file a step ships: the one given, else what the lane built last (.ipa, then artifact).
     func artifactToShip(_ given: String?, step: String) throws -> String {
         if let given { return resolve(given) }
-        if let app = values[BuiltAppValue.self] { return app.ipaPath }
+        if let product = values[BuiltAppValue.self]?.path { return product }
         if let artifact = values[BuiltArtifact.self] { return artifact.artifactPath }
         throw LanesError(.usage, "\(step): no file given and nothing built in this lane", hint: "pass the file, or run build_app or build_swift_package first")
     }

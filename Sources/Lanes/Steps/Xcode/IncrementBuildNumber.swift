@@ -56,7 +56,7 @@ public struct SetVersionNumber: Step {
     }
 }
 
-private func runVersionStep(_ version: VersionNumber, explicit: String?, xcodeproj: String, target: String?,
+func runVersionStep(_ version: VersionNumber, explicit: String?, xcodeproj: String, target: String?,
                             context: StepContext) async throws -> XcodeEditResult {
     let file = XcodeProjectFile(xcodeproj, in: context)
     let project = try file.load()

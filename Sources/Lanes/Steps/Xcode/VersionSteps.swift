@@ -1,0 +1,194 @@
+import LanesXcode
+internal import Foundation
+internal import LanesPlatform
+
+/// `get_version_number`: the marketing version the project's targets hold.
+public struct GetVersionNumber: Step {
+    public typealias Output = String
+
+    public static let definition = StepDefinition(
+        id: "get_version_number",
+        summary: "Read MARKETING_VERSION (or a literal CFBundleShortVersionString) from the project",
+        category: .xcode,
+        examples: [StepExample(swift: #"let version = try await getVersionNumber(xcodeproj: "Brewer.xcodeproj")"#,
+                               commandLine: ["xcodeproj:Brewer.xcodeproj"])]
+    )
+
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("target", "Regular expression searched in target names; all targets when absent")
+    var target: String?
+
+    public init() {}
+
+    public func run(in context: StepContext) async throws -> String {
+        try readVersion(.marketing, xcodeproj: xcodeproj, target: target, context: context)
+    }
+}
+
+/// `get_build_number`: the build number the project's targets hold.
+public struct GetBuildNumber: Step {
+    public typealias Output = String
+
+    public static let definition = StepDefinition(
+        id: "get_build_number",
+        summary: "Read CURRENT_PROJECT_VERSION (or a literal CFBundleVersion) from the project",
+        category: .xcode,
+        examples: [StepExample(swift: #"let build = try await getBuildNumber(xcodeproj: "Brewer.xcodeproj")"#,
+                               commandLine: ["xcodeproj:Brewer.xcodeproj"])]
+    )
+
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("target", "Regular expression searched in target names; all targets when absent")
+    var target: String?
+
+    public init() {}
+
+    public func run(in context: StepContext) async throws -> String {
+        try readVersion(.build, xcodeproj: xcodeproj, target: target, context: context)
+    }
+}
+
+/// Which part of a semantic version `increment_version_number` raises.
+public enum BumpType: String, Sendable, CaseIterable, OptionValue {
+    case patch, minor, major
+}
+
+/// `increment_version_number`: raises the marketing version (patch, minor or major) or sets it.
+public struct IncrementVersionNumber: Step {
+    public typealias Output = String
+
+    public static let definition = StepDefinition(
+        id: "increment_version_number",
+        summary: "Raise MARKETING_VERSION by a patch, minor or major step (or set it); returns the new version",
+        category: .xcode,
+        examples: [StepExample(swift: #"let version = try await incrementVersionNumber(xcodeproj: "Brewer.xcodeproj", bumpType: .minor)"#,
+                               commandLine: ["xcodeproj:Brewer.xcodeproj", "bump_type:minor"]),
+                   StepExample(swift: #"try await incrementVersionNumber(xcodeproj: "Brewer.xcodeproj", versionNumber: "2.0.0")"#,
+                               commandLine: ["xcodeproj:Brewer.xcodeproj", "version_number:2.0.0"])]
+    )
+
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("bump_type", "patch, minor or major", default: .patch)
+    var bumpType: BumpType
+    @StepOption("version_number", "Set this version instead of raising the current one", env: "LANES_VERSION_NUMBER")
+    var versionNumber: String?
+    @StepOption("target", "Regular expression searched in target names; all targets when absent")
+    var target: String?
+
+    public init() {}
+
+    public func run(in context: StepContext) async throws -> String {
+        let next: String
+        if let versionNumber {
+            next = versionNumber
+        } else {
+            let current = try readVersion(.marketing, xcodeproj: xcodeproj, target: target, context: context)
+            next = try Self.bumped(current, bumpType)
+            context.log.line("MARKETING_VERSION: \(current) -> \(next) (\(bumpType.rawValue))")
+        }
+        _ = try await runVersionStep(.marketing, explicit: next, xcodeproj: xcodeproj, target: target, context: context)
+        return next
+    }
+
+    /// `1.4.2` raised by `bump`: `1.4.3`, `1.5.0` or `2.0.0` (missing parts count as 0).
+    static func bumped(_ version: String, _ bump: BumpType) throws -> String {
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil && $0! >= 0 }) else {
+            throw LanesError(.configuration, "increment_version_number: MARKETING_VERSION is '\(version)', not MAJOR.MINOR.PATCH numbers",
+                             hint: "pass version_number explicitly")
+        }
+        var numbers = parts.map { $0! } + Array(repeating: 0, count: 3 - parts.count)
+        switch bump {
+        case .patch: numbers[2] += 1
+        case .minor: numbers[1] += 1; numbers[2] = 0
+        case .major: numbers[0] += 1; numbers[1] = 0; numbers[2] = 0
+        }
+        return numbers.map(String.init).joined(separator: ".")
+    }
+}
+
+/// `get_info_plist_value`: one string value of a property list.
+public struct GetInfoPlistValue: Step {
+    public typealias Output = String?
+
+    public static let definition = StepDefinition(
+        id: "get_info_plist_value",
+        summary: "Read a string value from an Info.plist (nil when the key is absent)",
+        category: .xcode,
+        examples: [StepExample(swift: #"let name = try await getInfoPlistValue(path: "Brewer/Info.plist", key: "CFBundleDisplayName")"#,
+                               commandLine: ["path:Brewer/Info.plist", "key:CFBundleDisplayName"])]
+    )
+
+    @StepOption("path", "The Info.plist (XML)")
+    var path: String
+    @StepOption("key", "The key to read")
+    var key: String
+
+    public init() {}
+
+    public func run(in context: StepContext) async throws -> String? {
+        let file = context.resolve(path)
+        let value = try plistEditor(file).string(forKey: key)
+        context.log.line("\(key) = \(value ?? "(absent)")")
+        return value
+    }
+}
+
+/// `set_info_plist_value`: sets one string value of a property list, atomically.
+public struct SetInfoPlistValue: Step {
+    public static let definition = StepDefinition(
+        id: "set_info_plist_value",
+        summary: "Set a string value in an Info.plist (the file is rewritten atomically, other keys untouched)",
+        category: .xcode,
+        examples: [StepExample(swift: #"try await setInfoPlistValue(path: "Brewer/Info.plist", key: "CFBundleDisplayName", value: "Brewer β")"#,
+                               commandLine: ["path:Brewer/Info.plist", "key:CFBundleDisplayName", "value:Brewer β"])]
+    )
+
+    @StepOption("path", "The Info.plist (XML)")
+    var path: String
+    @StepOption("key", "The key to set")
+    var key: String
+    @StepOption("value", "The new string value")
+    var value: String
+
+    public init() {}
+
+    public func run(in context: StepContext) async throws {
+        let file = context.resolve(path)
+        var editor = try plistEditor(file)
+        let before: String?
+        do { before = try editor.set(key, to: value) } catch { throw LanesError(.configuration, "\(error)") }
+        guard before != value else {
+            context.log.line("\(key) is already \(value)")
+            return
+        }
+        do { try AtomicFile.write(editor.bytes, to: file) } catch { throw LanesError(.laneFailure, "\(error)") }
+        context.log.line("changed \(file): \(key) \(before ?? "(absent)") -> \(value)")
+    }
+}
+
+private func plistEditor(_ path: String) throws -> InfoPlistEditor {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw LanesError(.configuration, "cannot read Info.plist \(path)", hint: "paths are relative to the Lanefile's folder")
+    }
+    do { return try InfoPlistEditor(bytes: Array(data), path: path) } catch { throw LanesError(.configuration, "\(error)") }
+}
+
+/// The highest value of `version` the selected targets hold.
+private func readVersion(_ version: VersionNumber, xcodeproj: String, target: String?, context: StepContext) throws -> String {
+    let file = XcodeProjectFile(xcodeproj, in: context)
+    let project = try file.load()
+    let selection: TargetSelection
+    do { selection = try project.targets(matching: target ?? ".*") } catch { throw LanesError(.configuration, "\(file.path): \(error)") }
+    let update = VersionUpdate(version: version, file: file)
+    let plan = try update.plan(project, targets: selection.matched)
+    guard let value = update.currentValues(plan).max(by: { VersionNumber.isOlder($0, than: $1) }) else {
+        throw LanesError(.configuration, "\(file.path): no target sets \(version.buildSettingKey) or a literal \(version.infoPlistKey)",
+                         hint: target == nil ? "set the version in Xcode first" : "check the target pattern '\(target!)'")
+    }
+    context.log.line("\(version.buildSettingKey) = \(value)")
+    return value
+}
