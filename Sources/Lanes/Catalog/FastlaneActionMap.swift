@@ -64,8 +64,7 @@ public enum FastlaneActionMap {
     /// merged their rows show `coming` and count as not covered; once the step is in the catalog the
     /// row turns into `step` by itself, and the id can be removed from this list.
     public static let stepsComingFromOtherBranches: Set<String> = [
-        "app_store_connect_api_key", "latest_testflight_build_number", "app_store_build_number", "upload_to_app_store",
-        "register_devices", "get_provisioning_profile", "sync_code_signing", "match_import",
+        "sync_code_signing", "match_import",
     ]
 
     private static let keychain = "lanes runs every lane with its own temporary keychain, created before the first signing step and deleted when the lane ends (also on failure and Ctrl-C)"
