@@ -27,7 +27,6 @@ import Testing
         while !FileManager.default.fileExists(atPath: marker), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let pidText = try String(contentsOf: project.appendingPathComponent("escaped.pid"), encoding: .utf8)
         let escaped = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-        defer { kill(escaped, SIGKILL) }
         kill(running.process.processIdentifier, SIGKILL)
         // Not finish() nor waitUntilExit(): Foundation waits for the output pipes too, which the
         // orphaned step holds until something ends it. The killed runner is a zombie at once.
@@ -44,6 +43,8 @@ import Testing
             if !gone { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(gone, "setsid sleep \(escaped) outlived the next run")
+        // Only while it still exists: a freed process id may already be someone else's.
+        if !gone { kill(escaped, SIGKILL) }
         _ = running.finish()  // the step's shell was ended too, so its pipes are closed
     }
 
