@@ -39,7 +39,7 @@ public struct ProcessRunLauncher: RunLauncher {
         // end exactly those, even ones that left the process group.
         variables = ProcessTags.adding(RunProcessTag.tag(logPath: logPath), to: variables)
         // Own process group (ended as a whole), default signal handling and an empty mask: the
-        // daemon blocks the signals it reads through signalfd, and a mask is inherited.
+        // daemon's event backend may block the signals it reads, and a mask is inherited.
         var child = ChildProcess(arguments(for: run, runFolder: FilePath.directory(of: logPath)), environment: variables)
         child.standardInput = .null
         child.standardOutput = .appending(path: logPath, mode: 0o600)

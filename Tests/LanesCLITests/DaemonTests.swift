@@ -118,7 +118,8 @@ import Testing
             Thread.sleep(forTimeInterval: 0.05)  // waiting for the line, not for time
             text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         }
-        let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
+        // The daemon's own first line (the driver may first say it compiles the daemon's Lanefile copy).
+        let firstLine = text.split(separator: "\n").first { $0.hasPrefix("lanes daemon ") }.map(String.init) ?? ""
         #expect(firstLine.contains("event backend: "), "\(text)")
         #expect(firstLine.contains("portable") == (backend == "portable"), "\(text)")
         let signalled = Date()

@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesTestSupport
 import Testing
@@ -93,7 +94,7 @@ final class StallingHTTPServer: @unchecked Sendable {
 
     init(stall: Bool) throws {
         self.stall = stall
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = StreamSocket.open(family: AF_INET)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

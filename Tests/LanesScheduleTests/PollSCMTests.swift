@@ -39,6 +39,7 @@ import Testing
         _ = try scheduler.takeDueRuns()
 
         func pollMinute() throws -> [PlannedRun] {
+            _ = scheduler.takePollTraces()  // the daemon logs each wake's traces
             clock.set(scheduler.nextWake()!.adding(seconds: 0.5))
             var runs = try scheduler.takeDueRuns()
             // The daemon runs these on workers; here, inline.

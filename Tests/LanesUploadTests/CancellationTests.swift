@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesUpload
 import Synchronization
@@ -51,7 +52,7 @@ final class StallingS3: @unchecked Sendable {
     var aborted: [String] { lock.withLock { abortedIDs } }
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = StreamSocket.open(family: AF_INET)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ final class HostileServer: @unchecked Sendable {
 
     init(answer: @escaping @Sendable (_ send: ([UInt8]) -> Bool) -> Void) throws {
         self.answer = answer
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = StreamSocket.open(family: AF_INET)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

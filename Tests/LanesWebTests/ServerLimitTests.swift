@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 @testable import LanesWeb
 import Testing
@@ -10,7 +11,7 @@ import Glibc
 @Suite struct ServerLimitTests {
     /// A connected client socket to 127.0.0.1:`port` (nothing sent yet).
     static func dial(_ port: UInt16) throws -> Int32 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = StreamSocket.open(family: AF_INET)
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // A small receive window, so a stream the client never reads fills it soon.
