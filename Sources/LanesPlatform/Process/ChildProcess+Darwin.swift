@@ -2,7 +2,12 @@
 import Darwin
 
 extension ChildProcess {
-    static func addChangeDirectory(_ path: String, to actions: inout posix_spawn_file_actions_t) {
+    /// Darwin's spawn types are opaque pointers that `_init` allocates.
+    typealias FileActions = posix_spawn_file_actions_t?
+    static func newFileActions() -> FileActions { nil }
+    static func newAttributes() -> posix_spawnattr_t? { nil }
+
+    static func addChangeDirectory(_ path: String, to actions: inout FileActions) {
         _ = posix_spawn_file_actions_addchdir_np(&actions, path)
     }
 

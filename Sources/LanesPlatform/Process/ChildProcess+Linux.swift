@@ -7,7 +7,12 @@ private func spawnActionsAddChangeDirectory(_ actions: UnsafeMutablePointer<posi
                                             _ path: UnsafePointer<CChar>) -> Int32
 
 extension ChildProcess {
-    static func addChangeDirectory(_ path: String, to actions: inout posix_spawn_file_actions_t) {
+    /// glibc's spawn types are structs that `_init` fills in.
+    typealias FileActions = posix_spawn_file_actions_t
+    static func newFileActions() -> FileActions { posix_spawn_file_actions_t() }
+    static func newAttributes() -> posix_spawnattr_t { posix_spawnattr_t() }
+
+    static func addChangeDirectory(_ path: String, to actions: inout FileActions) {
         _ = spawnActionsAddChangeDirectory(&actions, path)
     }
 

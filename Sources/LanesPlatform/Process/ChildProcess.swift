@@ -51,7 +51,7 @@ public struct ChildProcess: Sendable {
             guard let found = FilePath.which(name, path: environment["PATH"]) else { throw SpawnFailure(program: name, code: ENOENT) }
             program = found
         }
-        var actions = posix_spawn_file_actions_t()
+        var actions = Self.newFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         Self.add(standardInput, as: 0, to: &actions)
@@ -60,7 +60,7 @@ public struct ChildProcess: Sendable {
         for descriptor in closeInChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
         if let workingDirectory { Self.addChangeDirectory(workingDirectory, to: &actions) }
 
-        var attributes = posix_spawnattr_t()
+        var attributes = Self.newAttributes()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var empty = sigset_t()
@@ -88,14 +88,14 @@ public struct ChildProcess: Sendable {
                 : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         } else {
             code = program.contains("/")
-                ? posix_spawn(&pid, program, &actions, &attributes, argv, environ)
-                : posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+                ? posix_spawn(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block)
+                : posix_spawnp(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block)
         }
         guard code == 0 else { throw SpawnFailure(program: program, code: code) }
         return pid
     }
 
-    private static func add(_ stream: Stream, as target: Int32, to actions: inout posix_spawn_file_actions_t) {
+    private static func add(_ stream: Stream, as target: Int32, to actions: inout FileActions) {
         switch stream {
         case .inherit: break
         case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
