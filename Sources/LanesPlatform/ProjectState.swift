@@ -19,9 +19,18 @@ public enum ProjectState {
     /// Folders of runs started outside the daemon begin with this; the history indexes them lazily.
     public static let outsideRunPrefix = "run-"
 
-    public static func directory(projectDirectory: String, environment: [String: String]) -> String {
+    /// Nil when neither `LANES_STATE_DIR`, `XDG_STATE_HOME`, `HOME` nor the password database gives a
+    /// folder: never a shared folder such as `/tmp`, where another user could plant the state.
+    public static func directory(projectDirectory: String, environment: [String: String]) -> String? {
         if let directory = environment["LANES_STATE_DIR"], !directory.isEmpty { return directory }
-        let base = UserFolders.stateBase(environment: environment, home: environment["HOME"] ?? "/tmp")
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else if let home = PrivateFolder.home(environment: environment) {
+            base = UserFolders.stateBase(environment: [:], home: home)
+        } else {
+            return nil
+        }
         return "\(base)/lanes/\(projectKey(projectDirectory))"
     }
 

@@ -39,11 +39,6 @@ public final class HistoryStore {
         try migrate()
     }
 
-    /// Where a project's state lives (see `ProjectState`).
-    public static func defaultDirectory(projectDirectory: String, environment: [String: String]) -> String {
-        ProjectState.directory(projectDirectory: projectDirectory, environment: environment)
-    }
-
     /// Opens the history at `directory/history.sqlite` for reading only (a web page, `lanes serve`):
     /// nothing is created or written; nil when there is no history yet.
     public static func reading(directory: String) throws(HistoryStoreError) -> HistoryStore? {
@@ -81,30 +76,13 @@ public final class HistoryStore {
         }
     }
 
-    /// Where a project's state lives: `$LANES_STATE_DIR`, else `$XDG_STATE_HOME/lanes/<project-key>`,
-    /// else `~/.local/state/lanes/<project-key>`, the home coming from the password database when
-    /// `HOME` is unset (never a shared folder such as `/tmp`, where another user could plant it).
-    /// The key is the project folder's name and a hash of its path, so two checkouts never share a history.
+    /// Where a project's state lives (see `ProjectState`): the home comes from the password database
+    /// when `HOME` is unset, never a shared folder such as `/tmp`, where another user could plant it.
     public static func defaultDirectory(projectDirectory: String, environment: [String: String]) throws(HistoryStoreError) -> String {
-        if let directory = environment["LANES_STATE_DIR"], !directory.isEmpty { return directory }
-        let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = state
-        } else if let home = PrivateFolder.home(environment: environment) {
-            base = home + "/.local/state"
-        } else {
+        guard let directory = ProjectState.directory(projectDirectory: projectDirectory, environment: environment) else {
             throw HistoryStoreError("no home folder for the state of \(projectDirectory): HOME is unset and the password database has none; set LANES_STATE_DIR (or --state-dir) to a folder of yours")
         }
-        return "\(base)/lanes/\(projectKey(projectDirectory))"
-    }
-
-    /// `<folder name>-<16 hex digits of FNV-1a over the real path>`.
-    static func projectKey(_ projectDirectory: String) -> String {
-        let path = FilePath.realPath(projectDirectory) ?? projectDirectory
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return FilePath.name(of: path) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
+        return directory
     }
 
     // MARK: Reading

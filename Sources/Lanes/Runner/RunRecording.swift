@@ -16,7 +16,10 @@ struct RunRecording {
         if let given = arguments.runFolder {
             folder = given
         } else {
-            let state = ProjectState.directory(projectDirectory: arguments.projectDirectory, environment: environment)
+            guard let state = ProjectState.directory(projectDirectory: arguments.projectDirectory, environment: environment) else {
+                diagnostics.warning("this run is not recorded in the history: no state folder (set HOME or LANES_STATE_DIR)")
+                return nil
+            }
             let now = Timestamp.now()
             let name = ProjectState.outsideRunFolderName(
                 startedMilliseconds: Int64(now.secondsSinceEpoch) * 1000 + Int64(now.nanoseconds / 1_000_000), processID: ProjectState.currentProcessID)
