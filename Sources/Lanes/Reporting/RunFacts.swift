@@ -32,7 +32,7 @@ public protocol RunFactsReporting {
 
 extension BuiltApp: RunFactsReporting {
     public var runFacts: RunFacts {
-        RunFacts(version: version, buildNumber: build, artifacts: [ipaPath] + (dSYMZipPath.map { [$0] } ?? []))
+        RunFacts(version: version, buildNumber: build, artifacts: [path, dSYMZipPath].compactMap { $0 })
     }
 }
 

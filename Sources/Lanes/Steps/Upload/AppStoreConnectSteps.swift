@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesAppStoreConnect
 import LanesUpload
 internal import LanesPlatform
