@@ -6,7 +6,7 @@ import Testing
 /// Issue 21's "processes outlive lanes": the grace period and SIGKILL reach the whole group even
 /// when the direct child exits at SIGTERM, a `setsid` grandchild is found by its tag, and what a
 /// step left running is ended with the lane.
-@Suite struct ProcessLifetimeTests {
+@Suite(.serialized) struct ProcessLifetimeTests {
     /// The step's shell dies at SIGTERM at once; its child ignores SIGTERM. Before the fix the
     /// group's SIGKILL never came (it was sent only while the shell lived).
     @Test func aGrandchildIgnoringSIGTERMIsKilledAfterTheGracePeriodThoughItsParentExited() async throws {
