@@ -19,7 +19,7 @@ APT_PACKAGES += chromium chromium-driver
 PIP_PACKAGES += selenium
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload
+LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload LanesMatch
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate

@@ -17,7 +17,10 @@ extension Repository {
             options.callbacks = session.callbacks()
             options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
             let action = "fetching \(branch) from \(remote)"
-            let code = withStringArray([refspec]) { git_remote_fetch(handle, &$0, &options, nil) }
+            let code = withStringArray(credentials.httpHeaders) { headers in
+                options.custom_headers = headers
+                return withStringArray([refspec]) { git_remote_fetch(handle, &$0, &options, nil) }
+            }
             guard code == 0 else { throw session.error(code: code, while: action) }
             let heads = try remoteHeads(handle, action: action)
             guard let tip = heads[source] else {
@@ -101,7 +104,7 @@ extension Repository {
     }
 
     /// Looks up a configured remote, or makes an anonymous one for a path or URL, and lends it.
-    private func withRemote<T>(_ remote: String, credentials: RemoteCredentials,
+    func withRemote<T>(_ remote: String, credentials: RemoteCredentials,
                                _ body: (OpaquePointer, Bool, RemoteSession) throws -> T) throws -> T {
         var handle: OpaquePointer?
         var isNamed = true
@@ -124,7 +127,7 @@ extension Repository {
     }
 
     /// The refs the remote advertised in the last connection, by name.
-    private func remoteHeads(_ remote: OpaquePointer, action: String) throws -> [String: ObjectID] {
+    func remoteHeads(_ remote: OpaquePointer, action: String) throws -> [String: ObjectID] {
         var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
         var count = 0
         try check(git_remote_ls(&heads, &count, remote), action)

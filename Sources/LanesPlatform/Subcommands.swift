@@ -4,7 +4,7 @@ public enum Subcommands {
     /// Served by `lanes-tool`.
     public static let tool: Set<String> = [
         "init", "actions", "run", "cron", "cert", "profile", "xcode", "git",
-        "schedule", "daemon", "history", "logs", "export", "env", "completion", "upload", "serve", "doctor",
+        "schedule", "daemon", "history", "logs", "export", "env", "completion", "upload", "serve", "doctor", "match",
     ]
     /// Answered by the compiled Lanefile itself.
     public static let runner: Set<String> = ["list"]

@@ -28,9 +28,13 @@ public enum StepCatalog {
         LastGitTag.self,
         GitBranch.self,
         PushGitTags.self,
+        SyncCodeSigning.self,
+        MatchImport.self,
+        MatchChangePassword.self,
+        MatchDecrypt.self,
     ]
 
     public static func step(id: String) -> (any Step.Type)? {
-        builtIn.first { $0.definition.id == id }
+        builtIn.first { $0.definition.id == id } ?? builtIn.first { $0.definition.aliases.contains(id) }
     }
 }

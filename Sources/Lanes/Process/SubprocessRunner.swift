@@ -13,13 +13,16 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     let diagnostics: Diagnostics
     /// The longest registered secret, so that long lines are never cut inside one.
     let longestSecret: @Sendable () -> Int
+    /// The lane's values, for variables earlier steps added for later children (`ChildProcessEnvironment`).
+    let laneValues: LaneValues?
 
     public init(baseEnvironment: [String: String], redactor: Redactor? = nil) {
         self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor)
     }
 
-    init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil) {
+    init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil, laneValues: LaneValues? = nil) {
         self.baseEnvironment = baseEnvironment
+        self.laneValues = laneValues
         self.diagnostics = diagnostics
         self.longestSecret = { redactor?.longestSecretLength ?? 0 }
     }
@@ -35,7 +38,8 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
         diagnostics.debug("starting \(program) with \(request.arguments.count - 1) arguments in \(request.workingDirectory ?? ".")")
         var variables: [Subprocess.Environment.Key: String] = [:]
-        for (name, value) in baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 }) {
+        let added = laneValues?[ChildProcessEnvironment.self] ?? [:]
+        for (name, value) in baseEnvironment.merging(added, uniquingKeysWith: { $1 }).merging(request.environment, uniquingKeysWith: { $1 }) {
             if let key = Subprocess.Environment.Key(rawValue: name) { variables[key] = value }
         }
         // On Ctrl-C the lane's task is cancelled: give the child's whole process group a SIGTERM

@@ -100,10 +100,13 @@ public enum LanefileRunner {
             ]
             let junit = arguments.junitPath.map { JUnitReporter(path: $0, redactor: redactor) }
             if let junit { reporters.append(junit) }
+            let laneValues = LaneValues()
             let context = StepContext(
                 environment: environment, projectDirectory: arguments.projectDirectory,
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
-                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor))
+                cleanups: CleanupStack(),
+                processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor, laneValues: laneValues),
+                values: laneValues)
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             let (lane, values) = try executor.prepare(lane: name, options: options)
