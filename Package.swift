@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "LanesXcode", swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesGit", dependencies: ["CGit2", "LanesPlatform"], swiftSettings: resilient),
+        // fastlane match storages: the file encryption, the layout, choosing and reading in memory.
+        .target(name: "LanesMatch", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"], swiftSettings: resilient),
         // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
         .target(name: "LanesSchedule", dependencies: [
             "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
@@ -46,7 +48,7 @@ let package = Package(
         .target(
             name: "Lanes",
             dependencies: [
-                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesUpload", "LanesAppStoreConnect",
+                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: resilient
@@ -100,5 +102,6 @@ let package = Package(
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
+        .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes"], exclude: ["match_format.py"]),
     ]
 )

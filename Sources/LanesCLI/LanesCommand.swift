@@ -20,6 +20,7 @@ struct LanesCommand: AsyncParsableCommand {
             EnvCommand.self,
             CompletionCommand.self,
             UploadCommand.self, AscCommand.self,
+            MatchCommand.self,
             ServeCommand.self, DoctorCommand.self,
             PackagesCommand.self, NewCommand.self,
         ]

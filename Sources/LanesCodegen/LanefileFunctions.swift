@@ -12,26 +12,31 @@ public enum LanefileFunctions {
             // change the step's `@StepOption` properties or definition, then run `make generate`.
             import LanesBuild
             import LanesGit
+            import LanesMatch
             import LanesSigning
             import LanesUpload
             import LanesXcode
 
             """
-        for step in steps { text += "\n" + function(for: step) }
+        for step in steps {
+            text += "\n" + function(for: step)
+            // An alias (fastlane's `match` for `sync_code_signing`) gets the same function under its name.
+            for alias in step.definition.aliases { text += "\n" + function(for: step, named: alias) }
+        }
         return text
     }
 
-    static func function(for step: any Step.Type) -> String {
+    static func function(for step: any Step.Type, named alias: String? = nil) -> String {
         let info = step.info
         let parameters = info.options.map(parameter)
         let arguments = info.options.map { "\"\($0.name)\": \($0.swiftName)" }
         let returnsValue = info.resultType != "Void"
-        var lines = ["/// \(info.summary).", "///", "/// The `\(info.id)` step; `lanes actions \(info.id)` documents it."]
+        var lines = ["/// \(info.summary).", "///", "/// The `\(info.id)` step\(alias.map { " (alias `\($0)`)" } ?? ""); `lanes actions \(info.id)` documents it."]
         for option in info.options {
             lines.append("/// - Parameter \(option.swiftName): \(option.summary)\(facts(option))")
         }
         if returnsValue { lines.append("@discardableResult") }
-        lines.append("public func \(info.definition.functionName)(")
+        lines.append("public func \(alias.map(StepDefinition.functionName(of:)) ?? info.definition.functionName)(")
         lines += parameters.enumerated().map { "    \($0.element)\($0.offset == parameters.count - 1 ? "" : ",")" }
         lines.append(") async throws\(returnsValue ? " -> \(info.resultType)" : "") {")
         let call = arguments.isEmpty ? "[:]" : "[\n" + arguments.map { "        \($0)," }.joined(separator: "\n") + "\n    ]"

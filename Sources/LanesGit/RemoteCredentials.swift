@@ -24,6 +24,8 @@ public struct RemoteCredentials: Sendable, CustomStringConvertible {
     public var sshPassphrase: String?
     /// Ask the ssh agent when no key file is given.
     public var useSSHAgent: Bool
+    /// Extra HTTP headers sent to https remotes (`Authorization: Bearer ...`), in memory only. Secret.
+    public var httpHeaders: [String] = []
 
     /// No credentials: enough for local paths, `file://` and public https remotes.
     public static let none = RemoteCredentials()
@@ -52,7 +54,7 @@ public struct RemoteCredentials: Sendable, CustomStringConvertible {
 
     /// The values that must never be shown.
     public var secrets: [String] {
-        [token, sshPassphrase].compactMap { $0 }.filter { !$0.isEmpty }
+        ([token, sshPassphrase].compactMap { $0 } + httpHeaders + httpHeaders.compactMap(Self.headerValue)).filter { !$0.isEmpty }
     }
 
     /// `text` with every secret value and every URL's userinfo masked.
@@ -64,8 +66,16 @@ public struct RemoteCredentials: Sendable, CustomStringConvertible {
         return result
     }
 
+    /// The credential part of `Name: Scheme credential`, which must be masked on its own too.
+    private static func headerValue(_ header: String) -> String? {
+        guard let colon = header.firstIndex(of: ":") else { return nil }
+        let value = header[header.index(after: colon)...].trimmingPrefix(" ")
+        return value.split(separator: " ", maxSplits: 1).last.map(String.init)
+    }
+
     public var description: String {
         var methods: [String] = []
+        if !httpHeaders.isEmpty { methods.append("http headers") }
         if token != nil { methods.append("https token") }
         if sshPrivateKeyPath != nil { methods.append("ssh key \(sshPrivateKeyPath!)") }
         if sshPrivateKeyPath == nil && useSSHAgent { methods.append("ssh agent") }

@@ -18,7 +18,10 @@ extension Repository {
             options.callbacks = session.callbacks()
             options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
             let action = "fetching \(branch) from \(remote)"
-            let code = withStringArray([refspec]) { git_remote_fetch(handle, &$0, &options, nil) }
+            let code = withStringArray(credentials.httpHeaders) { headers in
+                options.custom_headers = headers
+                return withStringArray([refspec]) { git_remote_fetch(handle, &$0, &options, nil) }
+            }
             guard code == 0 else { throw session.error(code: code, while: action) }
             let heads = try remoteHeads(handle, action: action)
             guard let tip = heads[source] else {
@@ -125,7 +128,7 @@ extension Repository {
     }
 
     /// The refs the remote advertised in the last connection, by name.
-    private func remoteHeads(_ remote: OpaquePointer, action: String) throws -> [String: ObjectID] {
+    func remoteHeads(_ remote: OpaquePointer, action: String) throws -> [String: ObjectID] {
         var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
         var count = 0
         try check(git_remote_ls(&heads, &count, remote), action)

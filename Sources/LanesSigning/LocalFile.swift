@@ -84,3 +84,8 @@ enum LocalFile {
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
 }
+
+/// Reading a signing file (certificate, key, profile) whole, bounded, with errors naming it.
+public enum SigningFile {
+    public static func contents(of path: String) throws(SigningError) -> [UInt8] { try LocalFile.contents(of: path) }
+}

@@ -63,9 +63,7 @@ public enum FastlaneActionMap {
     /// Steps that other branches of this release add (App Store Connect, match). Until they are
     /// merged their rows show `coming` and count as not covered; once the step is in the catalog the
     /// row turns into `step` by itself, and the id can be removed from this list.
-    public static let stepsComingFromOtherBranches: Set<String> = [
-        "sync_code_signing", "match_import",
-    ]
+    public static let stepsComingFromOtherBranches: Set<String> = []
 
     private static let keychain = "lanes runs every lane with its own temporary keychain, created before the first signing step and deleted when the lane ends (also on failure and Ctrl-C)"
     private static let images = "image work (screenshots, frames, badges) is out of scope for lanes; keep fastlane or a dedicated tool for it"

@@ -57,9 +57,13 @@ public enum StepCatalog {
         EnsureGitBranch.self,
         LastGitCommit.self,
         GitPull.self,
+        SyncCodeSigning.self,
+        MatchImport.self,
+        MatchChangePassword.self,
+        MatchDecrypt.self,
     ]
 
     public static func step(id: String) -> (any Step.Type)? {
-        builtIn.first { $0.definition.id == id }
+        builtIn.first { $0.definition.id == id } ?? builtIn.first { $0.definition.aliases.contains(id) }
     }
 }

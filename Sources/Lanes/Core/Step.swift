@@ -54,10 +54,14 @@ public struct StepDefinition: Sendable {
     /// Option values `lanes run` uses when neither the command line nor the environment gives
     /// one: a step run alone has no later step to use what it leaves behind (a keychain, say).
     public let standaloneDefaults: [String: String]
+    /// Other ids the step answers to (fastlane's `match` for `sync_code_signing`); each also gets
+    /// a Lanefile function.
+    public let aliases: [String]
 
     public init(id: String, summary: String, category: StepCategory, examples: [StepExample],
-                standaloneDefaults: [String: String] = [:]) {
+                standaloneDefaults: [String: String] = [:], aliases: [String] = []) {
         self.id = id
+        self.aliases = aliases
         self.summary = summary
         self.category = category
         self.examples = examples
@@ -65,7 +69,10 @@ public struct StepDefinition: Sendable {
     }
 
     /// The Lanefile function's name: the id in lower camel case (`import_certificate` -> `importCertificate`).
-    public var functionName: String {
+    public var functionName: String { Self.functionName(of: id) }
+
+    /// A snake-case id in lower camel case.
+    public static func functionName(of id: String) -> String {
         let words = id.split(separator: "_")
         return words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }
             .joined()

@@ -18,14 +18,17 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     let redactor: Redactor?
     /// What this lane started, to end at cancellation and when the lane ends.
     let lane: LaneProcesses
+    /// The lane's values, for variables earlier steps added for later children (`ChildProcessEnvironment`).
+    let laneValues: LaneValues?
 
     public init(baseEnvironment: [String: String], redactor: Redactor? = nil) {
         self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor)
     }
 
     init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil,
-         lane: LaneProcesses = LaneProcesses()) {
+         lane: LaneProcesses = LaneProcesses(), laneValues: LaneValues? = nil) {
         self.baseEnvironment = baseEnvironment
+        self.laneValues = laneValues
         self.diagnostics = diagnostics
         self.redactor = redactor
         self.lane = lane
@@ -41,7 +44,8 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         }
         diagnostics.debug("starting \(program) with \(request.arguments.count - 1) arguments in \(request.workingDirectory ?? ".")")
         let tag = ProcessTags.newTag()
-        var environment = baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 })
+        let added = laneValues?[ChildProcessEnvironment.self] ?? [:]
+        var environment = baseEnvironment.merging(added, uniquingKeysWith: { $1 }).merging(request.environment, uniquingKeysWith: { $1 })
         environment = ProcessTags.adding(tag, to: ProcessTags.adding(lane.tag, to: environment))
         let child = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
         let started = StartedGroup()

@@ -112,11 +112,14 @@ public enum LanefileRunner {
             ]
             let junit = arguments.junitPath.map { JUnitReporter(path: $0, redactor: redactor) }
             if let junit { reporters.append(junit) }
+            let laneValues = LaneValues()
             let context = StepContext(
                 environment: environment, projectDirectory: arguments.projectDirectory,
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
-                cleanups: CleanupStack(), processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor,
-                                                                       lane: processes))
+                cleanups: CleanupStack(),
+                processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor,
+                                            lane: processes, laneValues: laneValues),
+                values: laneValues)
             let (lane, values) = try LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                                   diagnostics: diagnostics).prepare(lane: name, options: options)
             try junit?.prepare()

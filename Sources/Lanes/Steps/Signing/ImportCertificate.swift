@@ -59,7 +59,13 @@ public struct ImportCertificate: Step {
             throw error
         }
         if let warning { context.log.line("warning: \(warning)") }
+        return try await Self.store(identity, from: path, expiryWarning: warning, in: keychain, keep: keepKeychain, context: context)
+    }
 
+    /// Creates the lane's keychain (deleted when the lane ends unless kept), imports `identity`
+    /// into it and records it for later steps; shared with `sync_code_signing`.
+    static func store(_ identity: SigningIdentity, from path: String, expiryWarning warning: String?, in keychain: any Keychain,
+                      keep keepKeychain: Bool, context: StepContext) async throws -> ImportedCertificate {
         if keepKeychain {
             context.log.line("keeping keychain \(keychain.location) after the lane (keep_keychain)")
         } else {

@@ -30,17 +30,26 @@ public struct InstallProvisioningProfile: Step {
 
     public func run(in context: StepContext) async throws -> InstalledProfile {
         let path = context.resolve(self.path)
+        return try Self.checkAndInstall(bytes: SigningFile.contents(of: path), source: path, appIdentifier: appIdentifier,
+                                        trust: trust.map { context.resolve($0) }, context: context)
+    }
+
+    /// The checks before a build (signature, expiry, app identifier, the lane's imported
+    /// certificate listed and of its team), then the install under the profile's UUID; shared
+    /// with `sync_code_signing`, which holds the profile in memory.
+    static func checkAndInstall(bytes: [UInt8], source: String, appIdentifier: String?, trust: String?,
+                                context: StepContext) throws -> InstalledProfile {
         // The identity imported earlier in the lane: the profile must list it and belong to its team.
         let certificate = context.values[ImportedSigningCertificate.self]
-        let trustStore = trust.map { TrustStore(pemFiles: [context.resolve($0)]) }
-        let profile = try ProvisioningProfileReader.read(path: path, trust: trustStore)
+        let trustStore = trust.map { TrustStore(pemFiles: [$0]) }
+        let profile = try ProvisioningProfileReader.read(bytes: bytes, source: source, trust: trustStore)
         // With the imported certificate, the full pre-build check; without, the profile's own.
         let check = SigningCheck(certificate: certificate?.certificate, certificatePath: certificate?.certificatePath ?? "",
                                  profile: profile, requireVerifiedSignature: trustStore != nil)
         let problems = check.problems(appIdentifier: appIdentifier, at: Date()).map(\.description)
         guard problems.isEmpty else { throw ValidationErrors(kind: .configuration, problems: problems) }
 
-        let installed = try ProfileInstaller.install(path: path, trust: trustStore,
+        let installed = try ProfileInstaller.install(bytes: bytes, source: source, trust: trustStore,
                                                      into: SigningConfiguration.profilesDirectory(context: context)).installedPath
         context.log.line("installed '\(profile.name)' (\(profile.type.rawValue), UUID \(profile.uuid), team \(profile.teamIdentifier ?? "none"), expires \(profile.expirationDate.formatted(.iso8601))) at \(installed)")
         if case .notVerified(let reason) = profile.signature { context.log.line("note: signature not verified: \(reason)") }

@@ -1,0 +1,209 @@
+import FoundationEssentials
+import LanesGit
+import LanesUpload
+internal import LanesPlatform
+import LanesMatch
+
+extension MatchType: OptionValue {}
+extension MatchPlatform: OptionValue {}
+
+/// Where a match storage lives and how to sign in to it, as fastlane's options name it; shared by
+/// `sync_code_signing`, `match_import` and `lanes match`.
+struct MatchStorageSettings: Sendable {
+    var storageMode: String
+    var gitURL: String?
+    var gitBranch: String
+    var gitBasicAuthorization: Secret?
+    var gitBearerAuthorization: Secret?
+    var gitPrivateKey: Secret?
+    var s3Bucket: String?
+    var s3Region: String?
+    var s3ObjectPrefix: String?
+    var teamID: String?
+
+    /// The password variable fastlane reads.
+    static let passwordVariable = "MATCH_PASSWORD"
+
+    static func password(_ environment: Environment) throws -> String {
+        guard let value = environment[passwordVariable], !value.isEmpty else {
+            throw MatchError.passwordMissing(variable: passwordVariable)
+        }
+        environment.redactor.register(value, name: passwordVariable)
+        return value
+    }
+
+    /// The storage read (and, for writers, written back) with a private scratch folder under the
+    /// lanes state directory that a cleanup removes; what a killed run left is swept first.
+    func open(context: StepContext) throws -> OpenedMatchStorage {
+        let scratchParent = "\(context.stateDirectory)/match"
+        for name in MatchScratch.sweep(in: scratchParent) {
+            context.log.line("removed \(scratchParent)/\(name), left behind by a match run that crashed or was killed")
+        }
+        switch storageMode {
+        case "git":
+            guard let gitURL, !gitURL.isEmpty else {
+                throw MatchError.badOption(name: "git_url", problem: "storage_mode git needs the repository's URL (MATCH_GIT_URL)")
+            }
+            let scratch = try MatchScratch.create(in: scratchParent)
+            context.cleanups.push("remove \(scratch.path)") { scratch.remove() }
+            let storage = MatchGitStorage(url: context.resolveGitURL(gitURL), branch: gitBranch,
+                                          credentials: try credentials(context: context, scratch: scratch),
+                                          repositoryPath: scratch.path + "/repository.git")
+            let (files, tip) = try storage.read()
+            let state: String = tip.map { " at " + $0.short } ?? " (the branch does not exist yet)"
+            let shownURL: String = URLRedaction.redact(gitURL)
+            context.log.line("fetched \(files.files.count) files from branch \(gitBranch) of \(shownURL)\(state)")
+            return OpenedMatchStorage(files: files, backend: .git(storage, tip: tip))
+        case "s3":
+            let storage = try s3Storage(context: context)
+            let files = try storage.read()
+            context.log.line("read \(files.files.count) files from s3://\(storage.bucket)/\(storage.prefix)")
+            return OpenedMatchStorage(files: files, backend: .s3(storage))
+        case "google_cloud", "gitlab_secure_files":
+            throw MatchError.badOption(name: "storage_mode", problem: "\(storageMode) is not supported by lanes; use git, s3 or a folder")
+        default:
+            let folder = context.resolve(storageMode)
+            let files = try MatchFiles.read(folder: folder)
+            context.log.line("read \(files.files.count) files from \(folder)")
+            return OpenedMatchStorage(files: files, backend: .folder(folder))
+        }
+    }
+
+    /// The bucket's client: AWS_* credentials (or fastlane's MATCH_S3_ACCESS_KEY and
+    /// MATCH_S3_SECRET_ACCESS_KEY), AWS_ENDPOINT_URL for S3-compatible servers.
+    private func s3Storage(context: StepContext) throws -> MatchS3Storage {
+        guard let bucket = s3Bucket, !bucket.isEmpty else {
+            throw MatchError.badOption(name: "s3_bucket", problem: "storage_mode s3 needs the bucket (MATCH_S3_BUCKET)")
+        }
+        var variables = context.environment.variables
+        if let key = variables["MATCH_S3_ACCESS_KEY"], !key.isEmpty, let secret = variables["MATCH_S3_SECRET_ACCESS_KEY"], !secret.isEmpty {
+            variables["AWS_ACCESS_KEY_ID"] = key
+            variables["AWS_SECRET_ACCESS_KEY"] = secret
+            variables["AWS_SESSION_TOKEN"] = variables["MATCH_S3_SESSION_TOKEN"]
+        }
+        let credentials = try S3Credentials.resolve(environment: variables)
+        for secret in credentials.secrets { context.environment.redactor.register(secret) }
+        let endpoint = try S3Endpoint.resolve(endpoint: nil, region: s3Region, environment: variables)
+        let log = context.log
+        let client = S3Client(endpoint: endpoint, credentials: credentials, http: HTTPClient(onRetry: { log.line("retrying: \($0)") }))
+        return try MatchS3Storage(client: client, bucket: bucket, objectPrefix: s3ObjectPrefix ?? "", teamID: teamID)
+    }
+
+    /// libgit2 credentials: fastlane's header options travel as http headers, a key as a file.
+    private func credentials(context: StepContext, scratch: MatchScratch) throws -> RemoteCredentials {
+        var credentials = RemoteCredentials.fromEnvironment(context.environment.variables)
+        if let basic = gitBasicAuthorization?.value { credentials.httpHeaders.append("Authorization: Basic \(basic)") }
+        if let bearer = gitBearerAuthorization?.value { credentials.httpHeaders.append("Authorization: Bearer \(bearer)") }
+        for header in credentials.httpHeaders { context.environment.redactor.register(header) }
+        if let key = gitPrivateKey?.value {
+            if key.contains("PRIVATE KEY-----") {
+                // A key given as text: libgit2 reads keys from files, so it goes to the private folder (0600).
+                let path = scratch.path + "/ssh-key"
+                guard FileManager.default.createFile(atPath: path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]) else {
+                    throw MatchError.storage("cannot write the ssh key to \(scratch.path)")
+                }
+                credentials.sshPrivateKeyPath = path
+            } else {
+                credentials.sshPrivateKeyPath = context.resolve(key)
+            }
+        }
+        return credentials
+    }
+}
+
+/// A storage's files and where to write changes.
+struct OpenedMatchStorage: Sendable {
+    enum Backend: Sendable {
+        case git(MatchGitStorage, tip: ObjectID?)
+        case s3(MatchS3Storage)
+        case folder(String)
+    }
+
+    var files: MatchFiles
+    let backend: Backend
+
+    /// Stores `changes` (and `match_version.txt`) in one commit, or writes them into the folder.
+    func save(_ changes: [String: [UInt8]], message: String, context: StepContext,
+              author: (name: String, email: String)) throws {
+        var changes = changes
+        if files[MatchLayout.versionFile] == nil { changes[MatchLayout.versionFile] = Array("lanes \(LanesVersion.current)".utf8) }
+        switch backend {
+        case let .git(storage, tip):
+            let commit = try storage.write(changes, parent: tip, message: message, authorName: author.name, authorEmail: author.email)
+            context.log.line("committed \(changes.count) files as \(commit.short) and pushed branch \(storage.branch)")
+        case let .s3(storage):
+            try storage.write(changes)
+            context.log.line("uploaded \(changes.count) files to s3://\(storage.bucket)/\(storage.prefix)")
+        case let .folder(folder):
+            try MatchFiles(changes).write(into: folder)
+            context.log.line("wrote \(changes.count) files into \(folder)")
+        }
+    }
+}
+
+extension StepContext {
+    /// A relative path (`../certificates`) is relative to the Lanefile; URLs pass unchanged.
+    func resolveGitURL(_ url: String) -> String {
+        url.contains(":") || url.hasPrefix("/") ? url : resolve(url)
+    }
+}
+
+extension MatchError: ClassifiedError {
+    public var lanesKind: ErrorKind { isEnvironmental ? .environment : .configuration }
+}
+
+/// `readonly: false` creates and renews through App Store Connect (`MatchPortal`); this build has
+/// no client for it yet, so the step says what is missing and how to go on.
+enum MatchAppleAccount {
+    static func unavailable(missing: String, detail: String) -> MatchError {
+        .unavailable("\(missing); creating or renewing it needs the App Store Connect API, which lanes cannot use for match yet",
+                     hint: "\(detail.isEmpty ? "" : detail + "; ")add it with `lanes match import`, or pass readonly:true to only read the storage")
+    }
+}
+
+/// A match storage in an S3 bucket: `<s3_object_prefix>/<team_id>/` followed by the layout.
+struct MatchS3Storage: Sendable {
+    let client: S3Client
+    let bucket: String
+    /// Ends in `/`, or is empty.
+    let prefix: String
+
+    init(client: S3Client, bucket: String, objectPrefix: String, teamID: String?) throws {
+        self.client = client
+        self.bucket = bucket
+        let base: String = objectPrefix.split(separator: "/").joined(separator: "/")
+        let basePrefix: String = base.isEmpty ? "" : base + "/"
+        if let teamID, !teamID.isEmpty {
+            prefix = basePrefix + teamID + "/"
+        } else {
+            // Without team_id fastlane reads whichever team folder is there; lanes needs it to be one.
+            let listed = try client.listObjects(bucket: bucket, prefix: basePrefix)
+            var teams = Set<String>()
+            for key in listed {
+                if let team = key.dropFirst(basePrefix.count).split(separator: "/").first { teams.insert(String(team)) }
+            }
+            guard teams.count <= 1 else {
+                throw MatchError.badOption(name: "team_id", problem: "the bucket holds several teams (\(teams.sorted().joined(separator: ", "))); pass team_id (FASTLANE_TEAM_ID)")
+            }
+            if let team = teams.first {
+                prefix = basePrefix + team + "/"
+            } else {
+                prefix = basePrefix
+            }
+        }
+    }
+
+    func read() throws -> MatchFiles {
+        var files = MatchFiles()
+        for key in try client.listObjects(bucket: bucket, prefix: prefix) where !key.hasSuffix("/") {
+            files[String(key.dropFirst(prefix.count))] = try client.getObject(bucket: bucket, key: key)
+        }
+        return files
+    }
+
+    func write(_ changes: [String: [UInt8]]) throws {
+        for (path, bytes) in changes.sorted(by: { $0.key < $1.key }) {
+            try client.putObject(bucket: bucket, key: prefix + path, bytes: bytes)
+        }
+    }
+}

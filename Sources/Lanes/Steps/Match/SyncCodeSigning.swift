@@ -1,0 +1,249 @@
+import FoundationEssentials
+import LanesSigning
+import LanesMatch
+
+/// `sync_code_signing` (fastlane's `match`): reads the team's match storage as fastlane wrote it,
+/// decrypts in memory, imports the newest valid certificate of the type into the lane's keychain
+/// and installs each app identifier's profile after the checks of `install_provisioning_profile`.
+public struct SyncCodeSigning: Step {
+    public static let definition = StepDefinition(
+        id: "sync_code_signing",
+        summary: "Import the certificate and install the profiles of a fastlane match storage (git, S3 or a folder)",
+        category: .signing,
+        examples: [StepExample(
+            swift: """
+                try await syncCodeSigning(type: .appstore, appIdentifier: ["works.sth.brewer"],
+                                          readonly: true, gitURL: "git@github.com:brewer/certificates.git")
+                """,
+            commandLine: ["type:appstore", "app_identifier:works.sth.brewer", "readonly:true",
+                          "git_url:git@github.com:brewer/certificates.git"],
+            environment: ["MATCH_PASSWORD"])],
+        standaloneDefaults: ["keep_keychain": "true"],
+        aliases: ["match"]
+    )
+
+    @StepOption("type", "Profile type: appstore, adhoc, development, enterprise, developer_id, mac_installer_distribution, developer_id_installer",
+                env: "MATCH_TYPE", default: .development)
+    var type: MatchType
+    @StepOption("app_identifier", "Bundle identifiers whose profiles to install (comma-separated on the command line)", env: "MATCH_APP_IDENTIFIER")
+    var appIdentifier: [String]
+    @StepOption("readonly", "Only read the storage; never create or renew certificates and profiles", env: "MATCH_READONLY", default: false)
+    var readonly: Bool
+    @StepOption("storage_mode", "git, s3, or the path of a folder laid out like the storage", env: "MATCH_STORAGE_MODE", default: "git")
+    var storageMode: String
+    @StepOption("git_url", "URL (or path) of the match git repository", env: "MATCH_GIT_URL")
+    var gitURL: String?
+    @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
+    var gitBranch: String
+    @StepOption("shallow_clone", "Accepted for fastlane compatibility: lanes always fetches the one branch only", env: "MATCH_SHALLOW_CLONE", default: false)
+    var shallowClone: Bool
+    @StepOption("clone_branch_directly", "Accepted for fastlane compatibility: lanes always fetches the one branch only", env: "MATCH_CLONE_BRANCH_DIRECTLY", default: false)
+    var cloneBranchDirectly: Bool
+    @StepOption("git_basic_authorization", "Base64 of user:token sent as an https Basic Authorization header", env: "MATCH_GIT_BASIC_AUTHORIZATION", secret: true)
+    var gitBasicAuthorization: Secret?
+    @StepOption("git_bearer_authorization", "Token sent as an https Bearer Authorization header", env: "MATCH_GIT_BEARER_AUTHORIZATION", secret: true)
+    var gitBearerAuthorization: Secret?
+    @StepOption("git_private_key", "ssh private key for the repository: a file path, or the key itself", env: "MATCH_GIT_PRIVATE_KEY", secret: true)
+    var gitPrivateKey: Secret?
+    @StepOption("s3_bucket", "S3 bucket of the storage (storage_mode s3)", env: "MATCH_S3_BUCKET")
+    var s3Bucket: String?
+    @StepOption("s3_region", "Region of the S3 bucket", env: "MATCH_S3_REGION")
+    var s3Region: String?
+    @StepOption("s3_object_prefix", "Prefix of the storage's keys in the bucket", env: "MATCH_S3_OBJECT_PREFIX")
+    var s3ObjectPrefix: String?
+    @StepOption("team_id", "Developer team: certificates of another team are skipped (and the S3 folder)", env: "FASTLANE_TEAM_ID")
+    var teamID: String?
+    @StepOption("platform", "ios, tvos, macos, catalyst or visionos", env: "MATCH_PLATFORM", default: .ios)
+    var platform: MatchPlatform
+    @StepOption("certificate_id", "Use this certificate (its file name without .cer) instead of the newest valid one", env: "MATCH_CERTIFICATE_ID")
+    var certificateID: String?
+    @StepOption("keychain_name", "Name of the keychain created for the lane", env: "MATCH_KEYCHAIN_NAME", default: "match")
+    var keychainName: String
+    @StepOption("keychain_password", "Password of that keychain; a random one when unset", env: "MATCH_KEYCHAIN_PASSWORD", secret: true)
+    var keychainPassword: Secret?
+    @StepOption("keep_keychain", "Keep the keychain after the lane instead of deleting it", env: "LANES_KEEP_KEYCHAIN", default: false)
+    var keepKeychain: Bool
+    @StepOption("trust", "PEM file of CA certificates each profile's signer must chain to (Apple's root CA)", env: "LANES_PROFILE_TRUST")
+    var trust: String?
+
+    public init() {}
+
+    public var banner: String { "Sync \(type.rawValue) signing for \(appIdentifier.joined(separator: ", ")) from match storage \(storageMode)" }
+
+    var storage: MatchStorageSettings {
+        MatchStorageSettings(storageMode: storageMode, gitURL: gitURL, gitBranch: gitBranch,
+                             gitBasicAuthorization: gitBasicAuthorization, gitBearerAuthorization: gitBearerAuthorization,
+                             gitPrivateKey: gitPrivateKey, s3Bucket: s3Bucket, s3Region: s3Region,
+                             s3ObjectPrefix: s3ObjectPrefix, teamID: teamID)
+    }
+
+    public func run(in context: StepContext) async throws -> MatchSigningResult {
+        do {
+            return try await sync(in: context)
+        } catch let error as MatchError {
+            throw LanesError(error.isEnvironmental ? .environment : .configuration, error.description, hint: error.hint)
+        }
+    }
+
+    private func sync(in context: StepContext) async throws -> MatchSigningResult {
+        let keychainPassword = try self.keychainPassword?.value ?? RandomSecret.hex(bytes: 32)
+        context.environment.redactor.register(keychainPassword)
+        let plan = try prepare(in: context)
+        let keychain = try SigningConfiguration.keychain(named: keychainName, password: keychainPassword, context: context)
+        let imported = try await ImportCertificate.store(plan.identity, from: plan.certificate.path, expiryWarning: nil, in: keychain,
+                                                         keep: keepKeychain, context: context)
+        let installed = try install(plan.profiles, certificateName: imported.signingIdentity, context: context)
+        return MatchSigningResult(type: type.rawValue, certificate: imported, certificateStoredPath: plan.certificate.path,
+                                  skipped: plan.certificate.warnings, profiles: installed)
+    }
+
+    /// What the storage gives, decrypted and checked before anything on the machine changes.
+    private struct Plan {
+        let certificate: MatchCertificate
+        let identity: SigningIdentity
+        let profiles: [StoredProfile]
+    }
+
+    private struct StoredProfile: Sendable {
+        let appIdentifier: String
+        let path: String
+        let bytes: [UInt8]
+    }
+
+    private func prepare(in context: StepContext) throws -> Plan {
+        let password = try MatchStorageSettings.password(context.environment)
+        let opened = try storage.open(context: context)
+        let reader = MatchReader(files: opened.files, password: password, passwordVariable: MatchStorageSettings.passwordVariable)
+        let chosen = try chooseCertificate(reader)
+        for warning in chosen.warnings { context.log.line("warning: " + warning) }
+        let identity = try reader.identity(for: chosen)
+        var profiles: [StoredProfile] = []
+        if type.profilePrefix != nil {
+            for appIdentifier in appIdentifier {
+                profiles.append(try storedProfile(reader, appIdentifier: appIdentifier))
+            }
+        }
+        for profile in profiles {
+            try checkListsCertificate(profile, chosen)
+        }
+        return Plan(certificate: chosen, identity: identity, profiles: profiles)
+    }
+
+    private func chooseCertificate(_ reader: MatchReader) throws -> MatchCertificate {
+        do {
+            return try reader.chooseCertificate(type: type, teamID: teamID, certificateID: certificateID, at: Date())
+        } catch {
+            throw readonly ? error : Self.needsPortal(error)
+        }
+    }
+
+    private func storedProfile(_ reader: MatchReader, appIdentifier: String) throws -> StoredProfile {
+        do {
+            let found = try reader.profile(type: type, appIdentifier: appIdentifier, platform: platform)
+            return StoredProfile(appIdentifier: appIdentifier, path: found.path, bytes: found.bytes)
+        } catch {
+            throw readonly ? error : Self.needsPortal(error)
+        }
+    }
+
+    /// A missing certificate or profile would be created with `readonly: false`.
+    private static func needsPortal(_ error: MatchError) -> MatchError {
+        guard case let .notFound(message, hint) = error else { return error }
+        return MatchAppleAccount.unavailable(missing: message, detail: hint)
+    }
+
+    /// A profile must list the chosen certificate before the keychain changes.
+    private func checkListsCertificate(_ profile: StoredProfile, _ chosen: MatchCertificate) throws {
+        let read = try ProvisioningProfileReader.read(bytes: profile.bytes, source: profile.path)
+        if read.contains(chosen.certificate) { return }
+        let sha1 = chosen.certificate.sha1
+        if readonly {
+            throw MatchError.unreadable(file: profile.path, problem: "the profile does not list the chosen certificate " + chosen.path + " (SHA-1 " + sha1 + ")")
+        }
+        throw MatchAppleAccount.unavailable(missing: profile.path + ": the profile does not list certificate " + chosen.path + " (SHA-1 " + sha1 + ")",
+                                            detail: "renewing it needs the App Store Connect API")
+    }
+
+    private func install(_ profiles: [StoredProfile], certificateName: String, context: StepContext) throws -> [MatchInstalledProfile] {
+        var installed: [MatchInstalledProfile] = []
+        var exported: [String: String] = context.values[ChildProcessEnvironment.self] ?? [:]
+        let trustPath: String? = trust.map { context.resolve($0) }
+        for profile in profiles {
+            let result = try InstallProvisioningProfile.checkAndInstall(bytes: profile.bytes, source: profile.path,
+                                                                        appIdentifier: profile.appIdentifier, trust: trustPath, context: context)
+            installed.append(MatchInstalledProfile(appIdentifier: profile.appIdentifier, storedPath: profile.path, profile: result))
+            let names = MatchEnvironmentNames.all(appIdentifier: profile.appIdentifier, type: type, platform: platform,
+                                                  uuid: result.uuid, teamID: result.teamIdentifier, profileName: result.name,
+                                                  profilePath: result.installedPath, certificateName: certificateName)
+            exported.merge(names) { _, new in new }
+        }
+        context.values[ChildProcessEnvironment.self] = exported
+        return installed
+    }
+}
+
+/// What `sync_code_signing` did: the certificate it imported and, per app identifier, the
+/// profile it installed.
+public struct MatchSigningResult: Sendable {
+    /// The match type (`appstore`, ...).
+    public let type: String
+    public let certificate: ImportedCertificate
+    /// The `.cer` it came from, relative to the storage root.
+    public let certificateStoredPath: String
+    /// Why other certificates were not used, one line each, naming the file.
+    public let skipped: [String]
+    public let profiles: [MatchInstalledProfile]
+
+    public var certificateName: String { certificate.signingIdentity }
+    public var certificateSHA1: String { certificate.sha1 }
+}
+
+/// One installed profile of `sync_code_signing`.
+public struct MatchInstalledProfile: Sendable {
+    public let appIdentifier: String
+    /// The file it came from, relative to the storage root.
+    public let storedPath: String
+    public let profile: InstalledProfile
+
+    public var name: String { profile.name }
+    public var uuid: String { profile.uuid }
+    public var path: String { profile.installedPath }
+    public var teamIdentifier: String? { profile.teamIdentifier }
+    public var type: ProfileType { profile.type }
+}
+
+/// Variables that steps add to the environment of every later child process of the lane
+/// (`sync_code_signing`'s `sigh_*` names), kept in the lane's values rather than the process.
+public enum ChildProcessEnvironment: LaneValueKey {
+    public typealias Value = [String: String]
+}
+
+extension MatchSigningResult: ReportableResult {
+    public var report: StepResultReport {
+        var lines = ["certificate: \(certificateName) (SHA-1 \(certificateSHA1)) from \(certificateStoredPath)"]
+        lines += skipped.map { "skipped: \($0)" }
+        for profile in profiles {
+            lines.append("\(profile.appIdentifier): '\(profile.name)' UUID \(profile.uuid) team \(profile.teamIdentifier ?? "none") (\(profile.type.rawValue)) at \(profile.path)")
+        }
+        let certificateJSON: JSONValue = .object([
+            ("name", .string(certificateName)), ("sha1", .string(certificateSHA1)),
+            ("team", certificate.teamIdentifier.map(JSONValue.string) ?? .null),
+            ("stored_path", .string(certificateStoredPath)), ("keychain", .string(certificate.keychainName)),
+            ("keychain_path", .string(certificate.keychainPath)),
+        ])
+        var profilesJSON: [JSONValue] = []
+        for profile in profiles {
+            let team: JSONValue = profile.teamIdentifier.map(JSONValue.string) ?? .null
+            let fields: [(String, JSONValue)] = [
+                ("app_identifier", .string(profile.appIdentifier)), ("name", .string(profile.name)), ("uuid", .string(profile.uuid)),
+                ("path", .string(profile.path)), ("team", team), ("type", .string(profile.type.rawValue)),
+                ("stored_path", .string(profile.storedPath)),
+            ]
+            profilesJSON.append(.object(fields))
+        }
+        let skippedJSON: [JSONValue] = skipped.map { JSONValue.string($0) }
+        let json: JSONValue = .object([("type", .string(type)), ("certificate", certificateJSON),
+                                       ("skipped", .array(skippedJSON)), ("profiles", .array(profilesJSON))])
+        return StepResultReport(lines: lines, json: json)
+    }
+}

@@ -1,0 +1,85 @@
+/// The profile types fastlane match stores, by the names its `type` option takes.
+public enum MatchType: String, Sendable, CaseIterable, Codable {
+    case appstore, adhoc, development, enterprise
+    case developerID = "developer_id"
+    case macInstallerDistribution = "mac_installer_distribution"
+    case developerIDInstaller = "developer_id_installer"
+
+    /// The folder under `certs/` holding this type's certificates (App Store and Ad Hoc share
+    /// the distribution certificate).
+    public var certificateFolder: String {
+        switch self {
+        case .appstore, .adhoc: "distribution"
+        case .development: "development"
+        case .enterprise: "enterprise"
+        case .developerID: "developer_id_application"
+        case .macInstallerDistribution: "mac_installer_distribution"
+        case .developerIDInstaller: "developer_id_installer"
+        }
+    }
+
+    /// The first word of the profile's file name; nil for types without profiles (installers).
+    public var profilePrefix: String? {
+        switch self {
+        case .appstore: "AppStore"
+        case .adhoc: "AdHoc"
+        case .development: "Development"
+        case .enterprise: "InHouse"
+        case .developerID: "Direct"
+        case .macInstallerDistribution, .developerIDInstaller: nil
+        }
+    }
+}
+
+/// The platforms of fastlane match's `platform` option.
+public enum MatchPlatform: String, Sendable, CaseIterable, Codable {
+    case ios, tvos, macos, catalyst, visionos
+}
+
+/// Where fastlane match puts each file, relative to the storage root (after the S3 team prefix).
+public enum MatchLayout {
+    public static let versionFile = "match_version.txt"
+    /// The extensions fastlane encrypts; everything else (README, match_version.txt) is clear.
+    public static let encryptedExtensions: Set<String> = ["cer", "p12", "mobileprovision", "provisionprofile"]
+
+    public static func certificateFolder(_ type: MatchType) -> String { "certs/\(type.certificateFolder)" }
+
+    /// `profiles/<type>/<Prefix>_<bundle id>[_tvos|_catalyst].mobileprovision|.provisionprofile`.
+    public static func profilePath(type: MatchType, appIdentifier: String, platform: MatchPlatform) -> String? {
+        guard let prefix = type.profilePrefix else { return nil }
+        var name = "\(prefix)_\(appIdentifier)"
+        if platform == .tvos || platform == .catalyst { name += "_\(platform.rawValue)" }
+        let suffix = platform == .macos || platform == .catalyst ? "provisionprofile" : "mobileprovision"
+        return "profiles/\(type.rawValue)/\(name).\(suffix)"
+    }
+
+    /// The file extension of a stored path.
+    public static func fileExtension(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: ".") else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+
+    public static func isEncrypted(_ path: String) -> Bool { encryptedExtensions.contains(fileExtension(path)) }
+}
+
+/// The environment names fastlane's match sets for xcodebuild and later actions:
+/// `sigh_<bundle id>_<type>[_<platform>]` (the UUID) and `..._team-id`, `..._profile-name`,
+/// `..._profile-path`, `..._certificate-name`; iOS leaves the platform out.
+public enum MatchEnvironmentNames {
+    public static func base(appIdentifier: String, type: MatchType, platform: MatchPlatform) -> String {
+        var parts = ["sigh", appIdentifier, type.rawValue]
+        if platform != .ios { parts.append(platform.rawValue) }
+        return parts.joined(separator: "_")
+    }
+
+    public static func all(appIdentifier: String, type: MatchType, platform: MatchPlatform,
+                           uuid: String, teamID: String?, profileName: String, profilePath: String,
+                           certificateName: String) -> [String: String] {
+        let base = base(appIdentifier: appIdentifier, type: type, platform: platform)
+        var names = [base: uuid, "\(base)_profile-name": profileName, "\(base)_profile-path": profilePath,
+                     "\(base)_certificate-name": certificateName]
+        if let teamID { names["\(base)_team-id"] = teamID }
+        return names
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Lanes
+import LanesMatch
+import LanesTestSupport
+import LanesUpload
+import Testing
+
+/// Ceph RGW started once for this test process by Tests/Servers/test-servers.sh (its watchdog
+/// stops it by PID when this process exits).
+enum MatchTestServers {
+    static let installed = ["/usr/bin/ceph-mon", "/usr/bin/ceph-osd", "/usr/bin/radosgw"].allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    static let shared: Result<[String: String], FixtureError> = start()
+
+    private static func start() -> Result<[String: String], FixtureError> {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-match-servers-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let script = URL(fileURLWithPath: MatchFixture.testsDirectory).deletingLastPathComponent().appendingPathComponent("Servers/test-servers.sh").path
+        let log = base + "/start.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["start", base, String(getpid())]
+        // A file, not a pipe: the daemons inherit it and would hold a pipe open.
+        guard let handle = FileHandle(forWritingAtPath: log) else { return .failure(FixtureError("cannot write \(log)")) }
+        process.standardOutput = handle
+        process.standardError = handle
+        do { try process.run() } catch { return .failure(FixtureError("\(error)")) }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let text = try? String(contentsOfFile: base + "/env", encoding: .utf8) else {
+            return .failure(FixtureError("test-servers.sh failed: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"))
+        }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return .success(values)
+    }
+}
+
+@Suite("match storage on S3 (Ceph RGW)", .enabled(if: MatchTestServers.installed, "Ceph RGW is not installed (make deps-upload-tests)"))
+struct MatchS3Tests {
+    @Test func syncReadsTheTeamFolderAndImportWritesWhatPythonDecrypts() async throws {
+        let servers = try MatchTestServers.shared.get()
+        let fixture = try MatchFixture()
+        defer { fixture.temp.remove() }
+        let credentials = S3Credentials(accessKeyID: servers["S3_ACCESS_KEY"]!, secretAccessKey: servers["S3_SECRET_KEY"]!)
+        let client = S3Client(endpoint: try S3Endpoint.resolve(endpoint: servers["S3_ENDPOINT"]!, region: "us-east-1", environment: [:]),
+                              credentials: credentials, http: HTTPClient())
+        let bucket = "m-" + UUID().uuidString.lowercased().prefix(18)
+        try client.createBucket(String(bucket))
+        // fastlane's S3 layout: <s3_object_prefix>/<team_id>/ then the storage.
+        for path in try FileManager.default.subpathsOfDirectory(atPath: fixture.storage) where !MatchFixture.isDirectory("\(fixture.storage)/\(path)") {
+            try client.putObject(bucket: String(bucket), key: "match/ABCDE12345/\(path)", bytes: MatchFixture.bytes("\(fixture.storage)/\(path)"))
+        }
+        // Another team's folder beside it, which team_id keeps out.
+        try client.putObject(bucket: String(bucket), key: "match/OTHERTEAM1/certs/distribution/X.cer", bytes: Array("garbage".utf8))
+
+        let environment = ["MATCH_PASSWORD": fixture.password, "MATCH_S3_ACCESS_KEY": credentials.accessKeyID,
+                           "MATCH_S3_SECRET_ACCESS_KEY": servers["S3_SECRET_KEY"]!, "AWS_ENDPOINT_URL": servers["S3_ENDPOINT"]!,
+                           "HOME": "/nonexistent"]
+        let harness = try MatchHarness(environment: environment, project: fixture.temp.path)
+        defer { harness.temp.remove() }
+        let result = try await SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer", "works.sth.brewer.staging"],
+                                                        "readonly": true, "storage_mode": "s3", "s3_bucket": String(bucket),
+                                                        "s3_object_prefix": "match", "team_id": "ABCDE12345", "keychain_name": "ci"])
+            .run(in: harness.context)
+        #expect(result.certificateSHA1 == MatchFixture.distSHA1)
+        #expect(result.profiles.map(\.uuid) == MatchFixture.profiles.prefix(2).map(\.uuid))
+        _ = await harness.context.cleanups.runAll()
+
+        // Without team_id and with two teams there, the step asks for it.
+        let ambiguous = try MatchHarness(environment: environment, project: fixture.temp.path)
+        defer { ambiguous.temp.remove() }
+        await #expect { try await SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer"], "readonly": true,
+                                                          "storage_mode": "s3", "s3_bucket": String(bucket), "s3_object_prefix": "match"])
+            .run(in: ambiguous.context) } throws: { "\($0)".contains("team_id") }
+
+        let importer = try MatchHarness(environment: environment, project: fixture.temp.path)
+        defer { importer.temp.remove() }
+        _ = try await MatchImport.resolve(["type": "development", "cert_path": "clear/certs/distribution/DISTID0001.cer",
+                                           "p12_path": "clear/certs/distribution/DISTID0001.p12", "storage_mode": "s3",
+                                           "s3_bucket": String(bucket), "s3_object_prefix": "match", "team_id": "ABCDE12345"])
+            .run(in: importer.context)
+        let stored = try client.getObject(bucket: String(bucket), key: "match/ABCDE12345/certs/development/DISTID0001.p12")
+        let downloaded = fixture.temp.path + "/downloaded.p12"
+        try Data(stored).write(to: URL(fileURLWithPath: downloaded))
+        #expect(try MatchFixture.pythonDecrypt(downloaded, password: fixture.password) == MatchFixture.bytes("\(fixture.clear)/certs/distribution/DISTID0001.p12"))
+    }
+}
