@@ -61,7 +61,7 @@ final class HostileServer: @unchecked Sendable {
         answer { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { send(client, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+                let written = bytes.withUnsafeBytes { StreamSocket.send(client, $0.baseAddress! + offset, bytes.count - offset) }
                 if written <= 0 { return false }
                 offset += written
             }

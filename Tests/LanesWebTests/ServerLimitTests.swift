@@ -2,9 +2,6 @@ import LanesPlatform
 import Foundation
 @testable import LanesWeb
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Issue 21: clients cannot exhaust the history server. Connections are capped, a client that
 /// never reads or trickles its head is dropped, and a log line cannot forge a stream event.
@@ -30,7 +27,7 @@ import Glibc
 
     static func transmit(_ descriptor: Int32, _ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { StreamSocket.send(descriptor, $0.baseAddress!, $0.count) }
     }
 
     static func readAll(_ descriptor: Int32) -> String {
