@@ -1781,3 +1781,272 @@ public func matchDecrypt(
         "timeout": timeout,
     ])
 }
+
+/// Import the certificate and install the profiles of a fastlane match storage (git, S3 or a folder).
+///
+/// The `sync_code_signing` step; `lanes actions sync_code_signing` documents it.
+/// - Parameter type: Profile type: appstore, adhoc, development, enterprise, developer_id, mac_installer_distribution, developer_id_installer (environment MATCH_TYPE; default development)
+/// - Parameter appIdentifier: Bundle identifiers whose profiles to install (comma-separated on the command line) (environment MATCH_APP_IDENTIFIER)
+/// - Parameter readonly: Only read the storage; never create or renew certificates and profiles (environment MATCH_READONLY; default false)
+/// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
+/// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
+/// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter shallowClone: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
+/// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
+/// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
+/// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
+/// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
+/// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
+/// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
+/// - Parameter teamID: Developer team: certificates of another team are skipped (and the S3 folder) (environment FASTLANE_TEAM_ID)
+/// - Parameter platform: ios, tvos, macos, catalyst or visionos (environment MATCH_PLATFORM; default ios)
+/// - Parameter certificateID: Use this certificate (its file name without .cer) instead of the newest valid one (environment MATCH_CERTIFICATE_ID)
+/// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
+/// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
+/// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func syncCodeSigning(
+    type: MatchType? = nil,
+    appIdentifier: [String]? = nil,
+    readonly: Bool? = nil,
+    storageMode: String? = nil,
+    gitURL: String? = nil,
+    gitBranch: String? = nil,
+    shallowClone: Bool? = nil,
+    cloneBranchDirectly: Bool? = nil,
+    gitBasicAuthorization: Secret? = nil,
+    gitBearerAuthorization: Secret? = nil,
+    gitPrivateKey: Secret? = nil,
+    s3Bucket: String? = nil,
+    s3Region: String? = nil,
+    s3ObjectPrefix: String? = nil,
+    teamID: String? = nil,
+    platform: MatchPlatform? = nil,
+    certificateID: String? = nil,
+    keychainName: String? = nil,
+    keychainPassword: Secret? = nil,
+    keepKeychain: Bool? = nil,
+    trust: String? = nil,
+    timeout: Double? = nil
+) async throws -> MatchSigningResult {
+    try await runStep(SyncCodeSigning.self, [
+        "type": type,
+        "app_identifier": appIdentifier,
+        "readonly": readonly,
+        "storage_mode": storageMode,
+        "git_url": gitURL,
+        "git_branch": gitBranch,
+        "shallow_clone": shallowClone,
+        "clone_branch_directly": cloneBranchDirectly,
+        "git_basic_authorization": gitBasicAuthorization,
+        "git_bearer_authorization": gitBearerAuthorization,
+        "git_private_key": gitPrivateKey,
+        "s3_bucket": s3Bucket,
+        "s3_region": s3Region,
+        "s3_object_prefix": s3ObjectPrefix,
+        "team_id": teamID,
+        "platform": platform,
+        "certificate_id": certificateID,
+        "keychain_name": keychainName,
+        "keychain_password": keychainPassword,
+        "keep_keychain": keepKeychain,
+        "trust": trust,
+        "timeout": timeout,
+    ])
+}
+
+/// Import the certificate and install the profiles of a fastlane match storage (git, S3 or a folder).
+///
+/// The `sync_code_signing` step (alias `match`); `lanes actions sync_code_signing` documents it.
+/// - Parameter type: Profile type: appstore, adhoc, development, enterprise, developer_id, mac_installer_distribution, developer_id_installer (environment MATCH_TYPE; default development)
+/// - Parameter appIdentifier: Bundle identifiers whose profiles to install (comma-separated on the command line) (environment MATCH_APP_IDENTIFIER)
+/// - Parameter readonly: Only read the storage; never create or renew certificates and profiles (environment MATCH_READONLY; default false)
+/// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
+/// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
+/// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter shallowClone: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
+/// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
+/// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
+/// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
+/// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
+/// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
+/// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
+/// - Parameter teamID: Developer team: certificates of another team are skipped (and the S3 folder) (environment FASTLANE_TEAM_ID)
+/// - Parameter platform: ios, tvos, macos, catalyst or visionos (environment MATCH_PLATFORM; default ios)
+/// - Parameter certificateID: Use this certificate (its file name without .cer) instead of the newest valid one (environment MATCH_CERTIFICATE_ID)
+/// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
+/// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
+/// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func match(
+    type: MatchType? = nil,
+    appIdentifier: [String]? = nil,
+    readonly: Bool? = nil,
+    storageMode: String? = nil,
+    gitURL: String? = nil,
+    gitBranch: String? = nil,
+    shallowClone: Bool? = nil,
+    cloneBranchDirectly: Bool? = nil,
+    gitBasicAuthorization: Secret? = nil,
+    gitBearerAuthorization: Secret? = nil,
+    gitPrivateKey: Secret? = nil,
+    s3Bucket: String? = nil,
+    s3Region: String? = nil,
+    s3ObjectPrefix: String? = nil,
+    teamID: String? = nil,
+    platform: MatchPlatform? = nil,
+    certificateID: String? = nil,
+    keychainName: String? = nil,
+    keychainPassword: Secret? = nil,
+    keepKeychain: Bool? = nil,
+    trust: String? = nil,
+    timeout: Double? = nil
+) async throws -> MatchSigningResult {
+    try await runStep(SyncCodeSigning.self, [
+        "type": type,
+        "app_identifier": appIdentifier,
+        "readonly": readonly,
+        "storage_mode": storageMode,
+        "git_url": gitURL,
+        "git_branch": gitBranch,
+        "shallow_clone": shallowClone,
+        "clone_branch_directly": cloneBranchDirectly,
+        "git_basic_authorization": gitBasicAuthorization,
+        "git_bearer_authorization": gitBearerAuthorization,
+        "git_private_key": gitPrivateKey,
+        "s3_bucket": s3Bucket,
+        "s3_region": s3Region,
+        "s3_object_prefix": s3ObjectPrefix,
+        "team_id": teamID,
+        "platform": platform,
+        "certificate_id": certificateID,
+        "keychain_name": keychainName,
+        "keychain_password": keychainPassword,
+        "keep_keychain": keepKeychain,
+        "trust": trust,
+        "timeout": timeout,
+    ])
+}
+
+/// Encrypt a certificate, its .p12 and a profile into a fastlane match storage and push.
+///
+/// The `match_import` step; `lanes actions match_import` documents it.
+/// - Parameter type: Profile type: appstore, adhoc, development, enterprise, developer_id, mac_installer_distribution, developer_id_installer (environment MATCH_TYPE; default development)
+/// - Parameter certPath: The certificate (.cer, DER); its file name becomes its id in the storage (environment MATCH_CERT_PATH)
+/// - Parameter p12Path: Its private key: a PKCS#12 file without password, or a PEM key (environment MATCH_P12_PATH)
+/// - Parameter profilePath: A provisioning profile to store beside them (environment MATCH_PROFILE_PATH)
+/// - Parameter platform: ios, tvos, macos, catalyst or visionos (environment MATCH_PLATFORM; default ios)
+/// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
+/// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
+/// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
+/// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
+/// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
+/// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
+/// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
+/// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
+/// - Parameter teamID: Developer team: the S3 folder (environment FASTLANE_TEAM_ID)
+/// - Parameter gitFullName: Commit author name (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func matchImport(
+    type: MatchType? = nil,
+    certPath: String? = nil,
+    p12Path: String? = nil,
+    profilePath: String? = nil,
+    platform: MatchPlatform? = nil,
+    storageMode: String? = nil,
+    gitURL: String? = nil,
+    gitBranch: String? = nil,
+    gitBasicAuthorization: Secret? = nil,
+    gitBearerAuthorization: Secret? = nil,
+    gitPrivateKey: Secret? = nil,
+    s3Bucket: String? = nil,
+    s3Region: String? = nil,
+    s3ObjectPrefix: String? = nil,
+    teamID: String? = nil,
+    gitFullName: String? = nil,
+    gitUserEmail: String? = nil,
+    timeout: Double? = nil
+) async throws -> Array<String> {
+    try await runStep(MatchImport.self, [
+        "type": type,
+        "cert_path": certPath,
+        "p12_path": p12Path,
+        "profile_path": profilePath,
+        "platform": platform,
+        "storage_mode": storageMode,
+        "git_url": gitURL,
+        "git_branch": gitBranch,
+        "git_basic_authorization": gitBasicAuthorization,
+        "git_bearer_authorization": gitBearerAuthorization,
+        "git_private_key": gitPrivateKey,
+        "s3_bucket": s3Bucket,
+        "s3_region": s3Region,
+        "s3_object_prefix": s3ObjectPrefix,
+        "team_id": teamID,
+        "git_full_name": gitFullName,
+        "git_user_email": gitUserEmail,
+        "timeout": timeout,
+    ])
+}
+
+/// Re-encrypt every file of a fastlane match storage with a new password, in one commit.
+///
+/// The `match_change_password` step; `lanes actions match_change_password` documents it.
+/// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
+/// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
+/// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter gitFullName: Commit author name (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func matchChangePassword(
+    storageMode: String? = nil,
+    gitURL: String? = nil,
+    gitBranch: String? = nil,
+    gitFullName: String? = nil,
+    gitUserEmail: String? = nil,
+    timeout: Double? = nil
+) async throws -> Array<String> {
+    try await runStep(MatchChangePassword.self, [
+        "storage_mode": storageMode,
+        "git_url": gitURL,
+        "git_branch": gitBranch,
+        "git_full_name": gitFullName,
+        "git_user_email": gitUserEmail,
+        "timeout": timeout,
+    ])
+}
+
+/// Write the decrypted files of a fastlane match storage into a folder (private keys: handle with care).
+///
+/// The `match_decrypt` step; `lanes actions match_decrypt` documents it.
+/// - Parameter output: Folder to write the clear files into (created with mode 0700) (environment MATCH_DECRYPT_OUTPUT)
+/// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
+/// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
+/// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func matchDecrypt(
+    output: String? = nil,
+    storageMode: String? = nil,
+    gitURL: String? = nil,
+    gitBranch: String? = nil,
+    timeout: Double? = nil
+) async throws -> Array<String> {
+    try await runStep(MatchDecrypt.self, [
+        "output": output,
+        "storage_mode": storageMode,
+        "git_url": gitURL,
+        "git_branch": gitBranch,
+        "timeout": timeout,
+    ])
+}
