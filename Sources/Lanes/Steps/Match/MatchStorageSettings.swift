@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesGit
 import LanesUpload
 internal import LanesPlatform
