@@ -36,7 +36,9 @@ extension SigningIdentity {
 
     /// Whether `bytes` look like a PEM private key (what `fastlane cert` writes into a `.p12`).
     public static func isPEMPrivateKey(_ bytes: [UInt8]) -> Bool {
-        let head = String(decoding: bytes.prefix(64), as: UTF8.self)
-        return head.contains("-----BEGIN") && head.contains("PRIVATE KEY-----")
+        // OpenSSL's `pkcs12 -nodes` output puts "Bag Attributes" lines before the key.
+        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        guard let begin = head.range(of: "-----BEGIN") else { return false }
+        return head[begin.upperBound...].prefix(40).contains("PRIVATE KEY-----")
     }
 }

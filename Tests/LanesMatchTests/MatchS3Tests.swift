@@ -61,7 +61,7 @@ struct MatchS3Tests {
                            "HOME": "/nonexistent"]
         let harness = try MatchHarness(environment: environment, project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let result = try await SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer", "works.sth.brewer.staging"],
+        let result = try await SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer", "works.sth.brewer.staging"],
                                                         "readonly": true, "storage_mode": "s3", "s3_bucket": String(bucket),
                                                         "s3_object_prefix": "match", "team_id": "ABCDE12345", "keychain_name": "ci"])
             .run(in: harness.context)
@@ -72,13 +72,13 @@ struct MatchS3Tests {
         // Without team_id and with two teams there, the step asks for it.
         let ambiguous = try MatchHarness(environment: environment, project: fixture.temp.path)
         defer { ambiguous.temp.remove() }
-        await #expect { try await SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer"], "readonly": true,
+        await #expect { try await SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "readonly": true,
                                                           "storage_mode": "s3", "s3_bucket": String(bucket), "s3_object_prefix": "match"])
             .run(in: ambiguous.context) } throws: { "\($0)".contains("team_id") }
 
         let importer = try MatchHarness(environment: environment, project: fixture.temp.path)
         defer { importer.temp.remove() }
-        _ = try await MatchImport.resolve(["type": "development", "cert_path": "clear/certs/distribution/DISTID0001.cer",
+        _ = try await MatchImport.resolve(["type": MatchType.development, "cert_path": "clear/certs/distribution/DISTID0001.cer",
                                            "p12_path": "clear/certs/distribution/DISTID0001.p12", "storage_mode": "s3",
                                            "s3_bucket": String(bucket), "s3_object_prefix": "match", "team_id": "ABCDE12345"])
             .run(in: importer.context)

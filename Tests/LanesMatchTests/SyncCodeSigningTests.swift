@@ -12,7 +12,7 @@ struct SyncCodeSigningTests {
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer", "works.sth.brewer.staging"],
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer", "works.sth.brewer.staging"],
                                                 "readonly": true, "storage_mode": "storage", "keychain_name": "ci"])
         let result = try await step.run(in: harness.context)
 
@@ -54,8 +54,8 @@ struct SyncCodeSigningTests {
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password, "MATCH_GIT_URL": remote, "MATCH_GIT_BRANCH": "team-b"],
                                        project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer.tv"], "readonly": true,
-                                                "platform": "tvos", "keychain_name": "ci", "team_id": "ABCDE12345"],
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer.tv"], "readonly": true,
+                                                "platform": MatchPlatform.tvos, "keychain_name": "ci", "team_id": "ABCDE12345"],
                                                environment: harness.context.environment)
         let result = try await step.run(in: harness.context)
         #expect(result.certificateSHA1 == MatchFixture.distSHA1)
@@ -76,7 +76,7 @@ struct SyncCodeSigningTests {
         let remote = try fixture.gitRepository(branch: "team-b")
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer"], "readonly": true,
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "readonly": true,
                                                 "git_url": remote, "keychain_name": "ci"])
         await #expect { try await step.run(in: harness.context) } throws: { error in
             "\(error)".contains("no certificate in certs/distribution/")
@@ -89,7 +89,7 @@ struct SyncCodeSigningTests {
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": "not the password"], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer"], "readonly": true,
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "readonly": true,
                                                 "storage_mode": "storage", "keychain_name": "ci"])
         await #expect { try await step.run(in: harness.context) } throws: { error in
             let text = "\(error)"
@@ -105,7 +105,7 @@ struct SyncCodeSigningTests {
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: [:], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer"], "readonly": true,
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "readonly": true,
                                                 "storage_mode": "storage"])
         await #expect { try await step.run(in: harness.context) } throws: { "\($0)".contains("MATCH_PASSWORD is not set") }
     }
@@ -118,7 +118,7 @@ struct SyncCodeSigningTests {
         try Data(stored.prefix(stored.count / 2)).write(to: URL(fileURLWithPath: path))
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer"], "readonly": true,
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "readonly": true,
                                                 "storage_mode": "storage", "keychain_name": "ci"])
         await #expect { try await step.run(in: harness.context) } throws: { "\($0)".contains(MatchFixture.profiles[0].storedPath) }
         #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory + "/keychains/ci.keychain"))
@@ -129,7 +129,7 @@ struct SyncCodeSigningTests {
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.unknown"], "readonly": false,
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.unknown"], "readonly": false,
                                                 "storage_mode": "storage", "keychain_name": "ci"])
         await #expect { try await step.run(in: harness.context) } throws: { "\($0)".contains("App Store Connect API") }
     }
@@ -148,7 +148,7 @@ struct SyncCodeSigningTests {
         try FileManager.default.createDirectory(atPath: leftover + "/repository.git", withIntermediateDirectories: true)
         let mine = "\(harness.stateDirectory)/match/\(ProcessInfo.processInfo.processIdentifier)-live"
         try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
-        let step = try SyncCodeSigning.resolve(["type": "appstore", "app_identifier": ["works.sth.brewer"], "readonly": true,
+        let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "readonly": true,
                                                 "storage_mode": "storage", "keychain_name": "ci"])
         _ = try await step.run(in: harness.context)
         #expect(!FileManager.default.fileExists(atPath: leftover))
@@ -167,7 +167,7 @@ struct MatchWriteTests {
         let harness = try MatchHarness(environment: env, project: fixture.temp.path)
         defer { harness.temp.remove() }
         let before = try runTool(["git", "-C", remote, "rev-list", "--count", "master"])
-        let step = try MatchImport.resolve(["type": "adhoc", "cert_path": "clear/certs/distribution/DISTID0001.cer",
+        let step = try MatchImport.resolve(["type": MatchType.adhoc, "cert_path": "clear/certs/distribution/DISTID0001.cer",
                                             "p12_path": "\(MatchFixture.signing)/p12/dist-emptypass-aes.p12",
                                             "profile_path": "clear/\(MatchFixture.profiles[0].storedPath)"],
                                            environment: harness.context.environment)
@@ -193,7 +193,7 @@ struct MatchWriteTests {
 
         let sync = try MatchHarness(environment: env, project: fixture.temp.path)
         defer { sync.temp.remove() }
-        let result = try await SyncCodeSigning.resolve(["type": "adhoc", "app_identifier": ["works.sth.brewer"], "readonly": true,
+        let result = try await SyncCodeSigning.resolve(["type": MatchType.adhoc, "app_identifier": ["works.sth.brewer"], "readonly": true,
                                                         "keychain_name": "ci"], environment: sync.context.environment).run(in: sync.context)
         #expect(result.certificateSHA1 == MatchFixture.distSHA1)
         _ = await sync.context.cleanups.runAll()
@@ -205,7 +205,7 @@ struct MatchWriteTests {
         let remote = try fixture.gitRepository(branch: "master")
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": "other", "MATCH_GIT_URL": remote], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let step = try MatchImport.resolve(["type": "appstore", "cert_path": "clear/certs/distribution/DISTID0001.cer",
+        let step = try MatchImport.resolve(["type": MatchType.appstore, "cert_path": "clear/certs/distribution/DISTID0001.cer",
                                             "p12_path": "clear/certs/distribution/DISTID0001.p12"], environment: harness.context.environment)
         await #expect { try await step.run(in: harness.context) } throws: { "\($0)".contains("MATCH_PASSWORD") }
         _ = await harness.context.cleanups.runAll()
