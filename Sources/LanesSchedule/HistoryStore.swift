@@ -30,13 +30,32 @@ public final class HistoryStore {
     /// lose the runs and the catch-up cursors).
     public init(path: String) throws(HistoryStoreError) {
         self.path = path
-        let existed = FilePath.exists(path)
-        if existed, FilePath.size(of: path) == 0 {
+        if !FilePath.exists(path) { try Self.create(path) }
+        if FilePath.size(of: path) == 0 {
             throw HistoryStoreError("\(path) is empty, not a lanes history (a copy cut short, or a full disk?); restore it from a backup, or remove it to start a new history")
         }
         connection = try SQLiteConnection(path: path)
-        if existed { try checkIsHistory() }
+        try checkIsHistory()
         try migrate()
+    }
+
+    /// Makes a new history under another name and links it into place whole, so that a reader
+    /// (`lanes history` while the daemon starts) never meets the empty file SQLite begins with. When
+    /// another process linked one first, theirs is kept.
+    private static func create(_ path: String) throws(HistoryStoreError) {
+        let fresh = "\(path).new-\(getpid())"
+        unlink(fresh)
+        defer { unlink(fresh) }
+        try makeSchema(at: fresh)
+        guard link(fresh, path) == 0 || errno == EEXIST else {
+            throw HistoryStoreError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// A history with the current schema at `path`, closed when this returns.
+    private static func makeSchema(at path: String) throws(HistoryStoreError) {
+        let store = HistoryStore(path: path, connection: try SQLiteConnection(path: path))
+        try store.migrate()
     }
 
     /// Opens the history at `directory/history.sqlite` for reading only (a web page, `lanes serve`):
