@@ -1,5 +1,6 @@
 import LanesBuild
 import LanesGit
+import LanesMatch
 import LanesUpload
 
 // A Lanefile imports only `Lanes`. The types steps take and return that live in the libraries
@@ -14,3 +15,5 @@ public typealias GitTag = LanesGit.GitTag
 public typealias MergeFilter = LanesGit.MergeFilter
 public typealias ResetResult = LanesGit.ResetResult
 public typealias UploadReceipt = LanesUpload.UploadReceipt
+public typealias MatchType = LanesMatch.MatchType
+public typealias MatchPlatform = LanesMatch.MatchPlatform
