@@ -109,9 +109,14 @@ demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
 	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
+# Suites that start processes which must outlive or be ended by other lanes, or that time real
+# kill -9s and minutes: run on their own after the rest, so that no parallel test's load or process
+# churn decides their outcome.
+ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTests|DaemonTests|DaemonHistoryWriteTests
 test: test-deps deps-upload-servers
-	$(SWIFT) build
-	PATH="$(TEST_PATH)" $(SWIFT) test
+	$(SWIFT) build --build-tests
+	PATH="$(TEST_PATH)" $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'
+	PATH="$(TEST_PATH)" $(SWIFT) test --skip-build --no-parallel --filter '$(ALONE_SUITES)'
 
 # Installs `lanes` and what a Lanefile compiles against (a release build; INSTALL_CONFIG=debug reuses the test build).
 INSTALL_CONFIG ?= release
