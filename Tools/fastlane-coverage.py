@@ -6,7 +6,6 @@
 ACTION-USAGE.md is a Markdown table whose rows read `| # | `action` | files | ... |` (one row may
 name two actions, `xcversion` / `xcodes`). Each action is looked up in the map by name or alias;
 a row counts as covered when lanes has a step for it, Lanefile code does it, or it is implicit.
-Steps that another branch is adding (`coming`) are shown apart and counted both ways.
 """
 import json, re, sys
 
@@ -31,7 +30,6 @@ for line in census.splitlines():
 
 total = sum(uses for _, uses, _ in rows)
 covered = sum(uses for _, uses, found in rows if found and found["covered"])
-coming = sum(uses for _, uses, found in rows if found and found["status"] == "coming")
 print("| fastlane action | files of 57 | lanes | status |")
 print("|---|---|---|---|")
 for label, uses, found in rows:
@@ -40,8 +38,7 @@ for label, uses, found in rows:
         continue
     lanes = found.get("function") or found.get("reason", "")[:60]
     status = {"step": "covered", "lanefile": "covered", "implicit": "covered (implicit)",
-              "not_supported": "not supported", "coming": "coming (other branch)"}.get(found["status"], found["status"])
+              "not_supported": "not supported"}.get(found["status"], found["status"])
     print(f"| {label} | {uses} | `{lanes}` | {status} |")
 print()
-print(f"covered now: {covered} of {total} uses = {100 * covered / total:.1f}%")
-print(f"with the steps other branches add: {covered + coming} of {total} uses = {100 * (covered + coming) / total:.1f}%")
+print(f"covered: {covered} of {total} uses = {100 * covered / total:.1f}%")

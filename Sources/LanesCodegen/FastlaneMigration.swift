@@ -53,7 +53,7 @@ public enum FastlaneMigration {
             let names = action.names.map { "`\($0)`" }.joined(separator: ", ")
             let (lanes, notes): (String, String) = switch action.mapping {
             case .step(let id, let options, let unsupported, let note):
-                ("`\(functionName(of: id))` (step `\(id)`)" + (action.mapping.status == "coming" ? ", coming" : ""),
+                ("`\(functionName(of: id))` (step `\(id)`)",
                  ([note].compactMap { $0 } + renamed(options) + unsupported.sorted { $0.key < $1.key }.map { "`\($0.key)`: \($0.value)" })
                     .joined(separator: "; "))
             case .lanefile(let function, let note): ("`\(function)`", note)
@@ -67,7 +67,7 @@ public enum FastlaneMigration {
 
     private static func summary(_ mapping: FastlaneAction.Mapping) -> String {
         switch mapping {
-        case .step(let id, _, _, _): "\(functionName(of: id))(...)" + (mapping.status == "coming" ? " (coming)" : "")
+        case .step(let id, _, _, _): "\(functionName(of: id))(...)"
         case .lanefile(let function, _): function
         case .implicit(let reason): "implicit: " + reason
         case .notSupported(let reason): "not supported: " + reason

@@ -64,7 +64,7 @@ public final class HistoryStore {
         let path = directory + "/" + fileName
         guard FilePath.exists(path) else { return nil }
         if FilePath.size(of: path) == 0 { throw HistoryStoreError("\(path) is empty, not a lanes history") }
-        let store = try HistoryStore(path: path, connection: try SQLiteConnection(path: path, readOnly: true))
+        let store = HistoryStore(path: path, connection: try SQLiteConnection(path: path, readOnly: true))
         try store.checkIsHistory()
         let version = try store.connection.query("PRAGMA user_version").first?[0].integer ?? 0
         guard version == schemaVersion else {

@@ -194,7 +194,6 @@ public final class Scheduler {
         var records: [NewRun] = []
         var launches: [Int] = []  // indexes into `records`
         var newCursors: [String: CronInstant] = [:]
-        var commits: [String: String] = [:]
         for lane in lanes {
             guard let cursor = cursors[lane.name] else {
                 newCursors[lane.name] = now  // a new lane starts from now: nothing to catch up
@@ -242,7 +241,7 @@ public final class Scheduler {
         }
 
         // Lanes first seen get a cursor even when nothing is due.
-        let ids = try store.record(records, cursors: newCursors, commits: commits)
+        let ids = try store.record(records, cursors: newCursors, commits: [:])
         for (lane, cursor) in newCursors {
             cursors[lane] = cursor
             nextDue[lane] = nil

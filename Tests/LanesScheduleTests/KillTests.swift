@@ -37,6 +37,10 @@ import Testing
             let store = try HistoryStore(directory: state)
             #expect(try store.integrityCheck() == "ok")
             usleep(UInt32.random(in: 0...80_000, using: &random))  // downtime: a simulated minute per 100 ms
+            // Every tenth life also stays down for two simulated minutes, longer than the on-time
+            // tolerance, so the restart policy (catch-up or missed) is always exercised, whatever the
+            // machine's speed.
+            if kills % 10 == 0 { usleep(200_000) }
         }
         #expect(kills == 100, "the helper ended by itself (did it crash?)")
 
@@ -70,8 +74,8 @@ import Testing
                 }
             }
         }
-        // The downtimes exercised the restart policy (which of missed or catch-up appears depends on the
-        // random downtimes and the machine's load; SchedulerSimulationTests pins both deterministically).
+        // The long downtimes exercised the restart policy (SchedulerSimulationTests pins missed and
+        // catch-up deterministically; here it is enough that one of them happened).
         #expect(rows.contains { $0.status == .missed } || rows.contains { $0.trigger == .catchUp })
     }
 }

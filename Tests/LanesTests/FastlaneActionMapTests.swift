@@ -16,11 +16,11 @@ import Testing
         }
     }
 
-    /// A step named by the map is in the catalog, unless another branch of this release adds it.
+    /// A step named by the map is in the catalog.
     @Test func everyMappedStepExists() {
         for action in FastlaneActionMap.all {
             guard case .step(let id, _, _, _) = action.mapping else { continue }
-            #expect(StepCatalog.step(id: id) != nil || FastlaneActionMap.stepsComingFromOtherBranches.contains(id),
+            #expect(StepCatalog.step(id: id) != nil,
                     "\(action.name) maps to step \(id), which does not exist")
         }
     }
@@ -37,14 +37,6 @@ import Testing
             for name in unsupported.keys.sorted() {
                 #expect(!known.contains(name) && options[name] == nil, "\(action.name): \(name) is listed as unsupported but \(id) has it")
             }
-        }
-    }
-
-    /// Steps another branch adds must not be named with options yet: their option names are unknown here.
-    @Test func comingStepsNameNoOptions() {
-        for action in FastlaneActionMap.all {
-            guard case .step(let id, let options, _, _) = action.mapping, StepCatalog.step(id: id) == nil else { continue }
-            #expect(options.isEmpty, "\(action.name) -> \(id)")
         }
     }
 

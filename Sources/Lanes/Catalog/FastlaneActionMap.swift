@@ -38,11 +38,11 @@ extension FastlaneAction.Mapping {
     }
 
     /// The status word `lanes actions --fastlane --json` prints: `step`, `lanefile`, `implicit`,
-    /// `not_supported`, or `coming` for a step another branch is adding.
+    /// `not_supported` (`missing` would be a map naming a step that does not exist; a test prevents it).
     public var status: String {
         switch self {
         case .step(let id, _, _, _):
-            StepCatalog.step(id: id) != nil ? "step" : (FastlaneActionMap.stepsComingFromOtherBranches.contains(id) ? "coming" : "missing")
+            StepCatalog.step(id: id) != nil ? "step" : "missing"
         case .lanefile: "lanefile"
         case .implicit: "implicit"
         case .notSupported: "not_supported"
@@ -60,11 +60,6 @@ extension FastlaneAction.Mapping {
 }
 
 public enum FastlaneActionMap {
-    /// Steps that other branches of this release add (App Store Connect, match). Until they are
-    /// merged their rows show `coming` and count as not covered; once the step is in the catalog the
-    /// row turns into `step` by itself, and the id can be removed from this list.
-    public static let stepsComingFromOtherBranches: Set<String> = []
-
     private static let keychain = "lanes runs every lane with its own temporary keychain, created before the first signing step and deleted when the lane ends (also on failure and Ctrl-C)"
     private static let images = "image work (screenshots, frames, badges) is out of scope for lanes; keep fastlane or a dedicated tool for it"
 
