@@ -1,4 +1,4 @@
-import FoundationEssentials
+internal import FoundationEssentials
 import LanesSigning
 
 /// fastlane match's file encryption (fastlane 2.x), byte for byte. Every stored file is base64 text of:

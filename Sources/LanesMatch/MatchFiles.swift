@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// What a match storage holds, as it is stored (encrypted), by path relative to the storage root:
 /// a git tree, the objects of an S3 prefix, or a folder. Nothing in it is clear text but

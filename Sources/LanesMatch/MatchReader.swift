@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 import LanesSigning
 
 /// Decrypts and chooses from a match storage, in memory: nothing clear is written anywhere.

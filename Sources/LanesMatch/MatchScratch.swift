@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A private folder (mode 0700) for what a match run must keep on disk: the bare git repository
 /// of encrypted files, and a raw ssh key handed as text. Named after the process, so the next run
