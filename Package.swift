@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Modules whose `.swiftmodule` a compiled Lanefile loads. They are built with library evolution so
 /// that their `internal import`s of C modules and third-party packages stay out of their interfaces:
-/// a Lanefile then needs only these module files and `libLanes.so`, never libgit2 or OpenSSL headers.
+/// a Lanefile then needs only these module files and the `Lanes` shared library, never libgit2 or OpenSSL headers.
 let resilient: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]
 
 let package = Package(
