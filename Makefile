@@ -41,14 +41,14 @@ PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' req
 TEST_PATH := $(CURDIR)/$(VENV)/bin:$$PATH
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload LanesAppStoreConnect LanesMatch
+LANEFILE_MODULES := Lanes LanesRuntime LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload LanesAppStoreConnect LanesMatch
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
+.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
 
 all: build
 
@@ -146,6 +146,14 @@ bench-startup: deps
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product Lanes
 	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+
+# The driver compiling the root Lanefile.swift (cold `lanes list` minus warm), for this build and, side by
+# side in the same run, any other (BASELINE=path/to/lanes of an older build or install, optional).
+bench-lanefile-compile: deps
+	$(SWIFT) build -c release --product lanes
+	$(SWIFT) build -c release --product Lanes
+	$(SWIFT) build -c release --product LanefileCompileBenchmark
+	.build/release/LanefileCompileBenchmark --lanes current=.build/release/lanes $(if $(BASELINE),--lanes baseline=$(BASELINE)) --lanefile $(CURDIR)/Lanefile.swift
 
 # Warm start with and without a package dependency (lanes/Package.swift), side by side.
 bench-packages: deps

@@ -45,21 +45,26 @@ let package = Package(
         .target(name: "LanesUpload", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over LanesUpload's HTTP client.
         .target(name: "LanesAppStoreConnect", dependencies: ["LanesUpload"], swiftSettings: resilient),
+        // Steps, their catalog, the runner and the Lanefile DSL: everything but the generated step functions.
         .target(
-            name: "Lanes",
+            name: "LanesRuntime",
             dependencies: [
                 "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: resilient
         ),
+        // The module a Lanefile imports: the runtime re-exported and the step functions StepCodegen writes.
+        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesBuild", "LanesGit", "LanesMatch", "LanesSigning", "LanesUpload", "LanesXcode"],
+                swiftSettings: resilient),
         // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
         .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
         // The read-only run-history web page: a small HTTP/1.1 server over POSIX sockets.
         .target(name: "LanesWeb", dependencies: ["Lanes", "LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
-        .target(name: "LanesCodegen", dependencies: ["Lanes"]),
-        .executableTarget(name: "StepCodegen", dependencies: ["Lanes", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
+        // It links the runtime, never `Lanes`: the module it writes into may be stale or not compile.
+        .target(name: "LanesCodegen", dependencies: ["LanesRuntime"]),
+        .executableTarget(name: "StepCodegen", dependencies: ["LanesRuntime", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
         // Process running, temporary folders and seeded randomness shared by the test targets.
         .target(name: "LanesTestSupport", path: "Tests/LanesTestSupport"),
         // `lanes`: the hot path (find, compile, cache, exec a Lanefile) with no dependency but the C library.
@@ -75,6 +80,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "LanefileCompileBenchmark", path: "Benchmarks/LanefileCompileBenchmark"),
         .executableTarget(name: "CLIBenchmark", path: "Benchmarks/CLIBenchmark"),
         .executableTarget(name: "PackageStartupBenchmark", path: "Benchmarks/PackageStartupBenchmark"),
 
@@ -91,9 +97,9 @@ let package = Package(
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesCodegen", "LanesTestSupport", "LanesPlatform"], exclude: ["Golden"]),
+        .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes", "LanesRuntime"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes", "LanesRuntime"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesRuntime", "LanesCodegen", "LanesTestSupport", "LanesPlatform"], exclude: ["Golden"]),
         .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.

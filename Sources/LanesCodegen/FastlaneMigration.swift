@@ -1,4 +1,4 @@
-import Lanes
+import LanesRuntime
 
 /// Renders `FastlaneActionMap`: `lanes actions --fastlane [--json]` and docs/migrating-from-fastlane.md.
 public enum FastlaneMigration {
@@ -39,7 +39,7 @@ public enum FastlaneMigration {
         var text = """
             # Migrating from fastlane
 
-            <!-- Generated from FastlaneActionMap (Sources/Lanes/Catalog/FastlaneActionMap.swift) by `make generate`; do not edit. -->
+            <!-- Generated from FastlaneActionMap (Sources/LanesRuntime/Catalog/FastlaneActionMap.swift) by `make generate`; do not edit. -->
 
             Each fastlane action (and its aliases) and what a Lanefile writes instead. `lanes actions --fastlane --json`
             prints the same table for scripts and importers. Option names follow fastlane's where fastlane has them;

@@ -52,6 +52,8 @@ struct LanefileCompiler {
         [LanesVersion.current,
          FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc),
          FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"),
+         // `Lanes` re-exports the runtime: a runtime change alone must recompile Lanefiles too.
+         FilePath.fingerprint(installation.modulesDirectory + "/LanesRuntime.swiftmodule"),
          FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName)]
     }
 

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 @testable import LanesGit
 
 /// The git steps run against real repositories, as `lanes run` and a Lanefile would run them.

@@ -1,6 +1,6 @@
 import LanesTestSupport
 import Foundation
-@testable import Lanes
+@testable import LanesRuntime
 import LanesSigning
 import Testing
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 @Suite struct DotEnvTests {
     @Test func parsesAssignmentsQuotesCommentsAndExport() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// Issue 21: a secret printed base64-encoded (at any alignment), percent-encoded or JSON-escaped
 /// is masked as the plain value is.

@@ -2,7 +2,7 @@ import Foundation
 import LanesCodegen
 import LanesTestSupport
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// The fastlane action map names only steps and options that exist, and the migration guide is
 /// generated from it.

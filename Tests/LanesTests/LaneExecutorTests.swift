@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
-@testable import Lanes
+import Lanes
+@testable import LanesRuntime
 
 /// Runs lanes in-process with a recording reporter and the real process runner.
 @Suite struct LaneExecutorTests {

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
-@testable import Lanes
+import Lanes
+@testable import LanesRuntime
 import LanesPlatform
 
 /// Findings 8, 9, 16 and 20 of issue 10, run in-process through `LaneExecutor`.

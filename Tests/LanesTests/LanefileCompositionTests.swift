@@ -1,5 +1,5 @@
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// A Lanefile's package steps and shared lanes: registration, inclusion of another Lanefile (what a
 /// package exports), and step ids that would clash.

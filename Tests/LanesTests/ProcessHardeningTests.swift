@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 import Foundation
 import LanesPlatform
 import LanesTestSupport

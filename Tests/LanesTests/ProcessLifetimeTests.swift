@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// Issue 21's "processes outlive lanes": the grace period and SIGKILL reach the whole group even
 /// when the direct child exits at SIGTERM, a `setsid` grandchild is found by its tag, and what a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// What a compiled Lanefile makes of its command line: lanes, `list`, `help`, both spellings of
 /// `--env` and several environments, and the hints it gives for a mistyped lane.

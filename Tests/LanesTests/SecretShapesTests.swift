@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// Findings 1-5, 8 and 9 of issue 10: every shape a secret takes in output is masked.
 @Suite struct SecretShapesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Lanes
+import Lanes
+@testable import LanesRuntime
 
 /// The human output, pinned by golden files in `Golden/` (a mismatch fails; nothing rewrites them):
 /// plain, coloured, on GitHub Actions; and the live elapsed-time line of a terminal.

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// Issue 21: control characters from build logs and .ipa metadata never reach the terminal raw.
 @Suite struct TerminalTextTests {

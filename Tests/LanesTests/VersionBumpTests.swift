@@ -1,5 +1,5 @@
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 @Suite struct VersionBumpTests {
     @Test(arguments: [("1.4.2", BumpType.patch, "1.4.3"), ("1.4.2", .minor, "1.5.0"), ("1.4.2", .major, "2.0.0"),

@@ -1,4 +1,4 @@
-import Lanes
+import LanesRuntime
 import LanesCodegen
 import LanesPlatform
 

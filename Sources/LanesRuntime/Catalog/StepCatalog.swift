@@ -1,5 +1,5 @@
 /// Every built-in step: the source of `lanes actions`, `lanes run`, the generated Lanefile functions
-/// and the step reference. A test checks that every `Step` type under Sources/Lanes/Steps is here.
+/// and the step reference. `Lanes` compiles the list `make generate` wrote from it (`StepCatalog.generated`); a test compares the two.
 public enum StepCatalog {
     public static let builtIn: [any Step.Type] = [
         ShellCommand.self,
