@@ -29,8 +29,8 @@ let package = Package(
         // The only module that names an OS; CLinuxEvents is the daemon's Linux event backend.
         .target(name: "LanesPlatform", dependencies: [.target(name: "CLinuxEvents", condition: .when(platforms: [.linux]))],
                 swiftSettings: resilient),
-        .target(name: "LanesCron", swiftSettings: resilient),
-        .target(name: "LanesXcode", swiftSettings: resilient),
+        .target(name: "LanesCron", dependencies: ["LanesPlatform"], swiftSettings: resilient),
+        .target(name: "LanesXcode", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesGit", dependencies: ["CGit2", "LanesPlatform"], swiftSettings: resilient),
         // fastlane match storages: the file encryption, the layout, choosing and reading in memory.
@@ -44,7 +44,7 @@ let package = Package(
         // client needs only OpenSSL, which libLanes already links (no libcurl at lane start).
         .target(name: "LanesUpload", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over LanesUpload's HTTP client.
-        .target(name: "LanesAppStoreConnect", dependencies: ["LanesUpload"], swiftSettings: resilient),
+        .target(name: "LanesAppStoreConnect", dependencies: ["LanesUpload", "LanesPlatform"], swiftSettings: resilient),
         // Steps, their catalog, the runner and the Lanefile DSL: everything but the generated step functions.
         .target(
             name: "LanesRuntime",

@@ -15,14 +15,9 @@ do {
     } else {
         try command.run()
     }
-} catch let error as LanesError {
-    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-    exit(error.kind.exitStatus)
-} catch let error as ValidationErrors {
-    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-    exit(error.kind.exitStatus)
 } catch let error as any ClassifiedError {
-    TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+    // Every module's errors have the one shape: message, hint, and a kind that picks the exit status.
+    TextOutput.standardError(Redactor()).writeLine("error: \(error.shapedDescription)")
     exit(error.lanesKind.exitStatus)
 } catch {
     LanesCommand.exit(withError: error)

@@ -16,7 +16,7 @@ enum CompilerRun {
             let status = try child.runCapturingOutput(input: nil, started: { _ in }) { _, bytes in output.append(contentsOf: bytes) }
             return Outcome(status: status.shellStatus, output: String(decoding: output, as: UTF8.self))
         } catch {
-            throw DriverError(error.description, exitStatus: DriverError.configuration)
+            throw DriverError(error.description, kind: .configuration)
         }
     }
 }

@@ -38,7 +38,7 @@ struct LaneDriver {
         while let argument = iterator.next() {
             if argument == "--lanefile" {
                 guard let path = iterator.next() else {
-                    throw DriverError("--lanefile needs a path", hint: usage, exitStatus: DriverError.usage)
+                    throw DriverError("--lanefile needs a path", hint: usage, kind: .usage)
                 }
                 lanefile = path
             } else if argument.hasPrefix("--lanefile=") {
@@ -60,21 +60,21 @@ struct LaneDriver {
         if let home = environment["HOME"], !home.isEmpty { return UserFolders.cacheBase(environment: environment, home: home) + "/lanes" }
         if let home = TrustedFiles.homeFromPasswordDatabase() { return UserFolders.cacheBase(environment: environment, home: home) + "/lanes" }
         throw DriverError("HOME is not set and your account has no home folder, so lanes has no private place for its runner cache",
-                          hint: "set LANES_CACHE_DIR to a folder only you can write", exitStatus: DriverError.configuration)
+                          hint: "set LANES_CACHE_DIR to a folder only you can write", kind: .configuration)
     }
 
     func locateLanefile(option: String?, from directory: String, trust: TrustedFiles) throws -> String {
         if let option {
             let path = FilePath.absolute(option, from: directory)
             guard FilePath.exists(path), !FilePath.isDirectory(path) else {
-                throw DriverError("--lanefile \(option): no such file", exitStatus: DriverError.configuration)
+                throw DriverError("--lanefile \(option): no such file", kind: .configuration)
             }
             return FilePath.realPath(path) ?? path
         }
         guard let found = FilePath.findUpwards("Lanefile.swift", from: directory) else {
             throw DriverError("no Lanefile.swift in \(directory) or any folder above it",
                               hint: "run `lanes init` to create one, or pass --lanefile PATH",
-                              exitStatus: DriverError.configuration)
+                              kind: .configuration)
         }
         try trust.checkFoundLanefile(found, searchedFrom: directory)
         return found
@@ -91,6 +91,6 @@ enum Exec {
         } else {
             execv(program, argv)
         }
-        throw DriverError("cannot run \(program): \(String(cString: strerror(errno)))", exitStatus: DriverError.configuration)
+        throw DriverError("cannot run \(program): \(String(cString: strerror(errno)))", kind: .configuration)
     }
 }

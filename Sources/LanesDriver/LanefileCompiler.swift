@@ -74,7 +74,7 @@ struct LanefileCompiler {
             // swiftc would name an invisible character at 1:1; say what it is and how to remove it.
             throw DriverError("\(file) starts with a UTF-8 byte-order mark (the invisible bytes EF BB BF), which Swift does not accept",
                               hint: "save it as UTF-8 without BOM (most editors: Save with Encoding > UTF-8)",
-                              exitStatus: DriverError.compilation)
+                              kind: .compilation)
         }
         let swiftc = try resolvedCompiler()
         var packageFlags: [String] = []
@@ -103,13 +103,13 @@ struct LanefileCompiler {
             if outcome.output.contains(Self.entryFileName) && outcome.output.contains("'lanes'") {
                 throw DriverError("\(lanefile) does not define the lanes",
                                   hint: "declare them at the top level: let lanes = Lanefile { Lane(...) { ... } }",
-                                  exitStatus: DriverError.compilation)
+                                  kind: .compilation)
             }
-            throw DriverError("\(lanefile) did not compile (see the errors above)", exitStatus: DriverError.compilation)
+            throw DriverError("\(lanefile) did not compile (see the errors above)", kind: .compilation)
         }
         if !Self.move(workDirectory, to: finalDirectory), !FilePath.exists(runner) {
             throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
-                              exitStatus: DriverError.configuration)
+                              kind: .configuration)
         }
         pruneRunners(in: runnersDirectory, keeping: finalDirectory)
         return runner
@@ -156,7 +156,7 @@ struct LanefileCompiler {
     private func resolvedCompiler() throws -> String {
         guard let path = FilePath.which(installation.swiftc, path: environment["PATH"]) else {
             throw DriverError("cannot find the Swift compiler '\(installation.swiftc)'",
-                              hint: "put swiftc on PATH or set LANES_SWIFTC to its path", exitStatus: DriverError.configuration)
+                              hint: "put swiftc on PATH or set LANES_SWIFTC to its path", kind: .configuration)
         }
         return path
     }

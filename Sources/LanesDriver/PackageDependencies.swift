@@ -71,7 +71,7 @@ struct PackageDependencies {
         FilePath.removeTree(folder)
         try AtomicFile.write("", to: staging + "/" + Self.completeMarker)
         guard LanefileCompiler.move(staging, to: folder) || FilePath.exists(folder + "/" + Self.completeMarker) else {
-            throw DriverError("cannot move the built packages into \(folder)", exitStatus: DriverError.configuration)
+            throw DriverError("cannot move the built packages into \(folder)", kind: .configuration)
         }
         return folder
     }

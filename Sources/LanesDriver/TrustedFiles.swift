@@ -39,13 +39,13 @@ struct TrustedFiles {
                 try FilePath.makeDirectories(directory, mode: 0o700)
             } catch {
                 throw DriverError("cannot create the runner cache \(directory): \(error)",
-                                  hint: "set LANES_CACHE_DIR to a folder you own", exitStatus: DriverError.configuration)
+                                  hint: "set LANES_CACHE_DIR to a folder you own", kind: .configuration)
             }
         }
         var info = stat()
         guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == userID else {
             throw DriverError("the runner cache \(directory) is not a folder owned by you; lanes will not run code others could have put there",
-                              hint: "set LANES_CACHE_DIR to a private folder of yours", exitStatus: DriverError.configuration)
+                              hint: "set LANES_CACHE_DIR to a private folder of yours", kind: .configuration)
         }
         if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
     }
@@ -60,7 +60,7 @@ struct TrustedFiles {
         throw DriverError(
             "refusing to run \(lanefile): it is owned by \(Self.userName(info.st_uid)), not by you, and lies in a folder above this one; a Lanefile runs with your secrets",
             hint: "if you trust it, export \(Self.safeDirectoriesVariable)=\(folder) (several folders separated by ':', or '*' for all), or pass --lanefile \(lanefile)",
-            exitStatus: DriverError.configuration)
+            kind: .configuration)
     }
 
     private func isListedSafe(_ folder: String) -> Bool {

@@ -21,9 +21,12 @@ do {
         try driver.run()
     }
 } catch let error as DriverError {
-    if !error.message.isEmpty { writeStandardError("error: \(error)") }
+    if !error.message.isEmpty { writeStandardError("error: \(error.shapedDescription)") }
     exit(error.exitStatus)
+} catch let error as any ClassifiedError {
+    writeStandardError("error: \(error.shapedDescription)")
+    exit(error.lanesKind.exitStatus)
 } catch {
     writeStandardError("error: \(error)")
-    exit(DriverError.configuration)
+    exit(ErrorKind.configuration.exitStatus)
 }

@@ -1,39 +1,12 @@
-internal import LanesPlatform
+public import LanesPlatform
 
-/// What kind of failure an error is: it decides the exit status and how the error is presented.
-public enum ErrorKind: Sendable, Hashable {
-    /// The command line was wrong: unknown lane, unknown or malformed option.
-    case usage
-    /// A value the user supplied (Lanefile, option, file contents) is wrong.
-    case configuration
-    /// Something the environment must provide is missing: a variable, a secret, a tool.
-    case environment
-    /// A step or an external tool failed while the lane ran.
-    case laneFailure
-    /// The Lanefile did not compile.
-    case compilation
-    /// A bug in lanes itself.
-    case `internal`
-    /// Ctrl-C or a CI abort (SIGINT, SIGTERM) stopped the lane; cleanups ran.
-    case interrupted
-
-    /// The process exit status for this kind, from the one table (`ExitStatus`).
-    public var exitStatus: Int32 { status.rawValue }
-
-    var status: ExitStatus {
-        switch self {
-        case .laneFailure: .laneFailed
-        case .usage: .usage
-        case .compilation: .compilation
-        case .internal: .internalError
-        case .configuration, .environment: .configuration
-        case .interrupted: .interrupted
-        }
-    }
-}
+/// The kind of failure and the error shape are the bottom layer's (`LanesPlatform`), so every
+/// module's errors can give them; these names keep them in a Lanefile's reach through `import Lanes`.
+public typealias ErrorKind = LanesPlatform.ErrorKind
+public typealias ClassifiedError = LanesPlatform.ClassifiedError
 
 /// An error that says what was wrong, where, and what to do about it.
-public struct LanesError: Error, Sendable, CustomStringConvertible {
+public struct LanesError: ClassifiedError, Sendable {
     public let kind: ErrorKind
     public let message: String
     /// What the user can do about it, when lanes knows.
@@ -45,14 +18,12 @@ public struct LanesError: Error, Sendable, CustomStringConvertible {
         self.hint = hint
     }
 
-    public var description: String {
-        guard let hint else { return message }
-        return "\(message)\n  hint: \(hint)"
-    }
+    public var lanesKind: ErrorKind { kind }
+    public var description: String { shapedDescription }
 }
 
 /// Several problems found in one validation pass, reported together.
-public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
+public struct ValidationErrors: ClassifiedError, Sendable {
     public let kind: ErrorKind
     public let problems: [String]
 
@@ -65,12 +36,8 @@ public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
         guard problems.count > 1 else { return problems.first ?? "invalid input" }
         return "\(problems.count) problems:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
     }
-}
 
-/// An error of one of lanes' libraries (`GitError`, `SigningError`, ...), thrown as itself so that
-/// an `OnError` hook can match its type, with the kind that decides the exit status.
-public protocol ClassifiedError: Error {
-    var lanesKind: ErrorKind { get }
+    public var lanesKind: ErrorKind { kind }
 }
 
 extension Error {

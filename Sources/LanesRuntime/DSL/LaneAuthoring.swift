@@ -1,4 +1,4 @@
-internal import LanesPlatform
+public import LanesPlatform
 
 /// Whether the lane runs on a CI service: `CI` set to anything but `false`/`0` (most services set
 /// `CI=true`), or a service lanes recognises by its own variables (Jenkins, GitLab, ...).

@@ -1,3 +1,5 @@
+public import LanesPlatform  // ErrorKind in public declarations
+
 /// What happens while lanes run, as reporters see it. Text in events is already redacted.
 public enum RunEvent: Sendable {
     case laneStarted(lane: String, at: Timestamp)

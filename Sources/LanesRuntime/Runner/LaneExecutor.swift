@@ -1,3 +1,5 @@
+public import LanesPlatform  // ErrorKind in public declarations
+
 /// Runs one lane from the command line: requirements first, then hooks and body, then cleanups,
 /// and reports the summary. Returns the exit status.
 public struct LaneExecutor: Sendable {

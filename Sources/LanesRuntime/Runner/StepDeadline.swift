@@ -1,3 +1,5 @@
+public import LanesPlatform  // ErrorKind in public declarations
+
 import Synchronization
 
 /// A step's `timeout` and the lane's cancellation (Ctrl-C, SIGTERM). The step runs in a task of its

@@ -106,13 +106,3 @@ struct BuildToolFailure: Error, ClassifiedError, CustomStringConvertible {
     }
 }
 
-/// LanesBuild's errors keep their type; a refused artifact fails the lane, anything else is a wrong
-/// file, option or setting.
-extension BuildError: ClassifiedError {
-    public var lanesKind: ErrorKind {
-        switch self {
-        case .artifactRefused: .laneFailure
-        default: .configuration
-        }
-    }
-}

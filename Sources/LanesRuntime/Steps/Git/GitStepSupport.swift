@@ -15,20 +15,4 @@ extension StepContext {
     }
 }
 
-/// Git's errors keep their type (an `OnError` hook can match `GitError`) and carry a kind for the
-/// exit status.
-extension GitError: ClassifiedError {
-    public var lanesKind: ErrorKind { kind.lanesKind }
-}
-
-extension GitError.Kind {
-    var lanesKind: ErrorKind {
-        switch self {
-        case .notARepository, .shallowRepository, .authentication: .environment
-        case .notFound, .alreadyExists, .invalidArgument: .configuration
-        case .pushRejected, .libgit2, .cancelled: .laneFailure
-        }
-    }
-}
-
 extension MergeFilter: OptionValue {}

@@ -148,10 +148,6 @@ extension StepContext {
     }
 }
 
-extension MatchError: ClassifiedError {
-    public var lanesKind: ErrorKind { isEnvironmental ? .environment : .configuration }
-}
-
 /// `readonly: false` creates and renews through App Store Connect (`MatchPortal`); this build has
 /// no client for it yet, so the step says what is missing and how to go on.
 enum MatchAppleAccount {

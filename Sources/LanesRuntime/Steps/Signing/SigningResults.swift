@@ -30,15 +30,3 @@ public struct InstalledProfile: Sendable {
     public var type: ProfileType { profile.type }
 }
 
-/// Signing errors keep their type (an `OnError` hook can match `SigningError`): a file, password,
-/// keychain name or identity the Lanefile chose is wrong (78), or the machine lacks something (78);
-/// only a failing OpenSSL operation fails the lane.
-extension SigningError: ClassifiedError {
-    public var lanesKind: ErrorKind {
-        switch self {
-        case .fileUnwritable, .openSSLProviderMissing: .environment
-        case .openSSL: .laneFailure
-        default: .configuration
-        }
-    }
-}

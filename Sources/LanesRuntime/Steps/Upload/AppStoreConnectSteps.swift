@@ -238,10 +238,6 @@ public struct AppStoreBuildNumber: Step {
     }
 }
 
-extension AppStoreConnectError: ClassifiedError {
-    public var lanesKind: ErrorKind { uploadError.lanesKind }
-}
-
 /// `upload_to_app_store` (fastlane's deliver, metadata part): reads fastlane's metadata folder and
 /// checks Apple's length limits before any request, then selects or creates the version, updates
 /// its localizations, attaches the build, sets the release type, phased release, and submits for

@@ -62,18 +62,6 @@ final class StepLogProgress: ProgressReporter {
     }
 }
 
-extension UploadError: ClassifiedError {
-    public var lanesKind: ErrorKind {
-        switch kind {
-        case .usage: .usage
-        case .configuration: .configuration
-        case .environment: .environment
-        case .transfer: .laneFailure
-        case .internal: .internal
-        }
-    }
-}
-
 extension UploadReceipt: ReportableResult {
     public var report: StepResultReport {
         StepResultReport(

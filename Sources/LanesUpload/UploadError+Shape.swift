@@ -1,0 +1,18 @@
+public import LanesPlatform
+
+extension UploadError: ClassifiedError {
+    public var lanesKind: ErrorKind {
+        switch kind {
+        case .usage: .usage
+        case .configuration: .configuration
+        case .environment: .environment
+        case .transfer: .laneFailure
+        case .internal: .internal
+        }
+    }
+}
+
+/// A connection that failed or went quiet fails the transfer, and so the lane.
+extension TransportError: ClassifiedError {
+    public var lanesKind: ErrorKind { .laneFailure }
+}
