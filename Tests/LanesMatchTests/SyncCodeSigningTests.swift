@@ -30,7 +30,7 @@ struct SyncCodeSigningTests {
             #expect(profile.teamIdentifier == "ABCDE12345")
         }
         // fastlane's variables for later steps' child processes.
-        let exported = harness.context.values[ChildProcessEnvironment.self] ?? [:]
+        let exported = harness.context.values[LaneEnvironmentAdditions.self] ?? [:]
         #expect(exported["sigh_works.sth.brewer_appstore"] == MatchFixture.profiles[0].uuid)
         #expect(exported["sigh_works.sth.brewer.staging_appstore_profile-name"] == "match AppStore works.sth.brewer.staging")
         #expect(exported["sigh_works.sth.brewer_appstore_profile-path"] == result.profiles[0].path)
@@ -60,7 +60,7 @@ struct SyncCodeSigningTests {
         let result = try await step.run(in: harness.context)
         #expect(result.certificateSHA1 == MatchFixture.distSHA1)
         #expect(result.profiles.map(\.uuid) == [MatchFixture.profiles[2].uuid])
-        let exported = harness.context.values[ChildProcessEnvironment.self] ?? [:]
+        let exported = harness.context.values[LaneEnvironmentAdditions.self] ?? [:]
         #expect(exported["sigh_works.sth.brewer.tv_appstore_tvos"] == MatchFixture.profiles[2].uuid)
         // While the lane runs, the private folder holds only the bare repository (encrypted files).
         let scratch = harness.stateDirectory + "/match"

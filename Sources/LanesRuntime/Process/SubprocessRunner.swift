@@ -18,17 +18,14 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     let redactor: Redactor?
     /// What this lane started, to end at cancellation and when the lane ends.
     let lane: LaneProcesses
-    /// The lane's values, for variables earlier steps added for later children (`ChildProcessEnvironment`).
-    let laneValues: LaneValues?
 
     public init(baseEnvironment: [String: String], redactor: Redactor? = nil) {
         self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor)
     }
 
     init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil,
-         lane: LaneProcesses = LaneProcesses(), laneValues: LaneValues? = nil) {
+         lane: LaneProcesses = LaneProcesses()) {
         self.baseEnvironment = baseEnvironment
-        self.laneValues = laneValues
         self.diagnostics = diagnostics
         self.redactor = redactor
         self.lane = lane
@@ -44,8 +41,9 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         }
         diagnostics.debug("starting \(program) with \(request.arguments.count - 1) arguments in \(request.workingDirectory ?? ".")")
         let tag = ProcessTags.newTag()
-        let added = laneValues?[ChildProcessEnvironment.self] ?? [:]
-        var environment = baseEnvironment.merging(added, uniquingKeysWith: { $1 }).merging(request.environment, uniquingKeysWith: { $1 })
+        // Variables earlier steps set for the lane (LaneEnvironmentAdditions) come in through the
+        // request: LaneRun wraps this runner in OverlaidProcesses.
+        var environment = baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 })
         environment = ProcessTags.adding(tag, to: ProcessTags.adding(lane.tag, to: environment))
         let child = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
         let started = StartedGroup()

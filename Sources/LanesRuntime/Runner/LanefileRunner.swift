@@ -118,7 +118,7 @@ public enum LanefileRunner {
                 stateDirectory: arguments.projectDirectory + "/.lanes", log: StepLog(redactor: redactor) { _ in },
                 cleanups: CleanupStack(),
                 processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor,
-                                            lane: processes, laneValues: laneValues),
+                                            lane: processes),
                 values: laneValues)
             let (lane, values) = try LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                                   diagnostics: diagnostics).prepare(lane: name, options: options)

@@ -166,7 +166,7 @@ public struct SyncCodeSigning: Step {
 
     private func install(_ profiles: [StoredProfile], certificateName: String, context: StepContext) throws -> [MatchInstalledProfile] {
         var installed: [MatchInstalledProfile] = []
-        var exported: [String: String] = context.values[ChildProcessEnvironment.self] ?? [:]
+        var exported: [String: String] = context.values[LaneEnvironmentAdditions.self] ?? [:]
         let trustPath: String? = trust.map { context.resolve($0) }
         for profile in profiles {
             let result = try InstallProvisioningProfile.checkAndInstall(bytes: profile.bytes, source: profile.path,
@@ -177,7 +177,7 @@ public struct SyncCodeSigning: Step {
                                                   profilePath: result.installedPath, certificateName: certificateName)
             exported.merge(names) { _, new in new }
         }
-        context.values[ChildProcessEnvironment.self] = exported
+        context.values[LaneEnvironmentAdditions.self] = exported
         return installed
     }
 }
@@ -212,11 +212,10 @@ public struct MatchInstalledProfile: Sendable {
     public var type: ProfileType { profile.type }
 }
 
-/// Variables that steps add to the environment of every later child process of the lane
-/// (`sync_code_signing`'s `sigh_*` names), kept in the lane's values rather than the process.
-public enum ChildProcessEnvironment: LaneValueKey {
-    public typealias Value = [String: String]
-}
+/// The lane's one mechanism for variables a step sets for later steps and their children is
+/// `LaneEnvironmentAdditions` (`sync_code_signing`'s `sigh_*` names, `xcodes`' DEVELOPER_DIR).
+@available(*, deprecated, renamed: "LaneEnvironmentAdditions")
+public typealias ChildProcessEnvironment = LaneEnvironmentAdditions
 
 extension MatchSigningResult: ReportableResult {
     public var report: StepResultReport {
