@@ -2,10 +2,36 @@ import LanesXcode
 internal import Foundation
 internal import LanesPlatform
 
-/// `get_version_number`: the marketing version the project's targets hold.
-public struct GetVersionNumber: Step {
+/// Which number `ReadProjectVersion` reads: `get_version_number` and `get_build_number` are one
+/// step (same options, same reading) that differ only in the build setting and their description.
+public protocol ProjectVersionField: Sendable {
+    static var version: VersionNumber { get }
+    static var definition: StepDefinition { get }
+}
+
+/// Reads the highest value of one version field the project's targets hold.
+public struct ReadProjectVersion<Field: ProjectVersionField>: Step {
     public typealias Output = String
 
+    public static var definition: StepDefinition { Field.definition }
+
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String
+    @StepOption("target", "Regular expression searched in target names; all targets when absent")
+    var target: String?
+
+    public init() {}
+
+    public func run(in context: StepContext) async throws -> String {
+        try readVersion(Field.version, xcodeproj: xcodeproj, target: target, context: context)
+    }
+}
+
+/// `get_version_number`: the marketing version the project's targets hold.
+public typealias GetVersionNumber = ReadProjectVersion<MarketingVersionField>
+
+public enum MarketingVersionField: ProjectVersionField {
+    public static let version = VersionNumber.marketing
     public static let definition = StepDefinition(
         id: "get_version_number",
         summary: "Read MARKETING_VERSION (or a literal CFBundleShortVersionString) from the project",
@@ -13,23 +39,13 @@ public struct GetVersionNumber: Step {
         examples: [StepExample(swift: #"let version = try await getVersionNumber(xcodeproj: "Brewer.xcodeproj")"#,
                                commandLine: ["xcodeproj:Brewer.xcodeproj"])]
     )
-
-    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    var xcodeproj: String
-    @StepOption("target", "Regular expression searched in target names; all targets when absent")
-    var target: String?
-
-    public init() {}
-
-    public func run(in context: StepContext) async throws -> String {
-        try readVersion(.marketing, xcodeproj: xcodeproj, target: target, context: context)
-    }
 }
 
 /// `get_build_number`: the build number the project's targets hold.
-public struct GetBuildNumber: Step {
-    public typealias Output = String
+public typealias GetBuildNumber = ReadProjectVersion<BuildNumberField>
 
+public enum BuildNumberField: ProjectVersionField {
+    public static let version = VersionNumber.build
     public static let definition = StepDefinition(
         id: "get_build_number",
         summary: "Read CURRENT_PROJECT_VERSION (or a literal CFBundleVersion) from the project",
@@ -37,17 +53,6 @@ public struct GetBuildNumber: Step {
         examples: [StepExample(swift: #"let build = try await getBuildNumber(xcodeproj: "Brewer.xcodeproj")"#,
                                commandLine: ["xcodeproj:Brewer.xcodeproj"])]
     )
-
-    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    var xcodeproj: String
-    @StepOption("target", "Regular expression searched in target names; all targets when absent")
-    var target: String?
-
-    public init() {}
-
-    public func run(in context: StepContext) async throws -> String {
-        try readVersion(.build, xcodeproj: xcodeproj, target: target, context: context)
-    }
 }
 
 /// Which part of a semantic version `increment_version_number` raises.
