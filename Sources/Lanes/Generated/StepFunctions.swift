@@ -257,7 +257,7 @@ public func getVersionNumber(
     target: String? = nil,
     timeout: Double? = nil
 ) async throws -> String {
-    try await runStep(GetVersionNumber.self, [
+    try await runStep(ReadProjectVersion<MarketingVersionField>.self, [
         "xcodeproj": xcodeproj,
         "target": target,
         "timeout": timeout,
@@ -276,7 +276,7 @@ public func getBuildNumber(
     target: String? = nil,
     timeout: Double? = nil
 ) async throws -> String {
-    try await runStep(GetBuildNumber.self, [
+    try await runStep(ReadProjectVersion<BuildNumberField>.self, [
         "xcodeproj": xcodeproj,
         "target": target,
         "timeout": timeout,
@@ -976,6 +976,8 @@ public func upload(
 /// - Parameter releaseNotes: Release notes shown to testers
 /// - Parameter testers: Tester emails (default )
 /// - Parameter groups: Tester group aliases (default )
+/// - Parameter serviceAccount: The service account key: a JSON key file's path or the JSON itself (environment FIREBASE_SERVICE_ACCOUNT; secret)
+/// - Parameter serviceCredentialsFile: A service account JSON key file, used when service_account is absent (environment GOOGLE_APPLICATION_CREDENTIALS)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func firebaseAppDistribution(
@@ -984,6 +986,8 @@ public func firebaseAppDistribution(
     releaseNotes: String? = nil,
     testers: [String]? = nil,
     groups: [String]? = nil,
+    serviceAccount: Secret? = nil,
+    serviceCredentialsFile: String? = nil,
     timeout: Double? = nil
 ) async throws -> UploadReceipt {
     try await runStep(FirebaseAppDistribution.self, [
@@ -992,6 +996,8 @@ public func firebaseAppDistribution(
         "release_notes": releaseNotes,
         "testers": testers,
         "groups": groups,
+        "service_account": serviceAccount,
+        "service_credentials_file": serviceCredentialsFile,
         "timeout": timeout,
     ])
 }
@@ -1812,8 +1818,8 @@ extension StepCatalog {
             IncrementBuildNumber.self,
             SetVersionNumber.self,
             IncrementVersionNumber.self,
-            GetVersionNumber.self,
-            GetBuildNumber.self,
+            ReadProjectVersion<MarketingVersionField>.self,
+            ReadProjectVersion<BuildNumberField>.self,
             GetInfoPlistValue.self,
             SetInfoPlistValue.self,
             BuildApp.self,

@@ -145,7 +145,10 @@ public enum FastlaneActionMap {
         FastlaneAction("upload_to_app_store", aliases: ["deliver", "appstore"], .step("upload_to_app_store")),
         FastlaneAction("latest_testflight_build_number", .step("latest_testflight_build_number")),
         FastlaneAction("app_store_build_number", .step("app_store_build_number")),
-        FastlaneAction("firebase_app_distribution", .step("firebase_app_distribution")),
+        FastlaneAction("firebase_app_distribution", .step("firebase_app_distribution", [
+            "app": "app_id", "ipa_path": "ipa_path", "release_notes": "release_notes", "testers": "testers", "groups": "groups",
+            "service_credentials_file": "service_credentials_file", "service_credentials_json_data": "service_account",
+        ])),
         FastlaneAction("s3", aliases: ["aws_s3"], .step("upload", note: "upload with an s3:// destination")),
         FastlaneAction("upload_symbols_to_crashlytics", .step("upload_symbols_to_crashlytics", ["dsym_path": "dsym_path", "gsp_path": "gsp_path"])),
         FastlaneAction("sentry", aliases: ["sentry_upload_dsym", "sentry_debug_files_upload", "sentry_upload_dif", "sentry_create_release",

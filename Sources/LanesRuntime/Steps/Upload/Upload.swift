@@ -99,8 +99,9 @@ public enum UploadChecksum: String, Sendable, CaseIterable, OptionValue {
 
 /// `firebase_app_distribution`: the successor of the founding workflow's `crashlytics(...)`: uploads the
 /// .ipa (or .apk/.aab) to Firebase App Distribution, waits for processing, sets the release notes and
-/// sends it to testers and groups. The service account comes from FIREBASE_SERVICE_ACCOUNT (a path or
-/// the JSON itself) or GOOGLE_APPLICATION_CREDENTIALS.
+/// sends it to testers and groups. The service account is an option (`service_account`, a path or the
+/// JSON itself, from FIREBASE_SERVICE_ACCOUNT; else `service_credentials_file`, from
+/// GOOGLE_APPLICATION_CREDENTIALS), so `step_started` says where it came from, masked.
 public struct FirebaseAppDistribution: Step {
     public typealias Output = UploadReceipt
 
@@ -124,8 +125,19 @@ public struct FirebaseAppDistribution: Step {
     var testers: [String]
     @StepOption("groups", "Tester group aliases", default: [])
     var groups: [String]
+    @StepOption("service_account", "The service account key: a JSON key file's path or the JSON itself",
+                env: "FIREBASE_SERVICE_ACCOUNT", secret: true)
+    var serviceAccount: Secret?
+    @StepOption("service_credentials_file", "A service account JSON key file, used when service_account is absent",
+                env: "GOOGLE_APPLICATION_CREDENTIALS")
+    var serviceCredentialsFile: String?
 
     public init() {}
+
+    /// The resolved account for LanesUpload, under the variables it reads ("" = not given).
+    var credentials: [String: String] {
+        ["FIREBASE_SERVICE_ACCOUNT": serviceAccount?.value ?? "", "GOOGLE_APPLICATION_CREDENTIALS": serviceCredentialsFile ?? ""]
+    }
 
     public var banner: String { "Distribute \(ipaPath ?? "the lane's build") with Firebase App Distribution" }
 
@@ -133,7 +145,7 @@ public struct FirebaseAppDistribution: Step {
         let path = try context.artifactToShip(ipaPath, step: "firebase_app_distribution")
         let settings = UploadSettings(firebase: FirebaseReleaseOptions(releaseNotes: releaseNotes, testers: testers, groups: groups))
         let progress = StepLogProgress(log: context.log), appID = self.appID
-        return try await context.withUploads { uploads in
+        return try await context.withUploads(credentials: credentials) { uploads in
             try uploads.upload(file: path, to: .firebase(appID: appID), settings: settings, progress: progress)
         }
     }
