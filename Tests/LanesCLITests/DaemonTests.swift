@@ -2,10 +2,11 @@ import Foundation
 import LanesTestSupport
 import Testing
 
-/// `lanes daemon` in real time: a `* * * * *` lane fires within a few seconds of the minute and shows
-/// up in `lanes history`; a Lanefile edit is picked up and a broken one keeps the previous version;
-/// SIGTERM cancels running lanes after the grace period; after kill -9 a new daemon starts. Every
-/// test runs under the OS's own event backend and under the portable one (`LANES_EVENT_BACKEND`).
+/// `lanes daemon`: a `* * * * *` lane fires on the minute of an injected clock and shows up in
+/// `lanes history`; a Lanefile edit is picked up and a broken one keeps the previous version;
+/// SIGTERM cancels running lanes after the grace period; after kill -9 a new daemon starts. The tests
+/// wait on the daemon's log lines and history, never on the real clock's minute. Every test runs
+/// under the OS's own event backend and under the portable one (`LANES_EVENT_BACKEND`).
 @Suite(.serialized) struct DaemonTests {
     static let backends = ["native", "portable"]
 
@@ -15,73 +16,119 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
     }
 
-    @Test(arguments: backends) func firesOnTheMinuteReloadsAndStopsCleanly(backend: String) throws {
+    /// Starts `lanes daemon` with its standard error in a file this test reads while it runs.
+    static func startDaemon(_ lanes: LanesProcess, project: URL, state: String, log: String, grace: String = "2") throws -> LanesProcess.Running {
+        try lanes.start(["-c", #"exec "$0" daemon --state-dir "$1" --grace "$3" 2>"$2""#, LanesProcess.executable, state, log, grace],
+                        in: project, executable: "/bin/sh")
+    }
+
+    /// Waits for the daemon's log to say `line` (the event), at most `seconds`; returns the log.
+    @discardableResult
+    static func waitForLine(_ line: String, in log: String, count: Int = 1, seconds: Double = 120) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var text = ""
+        while Date() < deadline {
+            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if text.components(separatedBy: line).count - 1 >= count { return text }
+            Thread.sleep(forTimeInterval: 0.05)  // polling the file for the line, not waiting for time
+        }
+        return text
+    }
+
+    /// The timer side of the daemon on an injected clock (DaemonClockHelper: the real loop, event
+    /// backend, launcher and history, on a clock that starts 2 s before a minute): the `* * * * *`
+    /// lane starts on that minute, is in the history as a timer run with its log and events, and a
+    /// SIGTERM while it runs records it cancelled. No wait for the real clock's minute.
+    @Test(arguments: backends) func firesOnTheMinuteOfAnInjectedClock(backend: String) throws {
         let project = try LanesProcess.project("daemon")
         let state = project.appendingPathComponent("state").path
+        let log = project.appendingPathComponent("daemon.stderr").path
         var lanes = LanesProcess()
         lanes.environment["LANES_EVENT_BACKEND"] = backend
         #expect(try lanes.run(["list"], in: project).status == 0)  // compile before the clock matters
-        // Leave time before the minute for the edits below.
-        while Calendar.current.component(.second, from: Date()) > 40 { Thread.sleep(forTimeInterval: 1) }
-
-        let daemon = try lanes.start(["daemon", "--state-dir", state, "--grace", "2"], in: project)
-        let lanefile = project.appendingPathComponent("Lanefile.swift")
-        let original = try String(contentsOf: lanefile, encoding: .utf8)
-        Thread.sleep(forTimeInterval: 1)
-        try "import Lanes\nlet lanes = Lanefile { Lane(\"tick\" }\n".write(to: lanefile, atomically: true, encoding: .utf8)
-        Thread.sleep(forTimeInterval: 4)
-        let withTock = original.replacingOccurrences(of: "    .schedule(\"* * * * *\")\n",
-                                                     with: "    .schedule(\"* * * * *\")\n    Lane(\"tock\", \"Also every minute\") { print(\"tock\") }.schedule(\"* * * * *\")\n")
-        try withTock.write(to: lanefile, atomically: true, encoding: .utf8)
-
-        var runs: [[String: Any]] = []
-        let deadline = Date().addingTimeInterval(80)
-        while Date() < deadline {
-            runs = try Self.history(lanes, project, state: state)
-            if Set(runs.compactMap { $0["lane"] as? String }) == ["tick", "tock"] { break }
-            Thread.sleep(forTimeInterval: 1)
+        let helper = LanesProcess.repositoryRoot.appendingPathComponent(".build/debug/DaemonClockHelper").path
+        let daemon = try lanes.start(["-c", #"exec "$0" "$1" "$2" "$3" 2 2>"$4""#, helper, state, project.path, LanesProcess.executable, log],
+                                     in: project, executable: "/bin/sh")
+        defer { kill(daemon.process.processIdentifier, SIGKILL) }
+        // The lane's own output in its run log is the event: it started.
+        var tick: [String: Any]?
+        let deadline = Date().addingTimeInterval(60)
+        while tick == nil, Date() < deadline {
+            Self.waitForLine("run 1 ", in: log, seconds: 0.5)
+            let runs = try Self.history(lanes, project, state: state)
+            if let run = runs.first(where: { $0["lane"] as? String == "tick" }),
+               let id = run["id"] as? Int,
+               (try? lanes.run(["logs", String(id), "--state-dir", state], in: project).standardOutput.contains("tick")) == true {
+                tick = run
+            }
         }
+        let running = try #require(tick, "no tick run: \(Self.waitForLine("", in: log, seconds: 0))")
         kill(daemon.process.processIdentifier, SIGTERM)
         let stopped = daemon.finish()
         #expect(stopped.status == 0, "\(stopped.output)")
-        #expect(stopped.standardError.contains("Lanefile changed but cannot be used; keeping the previous version"), "\(stopped.standardError)")
-        #expect(stopped.standardError.contains("Lanefile changed: now scheduling 2 lane(s)"))
-        // The compile error names the user's Lanefile, not the daemon's copy of it.
-        #expect(stopped.standardError.contains(lanefile.path + ":2:"), "\(stopped.standardError)")
-        #expect(!stopped.standardError.contains("candidate/Lanefile.swift:"))
-        // Each run has its folder with its events beside its log.
-        for folder in try FileManager.default.contentsOfDirectory(atPath: state + "/logs") {
-            #expect(FileManager.default.fileExists(atPath: "\(state)/logs/\(folder)/events.jsonl"), "\(folder)")
-        }
 
-        runs = try Self.history(lanes, project, state: state)
-        let tick = try #require(runs.first { $0["lane"] as? String == "tick" }, "no tick run: \(stopped.output)")
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let plain = ISO8601DateFormatter()
         func date(_ value: Any?) -> Date? { (value as? String).flatMap { formatter.date(from: $0) ?? plain.date(from: $0) } }
-        let scheduled = try #require(date(tick["scheduled"]))
-        let started = try #require(date(tick["started"]))
+        let run = try #require(try Self.history(lanes, project, state: state).first { $0["id"] as? Int == running["id"] as? Int })
+        let scheduled = try #require(date(run["scheduled"]))
+        let started = try #require(date(run["started"]))
+        #expect(scheduled.timeIntervalSince1970 == 1_800_000_000, "the injected clock's minute, not the real one: \(scheduled)")
         #expect(started.timeIntervalSince(scheduled) >= 0 && started.timeIntervalSince(scheduled) < 3, "started \(started) for \(scheduled)")
-        #expect(tick["trigger"] as? String == "timer")
-        #expect(tick["status"] as? String == "cancelled")  // still waiting when SIGTERM came
-        #expect(runs.filter { $0["lane"] as? String == "tick" }.count <= 2)
-        let tock = try #require(runs.first { $0["lane"] as? String == "tock" })
-        #expect(tock["status"] as? String == "succeeded")
-        let log = try lanes.run(["logs", String(try #require(tick["id"] as? Int)), "--state-dir", state], in: project)
-        #expect(log.status == 0 && log.standardOutput.contains("tick"), "\(log.output)")
+        #expect(run["trigger"] as? String == "timer")
+        #expect(run["status"] as? String == "cancelled")  // still waiting when SIGTERM came
+        for folder in try FileManager.default.contentsOfDirectory(atPath: state + "/logs") {
+            #expect(FileManager.default.fileExists(atPath: "\(state)/logs/\(folder)/events.jsonl"), "\(folder)")
+        }
+    }
+
+    /// The Lanefile side, waiting on the daemon's log lines: a broken edit keeps the previous
+    /// version and names the user's file, a good one is picked up, SIGTERM stops it cleanly, and
+    /// after kill -9 a new daemon starts.
+    @Test(arguments: backends) func reloadsKeepsTheLastGoodLanefileAndStopsCleanly(backend: String) throws {
+        let project = try LanesProcess.project("daemon")
+        let state = project.appendingPathComponent("state").path
+        let log = project.appendingPathComponent("daemon.stderr").path
+        var lanes = LanesProcess()
+        lanes.environment["LANES_EVENT_BACKEND"] = backend
+        #expect(try lanes.run(["list"], in: project).status == 0)
+
+        let daemon = try Self.startDaemon(lanes, project: project, state: state, log: log)
+        defer { kill(daemon.process.processIdentifier, SIGKILL) }
+        let lanefile = project.appendingPathComponent("Lanefile.swift")
+        let original = try String(contentsOf: lanefile, encoding: .utf8)
+        Self.waitForLine("scheduling 1 lane(s)", in: log)
+        try "import Lanes\nlet lanes = Lanefile { Lane(\"tick\" }\n".write(to: lanefile, atomically: true, encoding: .utf8)
+        Self.waitForLine("Lanefile changed but cannot be used", in: log)
+        let withTock = original.replacingOccurrences(of: "    .schedule(\"* * * * *\")\n",
+                                                     with: "    .schedule(\"* * * * *\")\n    Lane(\"tock\", \"Also every minute\") { print(\"tock\") }.schedule(\"* * * * *\")\n")
+        try withTock.write(to: lanefile, atomically: true, encoding: .utf8)
+        Self.waitForLine("Lanefile changed: now scheduling 2 lane(s)", in: log)
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let stopped = daemon.finish()
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(stopped.status == 0, "\(text)")
+        #expect(text.contains("Lanefile changed but cannot be used; keeping the previous version"), "\(text)")
+        #expect(text.contains("Lanefile changed: now scheduling 2 lane(s)"), "\(text)")
+        // The compile error names the user's Lanefile, not the daemon's copy of it.
+        #expect(text.contains(lanefile.path + ":2:"), "\(text)")
+        #expect(!text.contains("candidate/Lanefile.swift:"))
 
         // kill -9: the lock dies with the process; the next daemon starts.
-        let first = try lanes.start(["daemon", "--state-dir", state], in: project)
-        Thread.sleep(forTimeInterval: 1.5)
+        let firstLog = project.appendingPathComponent("first.stderr").path
+        let first = try Self.startDaemon(lanes, project: project, state: state, log: firstLog)
+        Self.waitForLine("scheduling 2 lane(s)", in: firstLog)
         kill(first.process.processIdentifier, SIGKILL)
         _ = first.finish()
-        let second = try lanes.start(["daemon", "--state-dir", state], in: project)
-        Thread.sleep(forTimeInterval: 1.5)
+        let secondLog = project.appendingPathComponent("second.stderr").path
+        let second = try Self.startDaemon(lanes, project: project, state: state, log: secondLog)
+        Self.waitForLine("scheduling 2 lane(s)", in: secondLog)
         kill(second.process.processIdentifier, SIGTERM)
         let secondResult = second.finish()
-        #expect(secondResult.status == 0, "\(secondResult.output)")
-        #expect(secondResult.standardError.contains("scheduling 2 lane(s)"))
+        let secondText = (try? String(contentsOfFile: secondLog, encoding: .utf8)) ?? ""
+        #expect(secondResult.status == 0, "\(secondText)")
+        #expect(secondText.contains("scheduling 2 lane(s)"), "\(secondText)")
     }
 
     @Test(arguments: backends) func aSecondDaemonIsRefused(backend: String) throws {
@@ -89,12 +136,13 @@ import Testing
         let state = project.appendingPathComponent("state").path
         var lanes = LanesProcess()
         lanes.environment["LANES_EVENT_BACKEND"] = backend
-        let first = try lanes.start(["daemon", "--state-dir", state], in: project)
+        let log = project.appendingPathComponent("daemon.stderr").path
+        let first = try Self.startDaemon(lanes, project: project, state: state, log: log, grace: "30")
         defer {
             kill(first.process.processIdentifier, SIGTERM)
             _ = first.finish()
         }
-        Thread.sleep(forTimeInterval: 3)
+        Self.waitForLine("scheduling 1 lane(s)", in: log)  // it holds the lock
         let second = try lanes.run(["daemon", "--state-dir", state], in: project)
         #expect(second.status == 78)
         #expect(second.standardError.contains("another lanes daemon (pid \(first.process.processIdentifier)) already runs"), "\(second.output)")
