@@ -1,8 +1,9 @@
 // `lanes daemon`'s loop (LanesSchedule.Daemon) with the real event backend, run launcher and history,
 // on an injected clock: real time shifted so that it starts LEAD seconds before a minute. The
 // `* * * * *` lane then fires after LEAD real seconds instead of at the next real minute, and the
-// timer still fires through the OS backend. DaemonTests.firesOnTheMinuteOfAnInjectedClock drives it.
-// Usage: DaemonClockHelper STATE_DIR PROJECT_DIR LANES_DRIVER LEAD_SECONDS
+// timer still fires through the OS backend. With `poll`, a `watch` lane also polls the project's
+// `origin` every minute (`pollSCM("* * * * *")`). DaemonTests and DaemonPollTests drive it.
+// Usage: DaemonClockHelper STATE_DIR PROJECT_DIR LANES_DRIVER LEAD_SECONDS [poll]
 import Foundation
 import LanesCron
 import LanesPlatform
@@ -32,11 +33,11 @@ final class OffsetEvents: DaemonEventSource {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let lead = Double(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: DaemonClockHelper STATE_DIR PROJECT_DIR LANES_DRIVER LEAD_SECONDS\n".utf8))
+guard arguments.count == 5 || (arguments.count == 6 && arguments[5] == "poll"), let lead = Double(arguments[4]) else {
+    FileHandle.standardError.write(Data("usage: DaemonClockHelper STATE_DIR PROJECT_DIR LANES_DRIVER LEAD_SECONDS [poll]\n".utf8))
     exit(64)
 }
-let (state, project, driver) = (arguments[1], arguments[2], arguments[3])
+let (state, project, driver, polls) = (arguments[1], arguments[2], arguments[3], arguments.count == 6)
 let environment = ProcessInfo.processInfo.environment
 do {
     // The backend takes the signals over before any thread starts, as in `lanes daemon`.
@@ -46,10 +47,12 @@ do {
     let clock = OffsetClock(offset: minute - lead - Date().timeIntervalSince1970)
     for folder in [state, state + "/logs"] { try PrivateFolder.prepare(folder) }
     let store = try HistoryStore(directory: state)
-    let lanes = [ScheduledLane(name: "tick", timers: [try CronSchedule(parsing: "* * * * *", seed: "tick")])]
+    let everyMinute = try CronSchedule(parsing: "* * * * *", seed: "tick")
+    let lanes = [ScheduledLane(name: "tick", timers: [everyMinute])] + (polls ? [ScheduledLane(name: "watch", timers: [], polls: [everyMinute])] : [])
+    let poller = polls ? GitChangePoller(repositoryPath: project, remote: "origin", branch: nil, environment: environment) : nil
     let launcher = ProcessRunLauncher(lanesExecutable: driver, projectDirectory: project, lanefile: nil, environment: environment)
     let daemon = try Daemon(store: store, logDirectory: state + "/logs", clock: clock, defaultZone: FixedOffsetTimeZone.utc,
-                            poller: nil, events: OffsetEvents(backend, offset: clock.offset), load: { (lanes, launcher) },
+                            poller: poller, events: OffsetEvents(backend, offset: clock.offset), load: { (lanes, launcher) },
                             report: { FileHandle.standardError.write(Data("daemon \(clock.now()): \($0)\n".utf8)) })
     daemon.graceSeconds = 1
     try daemon.run()

@@ -4,7 +4,7 @@ import Testing
 
 /// Poll SCM runs off the daemon's loop: a remote that accepts connections and never answers
 /// delays neither the `* * * * *` lane nor SIGTERM. (Before, the fetch ran inside the loop, with no
-/// time limit, and froze both.)
+/// time limit, and froze both.) The loop runs on an injected clock that reaches the minute 2 s in.
 @Suite(.serialized) struct DaemonPollTests {
     @Test func aHungPollRemoteDelaysNeitherTheMinuteLaneNorSIGTERM() throws {
         let remote = try StallingHTTPServer(stall: true)
@@ -34,14 +34,15 @@ import Testing
         let state = project.appendingPathComponent("state").path
         let lanes = LanesProcess()
         #expect(try lanes.run(["list"], in: project).status == 0)  // compile before the clock matters
-        let daemon = try lanes.start(["daemon", "--state-dir", state, "--grace", "1"], in: project)
+        // The daemon's loop on a clock 2 s before a minute (DaemonClockHelper), with the poll on.
+        let helper = LanesProcess.repositoryRoot.appendingPathComponent(".build/debug/DaemonClockHelper").path
+        let daemon = try lanes.start([state, project.path, LanesProcess.executable, "2", "poll"], in: project, executable: helper)
 
-        // The first minute only sets the cursors; the second has both the poll and the timer due.
         var tick: [String: Any]?
-        let deadline = Date().addingTimeInterval(150)
+        let deadline = Date().addingTimeInterval(60)
         while tick == nil, Date() < deadline {
             tick = try DaemonTests.history(lanes, project, state: state).first { $0["lane"] as? String == "tick" }
-            if tick == nil { Thread.sleep(forTimeInterval: 1) }
+            if tick == nil { Thread.sleep(forTimeInterval: 0.2) }  // polling the history for the run
         }
         let polled = remote.waitForRequest(seconds: 5)
         let signalled = Date()
