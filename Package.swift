@@ -55,7 +55,8 @@ let package = Package(
             swiftSettings: resilient
         ),
         // The module a Lanefile imports: the runtime re-exported and the step functions StepCodegen writes.
-        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesBuild", "LanesGit", "LanesMatch", "LanesSigning", "LanesUpload", "LanesXcode"],
+        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesUpload",
+                                              "LanesAppStoreConnect", "LanesMatch"],
                 swiftSettings: resilient),
         // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
         .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
