@@ -34,10 +34,8 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
         self.hint = hint
     }
 
-    public var description: String {
-        guard let hint else { return message }
-        return "\(message)\n  hint: \(hint)"
-    }
+    /// Printed in the one error shape (GitError+Shape.swift).
+    public var description: String { shapedDescription }
 }
 
 extension GitError {

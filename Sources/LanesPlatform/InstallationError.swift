@@ -8,8 +8,6 @@ public struct InstallationError: Error, CustomStringConvertible {
         self.hint = hint
     }
 
-    public var description: String {
-        guard let hint else { return message }
-        return "\(message)\n  hint: \(hint)"
-    }
+    /// Printed in the one error shape (InstallationError+Shape.swift).
+    public var description: String { shapedDescription }
 }

@@ -24,7 +24,8 @@ public struct UploadError: Error, Sendable, CustomStringConvertible, Equatable {
         self.hint = hint
     }
 
-    public var description: String { hint.map { "\(message)\n  hint: \($0)" } ?? message }
+    /// Printed in the one error shape (UploadError+Shape.swift).
+    public var description: String { shapedDescription }
 
     static func usage(_ message: String, hint: String? = nil) -> UploadError { UploadError(.usage, message, hint: hint) }
 
