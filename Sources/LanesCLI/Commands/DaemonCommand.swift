@@ -93,10 +93,6 @@ struct DaemonCommand: ParsableCommand {
             daemon.graceSeconds = grace
             try daemon.run()
             report("stopped")
-        } catch let error as HistoryStoreError {
-            throw LanesError(.environment, error.message)
-        } catch let error as InstallationError {
-            throw LanesError(.environment, error.description)
         } catch let refusal as PrivateFolder.Refusal {
             throw LanesError(.environment, refusal.message,
                              hint: "run the daemon as the user who owns the project and its state folder (systemd: User=), make them private (chmod go-w), or pass --state-dir to a folder of yours")
