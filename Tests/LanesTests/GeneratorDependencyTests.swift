@@ -1,0 +1,55 @@
+import Foundation
+import LanesTestSupport
+import Testing
+
+/// The generator never links the module it writes into: `StepCodegen` and `LanesCodegen` reach
+/// `LanesRuntime` and never `Lanes`, so `make generate` builds while the generated file still names
+/// a step that is gone. Read from SwiftPM's own description of the manifest (`dump-package`).
+@Suite struct GeneratorDependencyTests {
+    /// Target name to the targets it depends on, from `swift package dump-package`.
+    static func targetDependencies() throws -> [String: [String]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // A scratch folder of its own: the test run holds the package's .build lock.
+        let scratch = LanesProcess.temporaryDirectory("dump-package")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        process.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
+        process.currentDirectoryURL = LanesProcess.repositoryRoot
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "swift package dump-package failed")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        var dependencies: [String: [String]] = [:]
+        for target in targets {
+            let name = try #require(target["name"] as? String)
+            // Each dependency is {"byName": [NAME, condition]}, {"target": [...]} or {"product": [...]}.
+            dependencies[name] = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                ((dependency["byName"] ?? dependency["target"]) as? [Any])?.first as? String
+            }
+        }
+        return dependencies
+    }
+
+    static func reached(from start: String, in dependencies: [String: [String]]) -> Set<String> {
+        var seen: Set<String> = [], queue = [start]
+        while let next = queue.popLast() {
+            for dependency in dependencies[next] ?? [] where seen.insert(dependency).inserted { queue.append(dependency) }
+        }
+        return seen
+    }
+
+    @Test func theGeneratorReachesTheRuntimeAndNeverLanes() throws {
+        let dependencies = try Self.targetDependencies()
+        for generator in ["StepCodegen", "LanesCodegen"] {
+            let reached = Self.reached(from: generator, in: dependencies)
+            #expect(reached.contains("LanesRuntime"), "\(generator): \(reached.sorted())")
+            #expect(!reached.contains("Lanes"), "\(generator) links Lanes, the module it generates into")
+        }
+        #expect(Self.reached(from: "Lanes", in: dependencies).contains("LanesRuntime"))
+    }
+}
