@@ -8,48 +8,57 @@ import Testing
     @Test func aHistoryThatCannotBeWrittenForAWhileIsRetriedNotFatal() throws {
         let project = try LanesProcess.project("daemon")
         let state = project.appendingPathComponent("state").path
+        let log = project.appendingPathComponent("daemon.stderr").path
         let lanes = LanesProcess()
         #expect(try lanes.run(["list"], in: project).status == 0)  // compile before the clock matters
-        let daemon = try lanes.start(["daemon", "--state-dir", state, "--grace", "2"], in: project)
+        // The daemon's loop on a clock 8 s before a minute (DaemonClockHelper): time to lock the
+        // history before the every-minute lane is due, without waiting for a real minute.
+        let helper = LanesProcess.repositoryRoot.appendingPathComponent(".build/debug/DaemonClockHelper").path
+        let daemon = try lanes.start(["-c", #"exec "$0" "$1" "$2" "$3" 8 2>"$4""#, helper, state, project.path, LanesProcess.executable, log],
+                                     in: project, executable: "/bin/sh")
         var stopped = false
         defer { if !stopped { kill(daemon.process.processIdentifier, SIGKILL); _ = daemon.finish() } }
+        DaemonTests.waitForLine("scheduling 1 lane(s)", in: log, seconds: 60)
         let database = state + "/history.sqlite"
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: database), Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
-        // Lock the database across the next minute boundary, when the every-minute lane is due.
-        while Calendar.current.component(.second, from: Date()) < 50, Date() < deadline.addingTimeInterval(60) {
-            Thread.sleep(forTimeInterval: 0.5)
-        }
-        let flag = state + "/locked"
+        #expect(FileManager.default.fileExists(atPath: database))
+        // Hold an exclusive lock until the daemon has said it cannot write (the release file).
+        let (locked, release) = (state + "/locked", state + "/release")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = ["python3", "-c", """
-            import sqlite3, sys, time
+            import os, sqlite3, sys, time
             c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
             c.execute('BEGIN EXCLUSIVE')
             open(sys.argv[2], 'w').close()
-            time.sleep(25)
+            deadline = time.time() + 60
+            while not os.path.exists(sys.argv[3]) and time.time() < deadline:
+                time.sleep(0.05)
             c.execute('ROLLBACK')
-            """, database, flag]
+            """, database, locked, release]
         try holder.run()
+        let lockDeadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: locked), Date() < lockDeadline { Thread.sleep(forTimeInterval: 0.05) }
+        let refused = DaemonTests.waitForLine("ERROR: cannot write the run history", in: log, seconds: 60)
+        #expect(daemon.process.isRunning, "the daemon stopped when the history could not be written: \(refused)")
+        FileManager.default.createFile(atPath: release, contents: nil)
         holder.waitUntilExit()
         #expect(holder.terminationStatus == 0)
-        #expect(FileManager.default.fileExists(atPath: flag))
-        #expect(daemon.process.isRunning, "the daemon stopped when the history could not be written")
+        DaemonTests.waitForLine("the run history can be written again", in: log, seconds: 60)
 
         var ran = false
         let runDeadline = Date().addingTimeInterval(60)
         while !ran, Date() < runDeadline, daemon.process.isRunning {
             let history = try lanes.run(["history", "--json", "--state-dir", state], in: project)
             ran = history.standardOutput.contains("\"tick\"")
-            if !ran { Thread.sleep(forTimeInterval: 1) }
+            if !ran { Thread.sleep(forTimeInterval: 0.2) }  // polling the history for the run
         }
         kill(daemon.process.processIdentifier, SIGTERM)
         let result = daemon.finish()
         stopped = true
-        #expect(ran, "no run was recorded after the lock went: \(result.output)")
-        #expect(result.status == 0, "\(result.output)")
-        #expect(result.standardError.contains("ERROR: cannot write the run history"), "\(result.standardError)")
-        #expect(result.standardError.contains("the run history can be written again"), "\(result.standardError)")
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(ran, "no run was recorded after the lock went: \(text)")
+        #expect(result.status == 0, "\(text)")
+        #expect(text.contains("ERROR: cannot write the run history"), "\(text)")
+        #expect(text.contains("the run history can be written again"), "\(text)")
     }
 }
