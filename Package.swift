@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
-        // The daemon's loop on a clock set just before a minute, for DaemonTests (LanesCLITests).
+        // The daemon's loop on a clock set just before a minute, for the daemon suites of LanesCLITests.
         .executableTarget(name: "DaemonClockHelper", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Tests/DaemonClockHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),

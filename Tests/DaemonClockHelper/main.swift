@@ -2,7 +2,8 @@
 // on an injected clock: real time shifted so that it starts LEAD seconds before a minute. The
 // `* * * * *` lane then fires after LEAD real seconds instead of at the next real minute, and the
 // timer still fires through the OS backend. With `poll`, a `watch` lane also polls the project's
-// `origin` every minute (`pollSCM("* * * * *")`). DaemonTests and DaemonPollTests drive it.
+// `origin` every minute (`pollSCM("* * * * *")`). DaemonTests, DaemonPollTests and
+// DaemonHistoryWriteTests drive it.
 // Usage: DaemonClockHelper STATE_DIR PROJECT_DIR LANES_DRIVER LEAD_SECONDS [poll]
 import Foundation
 import LanesCron
