@@ -36,6 +36,9 @@ import Testing
         Case(error: XcodeProjectError.notAnXcodeProject(reason: "no project.pbxproj"), kind: .configuration, hint: nil),
         Case(error: CronSyntaxError(message: "minute 61 is out of range", lineNumber: 1, column: 3), kind: .configuration, hint: nil),
         Case(error: InstallationError("no Modules/Lanes.swiftmodule", hint: "reinstall"), kind: .environment, hint: "reinstall"),
+        // A failed step keeps the shape of what the step threw.
+        Case(error: StepFailure(stepID: "push_git_tags", index: 3, underlying: GitError(.authentication, "origin: refused", hint: "set GIT_TOKEN")),
+             kind: .environment, hint: "set GIT_TOKEN"),
     ]
 
     @Test(arguments: cases) func hasTheShapeAndItsExitStatus(_ given: Case) throws {
