@@ -40,6 +40,7 @@ public struct Uploads: Sendable {
         self.environment = environment
         self.registerSecret = registerSecret
         self.http = http
+        http.proxies.secrets.forEach(registerSecret)
         // Polls wait as the client's retries do: cut short when the transfer is cancelled.
         self.sleeper = sleeper ?? ThreadSleeper(cancellation: http.cancellation)
         self.now = now
