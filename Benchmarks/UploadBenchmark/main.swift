@@ -1,5 +1,6 @@
-// Uploads 1 GiB to Ceph RGW on 127.0.0.1 with lanes, `aws s3 cp` and curl's single SigV4 PUT, in
-// one run against the same server, and prints each tool's wall time and peak RSS (from wait4).
+// Uploads 1 GiB to Ceph RGW on 127.0.0.1 with lanes, `aws s3 cp` and curl's single SigV4 PUT, and
+// to nginx WebDAV with lanes and `curl -T`, in one run against the same servers, and prints each
+// tool's wall time and peak RSS (from wait4).
 //
 //   UploadBenchmark --lanes .build/release/lanes-tool [--size-mib 1024] [--runs 2]
 import Foundation
@@ -72,7 +73,7 @@ for line in ((try? String(decoding: FileDescriptorReader.read("\(base)/env"), as
     if let equals = line.firstIndex(of: "=") { values[String(line[..<equals])] = String(line[line.index(after: equals)...]) }
 }
 defer { _ = shell("'\(root)/Tests/Servers/test-servers.sh' stop '\(base)' > /dev/null 2>&1") }
-let endpoint = values["S3_ENDPOINT"]!, key = values["S3_ACCESS_KEY"]!, secret = values["S3_SECRET_KEY"]!
+let endpoint = values["S3_ENDPOINT"]!, webDAV = values["WEBDAV_URL"]!, key = values["S3_ACCESS_KEY"]!, secret = values["S3_SECRET_KEY"]!
 
 let client = S3Client(endpoint: try S3Endpoint.resolve(endpoint: endpoint, region: "us-east-1", environment: [:]),
                       credentials: S3Credentials(accessKeyID: key, secretAccessKey: secret), http: HTTPClient())
@@ -99,7 +100,12 @@ for run in 1...runs {
     results.append(measure("curl --aws-sigv4", ["curl", "-sS", "-f", "-o", "/dev/null", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", "\(key):\(secret)",
                                                 "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-T", file, "\(endpoint)/bench/curl-\(run).bin"],
                            environment: environment, log: log))
+    results.append(measure("lanes upload (dav)", [lanes, "upload", file, "--to", "\(webDAV)/lanes-\(run).bin", "--json"],
+                           environment: environment, log: log))
+    results.append(measure("curl -T (dav)", ["curl", "-sS", "-f", "-o", "/dev/null", "-T", file, "\(webDAV)/curl-\(run).bin"],
+                           environment: environment, log: log))
 }
+let perRun = results.count / runs
 
 func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
 func fixed(_ value: Double, _ digits: Int) -> String {
@@ -110,11 +116,11 @@ func fixed(_ value: Double, _ digits: Int) -> String {
     return text
 }
 
-print("\nupload of \(sizeMiB) MiB to Ceph RGW at \(endpoint) (\(runs) runs each; lanes: 64 MiB parts, 4 in flight)")
+print("\nupload of \(sizeMiB) MiB to Ceph RGW at \(endpoint) and nginx WebDAV at \(webDAV) (\(runs) runs each; lanes to S3: 64 MiB parts, 4 in flight)")
 print(pad("tool", 20) + pad("run", 5) + pad("wall s", 10) + pad("MB/s", 10) + pad("peak RSS MiB", 14) + "exit")
 for (index, result) in results.enumerated() {
     let rate = Double(sizeMiB) * 1.048576 / result.seconds
-    print(pad(result.tool, 20) + pad(String(index / 3 + 1), 5) + pad(fixed(result.seconds, 2), 10) + pad(fixed(rate, 1), 10)
+    print(pad(result.tool, 20) + pad(String(index / perRun + 1), 5) + pad(fixed(result.seconds, 2), 10) + pad(fixed(rate, 1), 10)
           + pad(fixed(result.peakRSSMiB, 1), 14) + String(result.status))
 }
 func best(_ tool: String, in results: [Measurement]) -> Measurement { results.filter { $0.tool == tool }.min { $0.seconds < $1.seconds }! }
@@ -123,11 +129,12 @@ func median(_ tool: String, in results: [Measurement]) -> Double {
     let times = results.filter { $0.tool == tool }.map(\.seconds).sorted()
     return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
 }
-print("\nmedian of each: lanes \(fixed(median("lanes upload", in: results), 2)) s, aws \(fixed(median("aws s3 cp", in: results), 2)) s, curl \(fixed(median("curl --aws-sigv4", in: results), 2)) s")
+print("\nmedian of each: lanes \(fixed(median("lanes upload", in: results), 2)) s, aws \(fixed(median("aws s3 cp", in: results), 2)) s, curl \(fixed(median("curl --aws-sigv4", in: results), 2)) s; WebDAV: lanes \(fixed(median("lanes upload (dav)", in: results), 2)) s, curl \(fixed(median("curl -T (dav)", in: results), 2)) s")
 print("best of each: lanes \(fixed(lanesBest.seconds, 2)) s, aws \(fixed(awsBest.seconds, 2)) s, curl \(fixed(curlBest.seconds, 2)) s")
 print("lanes / aws  = \(fixed(lanesBest.seconds / awsBest.seconds, 2))  (target <= 1.00)")
-print("lanes / curl = \(fixed(lanesBest.seconds / curlBest.seconds, 2))  (target <= 1.25)")
-print("lanes peak RSS = \(fixed(results.filter { $0.tool == "lanes upload" }.map(\.peakRSSMiB).max()!, 1)) MiB  (target <= 64)")
+print("lanes / curl = \(fixed(median("lanes upload", in: results) / median("curl --aws-sigv4", in: results), 2)) by medians, S3  (target <= 1.25)")
+print("lanes / curl = \(fixed(median("lanes upload (dav)", in: results) / median("curl -T (dav)", in: results), 2)) by medians, WebDAV  (target <= 1.25)")
+print("lanes peak RSS = \(fixed(results.filter { $0.tool.hasPrefix("lanes") }.map(\.peakRSSMiB).max()!, 1)) MiB  (target <= 64)")
 if results.contains(where: { $0.status != 0 }) { print("a tool failed: see \(log)"); exit(1) }
 _ = shell("rm -f '\(file)'")
 

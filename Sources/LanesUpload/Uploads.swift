@@ -40,6 +40,7 @@ public struct Uploads: Sendable {
         self.environment = environment
         self.registerSecret = registerSecret
         self.http = http
+        http.proxies.secrets.forEach(registerSecret)
         // Polls wait as the client's retries do: cut short when the transfer is cancelled.
         self.sleeper = sleeper ?? ThreadSleeper(cancellation: http.cancellation)
         self.now = now
@@ -54,7 +55,8 @@ public struct Uploads: Sendable {
             authorization.secrets.forEach(registerSecret)
             return HTTPPutDestination(url: url, authorization: authorization, http: http)
         case .s3(let bucket, let key):
-            let credentials = try S3Credentials.resolve(environment: environment, profile: settings.s3Profile)
+            let credentials = try S3CredentialChain(environment: environment, http: http, registerSecret: registerSecret, now: now)
+                .resolve(profile: settings.s3Profile)
             credentials.secrets.forEach(registerSecret)
             let endpoint = try S3Endpoint.resolve(endpoint: settings.s3Endpoint, region: settings.s3Region,
                                                   addressing: settings.s3Addressing, environment: environment)

@@ -56,21 +56,27 @@ import Testing
         environment["TMPDIR"] = temporary.path
         environment["LANES_LOG_LEVEL"] = "debug"
 
-        // Terminal mode, with JUnit and debug logs; /proc/*/cmdline read while children run.
-        let running = try lanes.start(["matrix", "--junit", junit.path], in: project, extraEnvironment: environment)
-        var commandLines = ""
-        while running.process.isRunning {
-            commandLines += Self.allCommandLines()
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        // Terminal mode, with JUnit and debug logs. Every child's argv is proven, not sampled: the
+        // compiler, `sh` and `sleep` are stand-ins that record their own argv (so a child that lives
+        // a millisecond is still seen), and the `sleep` stand-in holds the lane until this test has
+        // read the command lines of lanes and its runner, which are then alive for certain.
+        let held = try HeldChildren(lanes: lanes)
+        let running = try lanes.start(["matrix", "--junit", junit.path], in: project, extraEnvironment: environment.merging(held.environment) { $1 })
+        let whileHeld = held.commandLinesWhileHeld(of: running.process)
         let terminal = running.finish()
+        let records = held.records()
+        #expect(records.filter { $0.tool == "sh" }.count >= Self.secrets.count, "every sh child recorded itself: \(records.map(\.tool))")
+        #expect(records.contains { $0.tool == "sleep" } && records.contains { $0.tool == "swiftc" }, "\(records.map(\.tool))")
+        #expect(whileHeld.isEmpty == !HeldChildren.hasProc, "lanes and its runner were read while held")
+        for record in records { leaks += Self.leaks(in: record.arguments.joined(separator: " "), channel: "argv of \(record.tool)") }
+        for line in whileHeld { leaks += Self.leaks(in: line, channel: "/proc/PID/cmdline of a held process") }
+        held.remove()
         #expect(terminal.status == 1, "\(terminal.output)")
         #expect(terminal.standardOutput.contains("echo PLAIN_SECRET=********"), "\(terminal.output)")
         #expect(terminal.standardOutput.contains("child ********"))
         #expect(terminal.standardError.contains("warning: secret SHORT_SECRET is shorter than 6 characters"))
         leaks += Self.leaks(in: terminal.standardOutput, channel: "stdout")
         leaks += Self.leaks(in: terminal.standardError, channel: "stderr (with debug logs)")
-        leaks += Self.leaks(in: commandLines, channel: "/proc/PID/cmdline")
 
         let report = try String(contentsOf: junit, encoding: .utf8)
         leaks += Self.leaks(in: report, channel: "JUnit")
@@ -117,11 +123,92 @@ import Testing
         #expect(next.status == 0, "\(next.output)")
         #expect(!FileManager.default.fileExists(atPath: keychain.path), "the next run removed it")
     }
+}
 
-    static func allCommandLines() -> String {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
-            (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) }
-        }.joined(separator: "\n")
+/// The held-child technique for argv leak checks: stand-ins for `sh`, `sleep` and the compiler,
+/// first on PATH (and `LANES_SWIFTC`), write their own argv to a file before running the real
+/// tool, so no child can come and go unseen; the `sleep` stand-in then waits for this test's
+/// release, which holds lanes and its runner alive while their command lines are read.
+struct HeldChildren {
+    struct Record { let tool: String; let arguments: [String] }
+
+    static let hasProc = FileManager.default.fileExists(atPath: "/proc/self/cmdline")
+    let folder: URL
+    var recordFolder: URL { folder.appendingPathComponent("records") }
+    var standIns: URL { folder.appendingPathComponent("bin") }
+    let environment: [String: String]
+
+    init(lanes: LanesProcess) throws {
+        folder = LanesProcess.temporaryDirectory("held")
+        let records = folder.appendingPathComponent("records"), standIns = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: standIns, withIntermediateDirectories: true)
+        let path = lanes.environment["PATH"] ?? "/usr/bin:/bin"
+        let swiftc = try #require(path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "swiftc is not on PATH")
+        // `printf '%s\0'`: one NUL-terminated argument each, as the kernel holds them.
+        let record = #"printf '%s\0' "$@" > "$LANES_HELD_RECORDS/$(basename "$0").$$.argv""#
+        let scripts = [
+            "sh": "\(record)\nexec /bin/sh \"$@\"",
+            "swiftc": "\(record)\nexec '\(swiftc)' \"$@\"",
+            "sleep": "\(record)\n: > \"$LANES_HELD_RECORDS/held\"\ni=0\nwhile [ ! -e \"$LANES_HELD_RECORDS/release\" ] && [ $i -lt 1200 ]; do /bin/sleep 0.05; i=$((i+1)); done",
+        ]
+        for (name, body) in scripts {
+            let file = standIns.appendingPathComponent(name)
+            try "#!/bin/sh\n\(body)\n".write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        }
+        environment = ["PATH": "\(standIns.path):\(path)", "LANES_SWIFTC": standIns.appendingPathComponent("swiftc").path,
+                       "LANES_HELD_RECORDS": records.path]
+    }
+
+    /// Waits (up to 5 minutes: the first run compiles) for the `sleep` stand-in to hold, reads the
+    /// command lines of every process below `process`, and releases the hold.
+    func commandLinesWhileHeld(of process: Process) -> [String] {
+        let deadline = Date().addingTimeInterval(300)
+        let heldFile = recordFolder.appendingPathComponent("held").path
+        while process.isRunning, !FileManager.default.fileExists(atPath: heldFile), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        defer { FileManager.default.createFile(atPath: recordFolder.appendingPathComponent("release").path, contents: nil) }
+        guard Self.hasProc, FileManager.default.fileExists(atPath: heldFile) else { return [] }
+        return ProcessTree.commandLines(below: process.processIdentifier)
+    }
+
+    func records() -> [Record] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordFolder.path)) ?? []
+        return names.filter { $0.hasSuffix(".argv") }.compactMap { name in
+            guard let data = FileManager.default.contents(atPath: recordFolder.appendingPathComponent(name).path) else { return nil }
+            let arguments = data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+            return Record(tool: String(name.prefix { $0 != "." }), arguments: arguments)
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// The command lines of a process and its descendants, from /proc (Linux), read once.
+enum ProcessTree {
+    static func commandLines(below root: Int32) -> [String] {
+        var parents: [Int32: Int32] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+        }
+        var tree: Set<Int32> = [root]
+        var grew = true
+        while grew {
+            grew = false
+            for (pid, parent) in parents where tree.contains(parent) && !tree.contains(pid) {
+                tree.insert(pid)
+                grew = true
+            }
+        }
+        return tree.compactMap { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
+            return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+        }
     }
 }

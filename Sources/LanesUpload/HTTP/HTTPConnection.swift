@@ -8,9 +8,17 @@ public struct RequestTimeouts: Sendable, Hashable {
     public var connect: Double
     public var idle: Double
 
-    public init(connect: Double = 15, idle: Double = 60) {
+    /// Resolving a host name (`getaddrinfo` on a thread of its own, as it has no timeout).
+    public var resolve: Double
+    /// How long a request sent with `Expect: 100-continue` waits for the interim answer before it
+    /// sends its body anyway, as curl does (a server that ignores the header then still gets it).
+    public var continueWait: Double
+
+    public init(connect: Double = 15, idle: Double = 60, resolve: Double = 15, continueWait: Double = 1) {
         self.connect = connect
         self.idle = idle
+        self.resolve = resolve
+        self.continueWait = continueWait
     }
 }
 
@@ -34,10 +42,14 @@ final class HTTPConnection: @unchecked Sendable {
     /// The current request's `maximumResponseBody`.
     private var maximumBody = 16 << 20
 
-    private init(origin: String, descriptor: Int32, tls: OpaquePointer?) {
+    /// The proxy a plain-http connection goes through: requests then name the absolute URL.
+    private let proxy: ProxyServer?
+
+    private init(origin: String, descriptor: Int32, tls: OpaquePointer?, proxy: ProxyServer?) {
         self.origin = origin
         self.descriptor = descriptor
         self.tls = tls
+        self.proxy = proxy
     }
 
     deinit {
@@ -54,46 +66,94 @@ final class HTTPConnection: @unchecked Sendable {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
-    static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext,
+    /// Connects to `url`'s server, or through `proxy`: to the proxy, with a `CONNECT` tunnel for https.
+    static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext, proxy: ProxyServer? = nil,
+                     resolver: any NameResolver = SystemNameResolver(),
                      cancellation: TransferCancellation? = nil) throws(TransportError) -> HTTPConnection {
-        var hints = addrinfo()
-        hints.ai_socktype = StreamSocket.streamType
-        hints.ai_family = AF_UNSPEC
-        var results: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(url.host, String(url.port), &hints, &results)
-        guard status == 0, let first = results else {
-            throw TransportError(reason: .resolve, detail: "cannot resolve \(url.host): \(String(cString: gai_strerror(status)))")
+        let server = proxy?.url ?? url
+        let addresses: [ResolvedAddress]
+        do {
+            addresses = try DeadlineResolution.resolve(host: server.host, port: server.port, timeout: timeouts.resolve,
+                                                       resolver: resolver, cancellation: cancellation)
+        } catch {
+            throw proxy == nil ? error : TransportError(reason: error.reason, detail: "\(error.detail) (the proxy \(server.origin))")
         }
-        defer { freeaddrinfo(results) }
         var lastError = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let address = entry {
-            entry = address.pointee.ai_next
-            let descriptor = StreamSocket.open(family: address.pointee.ai_family, protocol: address.pointee.ai_protocol)
+        for address in addresses {
+            let descriptor = StreamSocket.open(family: address.family, protocol: address.socketProtocol)
             guard descriptor >= 0 else { lastError = String(cString: strerror(errno)); continue }
-            if let failure = connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen, timeout: timeouts.connect,
-                                     cancellation: cancellation) {
+            let failure = address.bytes.withUnsafeBytes { raw in
+                connect(descriptor, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count),
+                        timeout: timeouts.connect, cancellation: cancellation)
+            }
+            if let failure {
                 close(descriptor)
                 lastError = failure
                 continue
             }
             configure(descriptor, idle: timeouts.idle)
-            guard url.isTLS else { return HTTPConnection(origin: url.origin, descriptor: descriptor, tls: nil) }
             do {
+                if let proxy, url.isTLS { try tunnel(descriptor, to: url, through: proxy) }
+                guard url.isTLS else { return HTTPConnection(origin: url.origin, descriptor: descriptor, tls: nil, proxy: proxy) }
                 let session = try tlsContext.handshake(descriptor: descriptor, host: url.host)
-                return HTTPConnection(origin: url.origin, descriptor: descriptor, tls: session)
+                return HTTPConnection(origin: url.origin, descriptor: descriptor, tls: session, proxy: nil)
             } catch {
                 close(descriptor)
                 throw error
             }
         }
         if let cancellation, cancellation.isCancelled { throw cancellation.error }
+        if let proxy { throw TransportError(reason: .connect, detail: "cannot connect to the proxy \(proxy) (for \(url.origin)): \(lastError)") }
         throw TransportError(reason: .connect, detail: "cannot connect to \(url.origin): \(lastError)")
+    }
+
+    /// Asks `proxy` for a tunnel to `url`'s server (RFC 9110's CONNECT) and reads its answer byte by
+    /// byte, so that nothing of the TLS handshake that follows is taken for the proxy's.
+    private static func tunnel(_ descriptor: Int32, to url: HTTPURL, through proxy: ProxyServer) throws(TransportError) {
+        let target = "\(url.host.contains(":") ? "[\(url.host)]" : url.host):\(url.port)"
+        var head = "CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n"
+        if let authorization = proxy.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
+        head += "\r\n"
+        let bytes = Array(head.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { StreamSocket.send(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw TransportError(reason: .connect, detail: "the proxy \(proxy) closed the connection before CONNECT \(target) was sent") }
+            offset += written
+        }
+        var answer: [UInt8] = []
+        var byte: UInt8 = 0
+        while !(answer.count >= 4 && answer.suffix(4).elementsEqual("\r\n\r\n".utf8)) {
+            guard answer.count < maximumHead else { throw TransportError(reason: .protocolViolation, detail: "the proxy \(proxy) sent an answer to CONNECT over \(maximumHead >> 10) KiB") }
+            let count = recv(descriptor, &byte, 1, 0)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else {
+                throw TransportError(reason: count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? .timeout : .connect,
+                                     detail: "the proxy \(proxy) did not answer CONNECT \(target)")
+            }
+            answer.append(byte)
+        }
+        let statusLine = String(decoding: answer.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw TransportError(reason: .protocolViolation, detail: "the proxy \(proxy) sent a malformed answer to CONNECT \(target)")
+        }
+        switch status {
+        case 200..<300: return
+        case 407:
+            throw TransportError(reason: .proxy, detail: proxy.authorization == nil
+                ? "the proxy \(proxy) wants credentials (407): put them in the proxy variable as http://USER:PASSWORD@host:port"
+                : "the proxy \(proxy) refused its credentials (407): check the user and password in the proxy variable")
+        default:
+            let reason = parts.count > 2 ? " \(parts[2])" : ""
+            throw TransportError(reason: .proxy, detail: "the proxy \(proxy) refused a tunnel to \(target): \(status)\(reason); check NO_PROXY or the proxy's rules")
+        }
     }
 
     /// A non-blocking connect bounded by `timeout`, watched in 50 ms slices for cancellation; the
     /// error text, or nil once connected.
-    private static func connect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: socklen_t, timeout: Double,
+    private static func connect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t, timeout: Double,
                                 cancellation: TransferCancellation?) -> String? {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
@@ -140,24 +200,51 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: - Exchange
 
     /// Sends `request` and reads the whole response. `onSent` hears each block of body bytes written.
-    func exchange(_ request: HTTPRequest, onSent: (Int64) -> Void) throws(TransportError) -> HTTPResponse {
+    /// With `continueWait`, the head carries `Expect: 100-continue` and the body waits up to that
+    /// long for the server's `100 Continue`: a final answer instead (a refusal, a redirect) comes
+    /// back without the body ever going out, and the connection is not reused.
+    func exchange(_ request: HTTPRequest, continueWait: Double? = nil, onSent: (Int64) -> Void) throws(TransportError) -> HTTPResponse {
         reusable = false
         // A CR or LF in the target or a header would end the line and let the rest inject headers.
         for text in [request.method, request.url.target] + request.headers.flatMap({ [$0.name, $0.value] })
         where text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7f }) {
             throw TransportError(reason: .protocolViolation, detail: "refusing to send a request to \(origin) with a control character (CR, LF) in its target or headers")
         }
-        var head = "\(request.method) \(request.url.target) HTTP/1.1\r\nHost: \(request.url.authority)\r\n"
+        // Through a proxy, plain http names the whole URL and carries the proxy's credentials.
+        let target = proxy == nil ? request.url.target : request.url.origin + request.url.target
+        var head = "\(request.method) \(target) HTTP/1.1\r\nHost: \(request.url.authority)\r\n"
+        if let authorization = proxy?.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
         for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
         if request.header("Content-Length") == nil && (request.body.length > 0 || ["PUT", "POST", "PATCH"].contains(request.method)) {
             head += "Content-Length: \(request.body.length)\r\n"
         }
+        if continueWait != nil { head += "Expect: 100-continue\r\n" }
         head += "\r\n"
         try writeAll(Array(head.utf8))
-        try sendBody(request.body, onSent: onSent)
         maximumBody = request.maximumResponseBody
-        let response = try readResponse(isHead: request.method == "HEAD")
-        return response
+        headBytes = 0
+        if let continueWait, try waitForAnswer(seconds: continueWait) {
+            let early = try readResponse(isHead: request.method == "HEAD", stopAtContinue: true)
+            if early.status != 100 {
+                reusable = false  // the server may still expect the body we never sent
+                return early
+            }
+        }
+        try sendBody(request.body, onSent: onSent)
+        return try readResponse(isHead: request.method == "HEAD", stopAtContinue: false)
+    }
+
+    /// Whether the server says something within `seconds` (bytes already buffered count).
+    private func waitForAnswer(seconds: Double) throws(TransportError) -> Bool {
+        if bufferEnd > bufferStart { return true }
+        if let tls, SSL_pending(tls) > 0 { return true }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&poller, 1, Int32(seconds * 1000))
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { throw socketError(writing: false) }
+            return ready > 0
+        }
     }
 
     private func sendBody(_ body: RequestBody, onSent: (Int64) -> Void) throws(TransportError) {
@@ -309,8 +396,9 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func readResponse(isHead: Bool) throws(TransportError) -> HTTPResponse {
-        headBytes = 0
+    /// Reads a response; with `stopAtContinue`, a `100 Continue` is returned rather than skipped.
+    /// The head budget counts from the request, across interim answers.
+    private func readResponse(isHead: Bool, stopAtContinue: Bool) throws(TransportError) -> HTTPResponse {
         var informational = 0
         while true {
             let statusLine = try readLine()
@@ -330,6 +418,7 @@ final class HTTPConnection: @unchecked Sendable {
                 guard informational <= Self.maximumInformational else {
                     throw TransportError(reason: .protocolViolation, detail: "\(origin) sent more than \(Self.maximumInformational) interim (1xx) responses; refused")
                 }
+                if status == 100 && stopAtContinue { return HTTPResponse(status: status, headers: headers, body: []) }
                 continue
             }
             let response = HTTPResponse(status: status, headers: headers, body: [])

@@ -66,16 +66,23 @@ public struct HTTPResponse: Sendable {
 /// A failure below HTTP: the connection could not be made, broke, or went quiet for too long.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// `certificate`: the server's certificate was refused (trying again cannot help).
-    public enum Reason: Sendable { case resolve, connect, tls, certificate, reset, timeout, protocolViolation, cancelled }
+    /// `proxy`: the proxy variable is malformed, or the proxy refused (trying again cannot help).
+    /// `redirect`: a redirect lanes does not follow.
+    public enum Reason: Sendable { case resolve, connect, tls, certificate, reset, timeout, protocolViolation, cancelled, proxy, redirect }
     public let reason: Reason
     public let detail: String
 
     /// A refused certificate or a response beyond what the protocol allows stays so on another try.
-    public var isRetryable: Bool { reason != .certificate && reason != .protocolViolation }
+    public var isRetryable: Bool { ![.certificate, .protocolViolation, .proxy, .redirect].contains(reason) }
 
     /// Whether the request surely never reached the server (no connection was made), so any
     /// request may be tried again.
     public var isBeforeSending: Bool { reason == .resolve || reason == .connect || reason == .tls }
+
+    public init(reason: Reason, detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
 
     public var description: String { detail }
 }

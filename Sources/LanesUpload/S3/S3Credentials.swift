@@ -1,6 +1,7 @@
 internal import LanesPlatform
 
-/// An access key pair, from the environment or a named profile of `~/.aws/credentials`.
+/// An access key pair, as `S3CredentialChain` found it (the environment, a profile, STS, a
+/// container or instance metadata service).
 /// The secret and the token are secrets: `secrets` lists them for the redactor.
 public struct S3Credentials: Sendable {
     public let accessKeyID: String
@@ -24,27 +25,14 @@ public struct S3Credentials: Sendable {
     /// Values that must never be printed.
     public var secrets: [String] { [secretAccessKey] + (sessionToken.map { [$0] } ?? []) }
 
-    /// `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`/`AWS_SESSION_TOKEN` when set; otherwise the profile
-    /// `profile` (or `AWS_PROFILE`, or "default") of `AWS_SHARED_CREDENTIALS_FILE` or `~/.aws/credentials`.
+    /// The credentials `S3CredentialChain` finds, with its defaults (a client of its own, nothing
+    /// registered): for callers that register `secrets` themselves.
     public static func resolve(environment: [String: String], profile: String? = nil) throws(UploadError) -> S3Credentials {
-        let profileName = profile ?? environment["AWS_PROFILE"]
-        if profile == nil, let key = environment["AWS_ACCESS_KEY_ID"], !key.isEmpty {
-            guard let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
-                throw .missingVariable("AWS_SECRET_ACCESS_KEY", for: "s3", detail: "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not")
-            }
-            let token = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-            return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: token)
-        }
-        let file = environment["AWS_SHARED_CREDENTIALS_FILE"] ?? ((environment["HOME"] ?? "") + "/.aws/credentials")
-        let name = profileName ?? "default"
-        guard let text = try? FilePath.read(file) else {
-            throw .missingVariable("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE)", for: "s3",
-                                   detail: "no credentials: the variables are not set and \(file) cannot be read")
-        }
-        guard let values = parseProfile(name, in: text) else {
-            throw UploadError(.configuration, "s3: profile \(name) is not in \(file)", hint: "check AWS_PROFILE or --profile")
-        }
-        let place = "profile \(name) in \(file)"
+        try S3CredentialChain(environment: environment).resolve(profile: profile)
+    }
+
+    /// The keys of a profile section (`aws_access_key_id`, `aws_secret_access_key`, `aws_session_token`).
+    static func fromProfile(_ values: [String: String], place: String) throws(UploadError) -> S3Credentials {
         guard let key = values["aws_access_key_id"], let secret = values["aws_secret_access_key"] else {
             throw UploadError(.configuration, "s3: \(place) lacks aws_access_key_id or aws_secret_access_key")
         }

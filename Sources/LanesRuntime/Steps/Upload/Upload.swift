@@ -27,9 +27,9 @@ public struct Upload: Step {
     var to: String
     @StepOption("endpoint", "S3-compatible endpoint URL (default AWS)", env: "AWS_ENDPOINT_URL")
     var endpoint: String?
-    @StepOption("region", "S3 region", env: "AWS_REGION")
+    @StepOption("region", "S3 region (else AWS_DEFAULT_REGION, else us-east-1)", env: "AWS_REGION")
     var region: String?
-    @StepOption("profile", "Profile in ~/.aws/credentials", env: "AWS_PROFILE")
+    @StepOption("profile", "AWS profile in ~/.aws/credentials or ~/.aws/config (credential_process, web identity)", env: "AWS_PROFILE")
     var profile: String?
     @StepOption("virtual_hosted", "Address the bucket as a host name instead of a path", default: false)
     var virtualHosted: Bool

@@ -16,7 +16,8 @@ extension StepContext {
         let cancellation = TransferCancellation()
         let variables = environment.variables.merging(credentials) { _, resolved in resolved }
         let uploads = Uploads(environment: variables, registerSecret: { redactor.register($0) },
-                              http: HTTPClient(cancellation: cancellation, onRetry: { log.line("retrying: \($0)") }))
+                              http: HTTPClient(cancellation: cancellation, proxies: ProxySettings(environment: variables),
+                                                onRetry: { log.line("retrying: \($0)") }))
         return try await BlockingWork.run(onCancel: cancellation.cancel) { try work(uploads) }
     }
 

@@ -1,0 +1,319 @@
+internal import FoundationEssentials
+internal import LanesPlatform
+
+/// Finds S3 credentials the way the AWS CLI does, first match wins:
+///
+/// 1. `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` / `AWS_SESSION_TOKEN` (unless a profile was named);
+/// 2. web identity: the profile's `role_arn` + `web_identity_token_file`, or `AWS_ROLE_ARN` +
+///    `AWS_WEB_IDENTITY_TOKEN_FILE`, exchanged with STS `AssumeRoleWithWebIdentity`;
+/// 3. the profile in the shared credentials file (`AWS_SHARED_CREDENTIALS_FILE`, `~/.aws/credentials`);
+/// 4. the profile's `credential_process` in the config file (`AWS_CONFIG_FILE`, `~/.aws/config`);
+/// 5. the profile's keys in the config file;
+/// 6. container credentials (`AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` or `_FULL_URI`, with
+///    `AWS_CONTAINER_AUTHORIZATION_TOKEN[_FILE]`), as ECS and EKS Pod Identity serve them;
+/// 7. the EC2 instance metadata service, IMDSv2 (a token PUT, then GETs), unless
+///    `AWS_EC2_METADATA_DISABLED=true`.
+///
+/// The profile is the one named, else `AWS_PROFILE`, else `default`. Every secret it reads (a web
+/// identity token, a container token, the keys it gets) goes to `registerSecret` before any use.
+public struct S3CredentialChain: Sendable {
+    let environment: [String: String]
+    let http: HTTPClient
+    /// For the metadata services on link-local addresses: never through a proxy, short limits.
+    let metadataHTTP: HTTPClient
+    let registerSecret: @Sendable (String) -> Void
+    let now: @Sendable () -> Int
+
+    public init(environment: [String: String], http: HTTPClient? = nil, registerSecret: @escaping @Sendable (String) -> Void = { _ in },
+                now: @escaping @Sendable () -> Int = systemSeconds) {
+        self.environment = environment
+        self.http = http ?? HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 30), retry: RetryPolicy(attempts: 3),
+                                       proxies: ProxySettings(environment: environment))
+        let timeout = environment["AWS_METADATA_SERVICE_TIMEOUT"].flatMap(Double.init) ?? 1
+        let attempts = environment["AWS_METADATA_SERVICE_NUM_ATTEMPTS"].flatMap(Int.init) ?? 1
+        metadataHTTP = HTTPClient(timeouts: RequestTimeouts(connect: timeout, idle: timeout, resolve: timeout),
+                                  retry: RetryPolicy(attempts: max(1, attempts), baseDelay: 0.1), cancellation: self.http.cancellation,
+                                  proxies: .direct)
+        self.registerSecret = registerSecret
+        self.now = now
+    }
+
+    public func resolve(profile named: String? = nil) throws(UploadError) -> S3Credentials {
+        if named == nil, let key = value("AWS_ACCESS_KEY_ID") {
+            guard let secret = value("AWS_SECRET_ACCESS_KEY") else {
+                throw .missingVariable("AWS_SECRET_ACCESS_KEY", for: "s3", detail: "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not")
+            }
+            return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: value("AWS_SESSION_TOKEN"))
+        }
+        let name = named ?? value("AWS_PROFILE") ?? "default"
+        let home = environment["HOME"] ?? ""
+        let credentialsFile = value("AWS_SHARED_CREDENTIALS_FILE") ?? home + "/.aws/credentials"
+        let configFile = value("AWS_CONFIG_FILE") ?? home + "/.aws/config"
+        let credentialsText = try? FilePath.read(credentialsFile)
+        let configText = try? FilePath.read(configFile)
+        let fromCredentials = credentialsText.flatMap { S3Credentials.parseProfile(name, in: $0) }
+        // The config file names profiles `[profile NAME]`, except `[default]`.
+        let fromConfig = configText.flatMap { S3Credentials.parseProfile(name == "default" ? "default" : "profile \(name)", in: $0) }
+        let profileWasNamed = named != nil || value("AWS_PROFILE") != nil
+        if profileWasNamed, name != "default", fromCredentials == nil, fromConfig == nil {
+            throw UploadError(.configuration, "s3: profile \(name) is in neither \(credentialsFile) nor \(configFile)",
+                              hint: "check the profile option (AWS_PROFILE), AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE")
+        }
+        let config = fromConfig ?? [:]
+        let configPlace = "profile \(name) in \(configFile)"
+
+        if let role = config["role_arn"], config["source_profile"] != nil || config["credential_source"] != nil {
+            throw UploadError(.configuration, "s3: \(configPlace) assumes the role \(role) from other credentials, which lanes does not do",
+                              hint: "set credential_process = aws configure export-credentials --profile \(name) --format process")
+        }
+        if let role = config["role_arn"], let tokenFile = config["web_identity_token_file"] {
+            return try webIdentity(role: role, tokenFile: tokenFile, session: config["role_session_name"], place: configPlace)
+        }
+        if let role = value("AWS_ROLE_ARN"), let tokenFile = value("AWS_WEB_IDENTITY_TOKEN_FILE") {
+            return try webIdentity(role: role, tokenFile: tokenFile, session: value("AWS_ROLE_SESSION_NAME"), place: "AWS_WEB_IDENTITY_TOKEN_FILE")
+        }
+        if let values = fromCredentials {
+            return try S3Credentials.fromProfile(values, place: "profile \(name) in \(credentialsFile)")
+        }
+        if let command = config["credential_process"] {
+            return try CredentialProcess(command: command, place: configPlace, environment: environment).run()
+        }
+        if config["aws_access_key_id"] != nil {
+            return try S3Credentials.fromProfile(config, place: configPlace)
+        }
+        if let found = try containerCredentials() { return found }
+        if value("AWS_EC2_METADATA_DISABLED")?.lowercased() != "true", let found = try instanceMetadataCredentials() { return found }
+        throw .missingVariable("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile option, AWS_PROFILE)", for: "s3",
+                               detail: "no credentials: not in the environment, no profile \(name) in \(credentialsFile) or \(configFile), no web identity or container credentials, and no instance metadata service answered")
+    }
+
+    private func value(_ name: String) -> String? {
+        environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    // MARK: - Web identity (STS AssumeRoleWithWebIdentity)
+
+    private func webIdentity(role: String, tokenFile: String, session: String?, place: String) throws(UploadError) -> S3Credentials {
+        guard let token = (try? FilePath.read(tokenFile))?.trimmingSpacesAndNewlines, !token.isEmpty else {
+            throw UploadError(.environment, "s3: the web identity token file \(tokenFile) (from \(place)) cannot be read or is empty",
+                              hint: "check the file the OIDC provider (EKS, GitHub Actions) writes")
+        }
+        registerSecret(token)
+        let endpoint = try stsEndpoint()
+        let form = [("Action", "AssumeRoleWithWebIdentity"), ("Version", "2011-06-15"), ("RoleArn", role),
+                    ("RoleSessionName", session ?? "lanes-\(now())"), ("WebIdentityToken", token)]
+        let body = form.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
+        // The token goes in the body, never in the URL (which logs and errors may show).
+        let request = HTTPRequest(method: "POST", url: endpoint, headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")],
+                                  body: .bytes(Array(body.utf8)), idempotent: true)
+        let response: HTTPResponse
+        do { response = try http.send(request) } catch {
+            throw UploadError.transfer("s3", "cannot reach STS at \(endpoint) for the web identity role \(role): \(error.detail)")
+        }
+        let xml = Substring(response.text)
+        guard response.isSuccess, let credentials = XMLFields.blocks("Credentials", in: xml).first,
+              let key = XMLFields.value("AccessKeyId", in: credentials), let secret = XMLFields.value("SecretAccessKey", in: credentials) else {
+            let code = XMLFields.value("Code", in: xml) ?? "HTTP \(response.status)"
+            let message = (XMLFields.value("Message", in: xml) ?? "").replacing(token, with: "********")
+            throw UploadError(.configuration, "s3: STS refused the web identity token from \(place) for \(role): \(code) \(message)",
+                              hint: "check the role's trust policy for this OIDC provider and audience, and AWS_ROLE_ARN")
+        }
+        let sessionToken = XMLFields.value("SessionToken", in: credentials)
+        return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: sessionToken,
+                             source: "web identity role \(role)", keyVariable: "AWS_ROLE_ARN", secretVariable: "AWS_ROLE_ARN")
+    }
+
+    /// `AWS_ENDPOINT_URL_STS`, else `AWS_ENDPOINT_URL`, else STS in the region (the SDKs' regional default).
+    private func stsEndpoint() throws(UploadError) -> HTTPURL {
+        if let text = value("AWS_ENDPOINT_URL_STS") ?? value("AWS_ENDPOINT_URL") {
+            guard let url = HTTPURL(text) else { throw UploadError(.configuration, "s3: \(text) is not an http(s) URL for STS", hint: "check AWS_ENDPOINT_URL_STS") }
+            return url
+        }
+        guard let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
+            return HTTPURL(isTLS: true, host: "sts.amazonaws.com", path: "/")
+        }
+        return HTTPURL(isTLS: true, host: "sts.\(region).amazonaws.com", path: "/")
+    }
+
+    // MARK: - Container credentials (ECS, EKS Pod Identity)
+
+    private func containerCredentials() throws(UploadError) -> S3Credentials? {
+        let url: HTTPURL
+        let variable: String
+        if let relative = value("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") {
+            variable = "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"
+            guard let parsed = HTTPURL("http://169.254.170.2" + (relative.hasPrefix("/") ? relative : "/" + relative)) else {
+                throw UploadError(.configuration, "s3: \(variable) is not a path", hint: "check \(variable)")
+            }
+            url = parsed
+        } else if let full = value("AWS_CONTAINER_CREDENTIALS_FULL_URI") {
+            variable = "AWS_CONTAINER_CREDENTIALS_FULL_URI"
+            guard let parsed = HTTPURL(full) else { throw UploadError(.configuration, "s3: \(variable) is not an http(s) URL", hint: "check \(variable)") }
+            // Plain http only to the container agent's own addresses, as the SDKs allow.
+            guard parsed.isTLS || Self.isContainerHost(parsed.host) else {
+                throw UploadError(.configuration, "s3: \(variable) is plain http to \(parsed.host), which is not a loopback or container agent address",
+                                  hint: "use https, or the agent's address (169.254.170.2, 169.254.170.23, a loopback address)")
+            }
+            url = parsed
+        } else {
+            return nil
+        }
+        var headers: [(name: String, value: String)] = []
+        var token = value("AWS_CONTAINER_AUTHORIZATION_TOKEN")
+        if let file = value("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE") {
+            guard let text = try? FilePath.read(file) else {
+                throw UploadError(.environment, "s3: AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE \(file) cannot be read", hint: "check the file the agent mounts")
+            }
+            token = text.trimmingSpacesAndNewlines
+        }
+        if let token {
+            registerSecret(token)
+            headers.append(("Authorization", token))
+        }
+        let response: HTTPResponse
+        do { response = try metadataHTTP.send(HTTPRequest(method: "GET", url: url, headers: headers)) } catch {
+            throw UploadError.transfer("s3", "cannot reach the container credentials at \(url) (\(variable)): \(error.detail)")
+        }
+        guard response.isSuccess else {
+            throw UploadError(.configuration, "s3: the container credentials at \(url) answered HTTP \(response.status)",
+                              hint: "check \(variable) and the authorization token (AWS_CONTAINER_AUTHORIZATION_TOKEN[_FILE])")
+        }
+        return try decodeTemporary(response, from: "container credentials at \(url)", variable: variable)
+    }
+
+    static func isContainerHost(_ host: String) -> Bool {
+        if ["169.254.170.2", "169.254.170.23", "fd00:ec2::23", "localhost", "::1"].contains(host) { return true }
+        return NoProxyRule("127.0.0.0/8")?.matches(host: host, port: 0) == true
+    }
+
+    // MARK: - Instance metadata (IMDSv2)
+
+    private func instanceMetadataCredentials() throws(UploadError) -> S3Credentials? {
+        let base = value("AWS_EC2_METADATA_SERVICE_ENDPOINT").flatMap(HTTPURL.init) ?? HTTPURL(isTLS: false, host: "169.254.169.254", path: "/")
+        let tokenResponse: HTTPResponse
+        do {
+            tokenResponse = try metadataHTTP.send(HTTPRequest(method: "PUT", url: base.appending(path: "/latest/api/token"),
+                                                              headers: [("x-aws-ec2-metadata-token-ttl-seconds", "21600")]))
+        } catch {
+            return nil  // no metadata service: not on EC2
+        }
+        guard tokenResponse.isSuccess, !tokenResponse.body.isEmpty else {
+            throw UploadError(.configuration, "s3: the instance metadata service at \(base.origin) refused a session token (HTTP \(tokenResponse.status))",
+                              hint: "lanes speaks IMDSv2 only: check the instance's metadata options (hop limit 2 in containers)")
+        }
+        let token = tokenResponse.text.trimmingSpacesAndNewlines
+        registerSecret(token)
+        let headers = [(name: "x-aws-ec2-metadata-token", value: token)]
+        let listing = base.appending(path: "/latest/meta-data/iam/security-credentials/")
+        let roles: HTTPResponse
+        do { roles = try metadataHTTP.send(HTTPRequest(method: "GET", url: listing, headers: headers)) } catch {
+            throw UploadError.transfer("s3", "the instance metadata service at \(base.origin) stopped answering: \(error.detail)")
+        }
+        guard roles.isSuccess, let role = roles.text.split(whereSeparator: \.isNewline).first.map(String.init), !role.isEmpty else {
+            throw UploadError(.configuration, "s3: this instance has no IAM role (the metadata service answered HTTP \(roles.status))",
+                              hint: "attach an instance profile, or give credentials another way")
+        }
+        let credentials: HTTPResponse
+        do { credentials = try metadataHTTP.send(HTTPRequest(method: "GET", url: listing.appending(path: HTTPURL.encode(role)), headers: headers)) } catch {
+            throw UploadError.transfer("s3", "the instance metadata service at \(base.origin) stopped answering: \(error.detail)")
+        }
+        guard credentials.isSuccess else {
+            throw UploadError(.configuration, "s3: the instance metadata service answered HTTP \(credentials.status) for the role \(role)")
+        }
+        return try decodeTemporary(credentials, from: "instance role \(role)", variable: "the instance's IAM role")
+    }
+
+    // MARK: - Temporary credentials in JSON
+
+    /// The JSON that container credentials, IMDS and `credential_process` share (their field names).
+    struct TemporaryCredentials: Decodable {
+        let AccessKeyId: String?
+        let SecretAccessKey: String?
+        let Token: String?
+        let SessionToken: String?
+        let Expiration: String?
+        let Version: Int?
+        let Code: String?
+    }
+
+    private func decodeTemporary(_ response: HTTPResponse, from source: String, variable: String) throws(UploadError) -> S3Credentials {
+        guard let decoded = try? JSONDecoder().decode(TemporaryCredentials.self, from: Data(response.body)),
+              let key = decoded.AccessKeyId, let secret = decoded.SecretAccessKey else {
+            throw UploadError(.configuration, "s3: the \(source) answered without AccessKeyId and SecretAccessKey")
+        }
+        if let code = decoded.Code, code != "Success" {
+            throw UploadError(.configuration, "s3: the \(source) answered \(code)")
+        }
+        return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: decoded.Token ?? decoded.SessionToken,
+                             source: source, keyVariable: variable, secretVariable: variable)
+    }
+}
+
+/// `credential_process`: a program whose standard output is the credentials as JSON
+/// (`{"Version": 1, "AccessKeyId": ..., "SecretAccessKey": ..., "SessionToken": ..., "Expiration": ...}`).
+/// The command is split as a shell would split words, and run without a shell.
+struct CredentialProcess {
+    let command: String
+    let place: String
+    let environment: [String: String]
+
+    func run() throws(UploadError) -> S3Credentials {
+        let arguments = Self.words(command)
+        guard !arguments.isEmpty else { throw UploadError(.configuration, "s3: credential_process of \(place) is empty") }
+        var output: [UInt8] = [], errors: [UInt8] = []
+        let status: WaitStatus
+        do {
+            status = try ChildProcess(arguments, environment: environment).runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+                if stream == .standardOutput { if output.count < 1 << 20 { output += bytes } } else if errors.count < 4096 { errors += bytes }
+            }
+        } catch {
+            throw UploadError(.configuration, "s3: cannot run the credential_process of \(place): \(error)", hint: "check the command in \(place)")
+        }
+        guard status == .exited(0) else {
+            let said = String(decoding: errors, as: UTF8.self).split(whereSeparator: \.isNewline).last.map { ": \($0.prefix(200))" } ?? ""
+            throw UploadError(.configuration, "s3: the credential_process of \(place) failed (status \(status.shellStatus))\(said)", hint: "run it by hand to see why")
+        }
+        guard let decoded = try? JSONDecoder().decode(S3CredentialChain.TemporaryCredentials.self, from: Data(output)),
+              let key = decoded.AccessKeyId, let secret = decoded.SecretAccessKey else {
+            throw UploadError(.configuration, "s3: the credential_process of \(place) printed no AccessKeyId and SecretAccessKey as JSON")
+        }
+        guard decoded.Version == 1 else {
+            throw UploadError(.configuration, "s3: the credential_process of \(place) printed Version \(decoded.Version.map(String.init) ?? "none"); lanes reads Version 1")
+        }
+        return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: decoded.SessionToken ?? decoded.Token,
+                             source: "credential_process of \(place)", keyVariable: "credential_process of \(place)",
+                             secretVariable: "credential_process of \(place)")
+    }
+
+    /// Words as a POSIX shell splits them: blanks separate, quotes group, a backslash escapes.
+    static func words(_ text: String) -> [String] {
+        var words: [String] = [], current = "", inWord = false
+        var quote: Character?, escaped = false
+        for character in text {
+            if escaped { current.append(character); escaped = false; inWord = true; continue }
+            if character == "\\" && quote != "'" { escaped = true; continue }
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+                continue
+            }
+            if character == "'" || character == "\"" { quote = character; inWord = true; continue }
+            if character == " " || character == "\t" || character == "\n" {
+                if inWord { words.append(current); current = ""; inWord = false }
+                continue
+            }
+            current.append(character)
+            inWord = true
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+}
+
+extension String {
+    var trimmingSpacesAndNewlines: String {
+        var view = Substring(self)
+        while let first = view.first, first.isWhitespace { view = view.dropFirst() }
+        while let last = view.last, last.isWhitespace { view = view.dropLast() }
+        return String(view)
+    }
+}
