@@ -18,7 +18,7 @@ struct AscCommand: AsyncParsableCommand {
     static func client(_ redactor: Redactor) throws -> AppStoreConnectClient {
         let environment = ProcessInfo.processInfo.environment
         let key = try AppStoreConnectKey.resolve(environment: environment)
-        return AppStoreConnectClient(key: key, baseURL: try AppStoreConnectClient.baseURL(environment: environment),
+        return AppStoreConnectClient(key: key, baseURL: try AppStoreConnectClient.baseURL(environment: environment, inHouse: key.inHouse),
                                      registerSecret: { redactor.register($0) },
                                      log: { TextOutput.standardError(redactor).writeLine($0) })
     }

@@ -7,7 +7,8 @@ internal import FoundationEssentials
 public struct AppStoreConnectKey: Sendable {
     public let keyID: String
     public let issuerID: String
-    /// An enterprise (App Store Connect "in-house") team's key; recorded for `lanes asc whoami`.
+    /// An Apple Developer Enterprise Program team's key. As in fastlane, its tokens are for
+    /// `apple-developer-enterprise-v1` and its API is `api.enterprise.developer.apple.com`.
     public let inHouse: Bool
     let privateKey: String
 
@@ -92,11 +93,14 @@ public struct AppStoreConnectKey: Sendable {
     /// Apple's limit is 20 minutes.
     public static let lifetime = 20 * 60
 
+    /// The JWT's `aud`: enterprise keys are for Apple's enterprise API.
+    public var audience: String { inHouse ? "apple-developer-enterprise-v1" : "appstoreconnect-v1" }
+
     /// A signed ES256 token valid from `now` (Unix seconds) for `lifetime` seconds. A secret.
     public func token(now: Int) throws(UploadError) -> String {
         try JWTSigner(algorithm: .es256, privateKeyPEM: privateKey, source: "\(Variable.key) (key \(keyID))")
             .token(header: ["kid": keyID], claims: [
-                "iss": .string(issuerID), "iat": .int(now), "exp": .int(now + Self.lifetime), "aud": .string("appstoreconnect-v1"),
+                "iss": .string(issuerID), "iat": .int(now), "exp": .int(now + Self.lifetime), "aud": .string(audience),
             ])
     }
 }

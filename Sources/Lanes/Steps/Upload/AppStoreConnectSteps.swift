@@ -25,8 +25,32 @@ extension StepContext {
     func appStoreConnect(key: AppStoreConnectKey? = nil) throws -> AppStoreConnectClient {
         let redactor = environment.redactor
         let log = self.log
-        return AppStoreConnectClient(key: try key ?? appStoreConnectKey(), baseURL: try AppStoreConnectClient.baseURL(environment: environment.variables),
+        let key = try key ?? appStoreConnectKey()
+        return AppStoreConnectClient(key: key, baseURL: try AppStoreConnectClient.baseURL(environment: environment.variables, inHouse: key.inHouse),
                                      registerSecret: { redactor.register($0) }, log: { log.line($0) })
+    }
+
+    /// How every App Store Connect step about one app starts: the lane's key, a client, and the
+    /// app's id (`apple_id`, else looked up by bundle id).
+    func appStoreConnectApp(appleID: String?, bundleID: String?, step: String) async throws -> (client: AppStoreConnectClient, appID: String) {
+        let client = try appStoreConnect()
+        return (client, try await appStoreConnectAppID(client: client, appleID: appleID, bundleID: bundleID, step: step))
+    }
+
+    /// The build-upload flow both `upload_to_testflight` and `upload_to_app_store` use: upload and
+    /// commit, then, unless `wait` is false, the processed build (polled cancellably until `timeout`).
+    func uploadBuildToAppStoreConnect(client: AppStoreConnectClient, appID: String, path: String, version: String, build: String,
+                                      platform: AppStorePlatform, wait: Bool, pollInterval: Double, timeout: Double) async throws -> (BuildUploadResult, Build?) {
+        let log = self.log
+        log.line("uploading \(path) as \(version) (\(build))")
+        let upload = try await client.uploadBuild(appID: appID, file: path, version: version, buildNumber: build, platform: platform,
+                                                  progress: StepLogProgress(log: log))
+        log.line("committed build upload \(upload.uploadID) (\(upload.parts) part(s), MD5 \(upload.md5))")
+        guard wait else { return (upload, nil) }
+        let processed = try await client.waitForBuild(appID: appID, version: version, buildNumber: build, platform: platform, uploadID: upload.uploadID,
+                                                      pollInterval: pollInterval, timeout: timeout, waitForProcessing: true,
+                                                      progress: { log.line($0) })
+        return (upload, processed)
     }
 
     /// The lane's key as xcodebuild takes it (`-authenticationKeyPath/ID/IssuerID`): the PEM written
@@ -186,8 +210,7 @@ public struct LatestTestflightBuildNumber: Step {
 
     public func run(in context: StepContext) async throws -> AppStoreBuildNumberResult {
         let platform = try appStorePlatform(platform, step: Self.definition.id)
-        let client = try context.appStoreConnect()
-        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
         let latest = try await client.latestTestFlightBuildNumber(appID: appID, version: version, platform: platform)
         let result = AppStoreBuildNumberResult(buildNumber: latest ?? initialBuildNumber, version: version, appID: appID, found: latest != nil)
         context.log.line(result.report.lines[0])
@@ -228,8 +251,7 @@ public struct AppStoreBuildNumber: Step {
 
     public func run(in context: StepContext) async throws -> AppStoreBuildNumberResult {
         let platform = try appStorePlatform(platform, step: Self.definition.id)
-        let client = try context.appStoreConnect()
-        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
         let found = try await client.appStoreBuildNumber(appID: appID, live: live, version: version, platform: platform)
         let result = AppStoreBuildNumberResult(buildNumber: found?.build ?? initialBuildNumber, version: found?.version ?? version,
                                                appID: appID, found: found?.build != nil)
@@ -279,6 +301,20 @@ public struct UploadToAppStore: Step {
     var automaticRelease: Bool?
     @StepOption("phased_release", "Release in phases over 7 days", env: "DELIVER_PHASED_RELEASE", default: false)
     var phasedRelease: Bool
+    @StepOption("screenshots_path", "fastlane's screenshots folder (<locale>/<name>.png; default: fastlane/screenshots when it exists)", env: "DELIVER_SCREENSHOTS_PATH")
+    var screenshotsPath: String?
+    @StepOption("skip_screenshots", "Leave the screenshots as they are", env: "DELIVER_SKIP_SCREENSHOTS", default: false)
+    var skipScreenshots: Bool
+    @StepOption("overwrite_screenshots", "Delete the screenshot sets of each locale uploaded first", env: "DELIVER_OVERWRITE_SCREENSHOTS", default: false)
+    var overwriteScreenshots: Bool
+    @StepOption("ipa", "The .ipa to upload first (as upload_to_testflight does), then attach", env: "DELIVER_IPA_PATH")
+    var ipa: String?
+    @StepOption("skip_binary_upload", "Do not upload ipa", env: "DELIVER_SKIP_BINARY_UPLOAD", default: false)
+    var skipBinaryUpload: Bool
+    @StepOption("wait_processing_interval", "Seconds between looks at the uploaded build's processing state", default: 30)
+    var waitProcessingInterval: Int
+    @StepOption("wait_processing_timeout_duration", "Seconds the uploaded build's processing may take", default: 3600)
+    var processingTimeout: Int
     @StepOption("dry_run", "Print every change without making it", default: false)
     var dryRun: Bool
 
@@ -292,16 +328,44 @@ public struct UploadToAppStore: Step {
         guard let version = appVersion ?? context.values[BuiltAppValue.self]?.version else {
             throw LanesError(.usage, "\(step): no app_version", hint: "pass app_version:, or run build_app first")
         }
-        // Read and checked before any request: a file over Apple's limit costs nothing remote.
+        // Read and checked before any request: a file over Apple's limit, or a screenshot of a size
+        // Apple does not take, costs nothing remote.
         let metadata = skipMetadata ? nil : try AppStoreMetadata.read(folder: context.resolve(metadataPath))
-        let client = try context.appStoreConnect()
-        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: step)
+        var screenshots: ScreenshotUpload?
+        if !skipScreenshots {
+            let folder = context.resolve(screenshotsPath ?? "fastlane/screenshots")
+            if screenshotsPath != nil || FilePath.exists(folder) {
+                screenshots = ScreenshotUpload(screenshots: try AppStoreScreenshots.read(folder: folder), overwrite: overwriteScreenshots)
+            }
+        }
+        let binary = skipBinaryUpload ? nil : ipa.map(context.resolve)
+        var attach = buildNumber
+        if binary != nil {
+            guard let build = buildNumber ?? context.values[BuiltAppValue.self]?.build else {
+                throw LanesError(.usage, "\(step): the ipa's build number is unknown", hint: "pass build_number:, or run build_app first")
+            }
+            attach = build
+        }
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: step)
         let log = context.log
+        var uploaded: [String] = []
+        if let binary, let attach {
+            if dryRun {
+                uploaded.append("upload \(binary) as \(version) (\(attach))")
+                log.line("would " + uploaded[0])
+            } else {
+                _ = try await context.uploadBuildToAppStoreConnect(client: client, appID: appID, path: binary, version: version, build: attach,
+                                                                   platform: platform, wait: true, pollInterval: Double(waitProcessingInterval),
+                                                                   timeout: Double(processingTimeout))
+                uploaded.append("uploaded \(FilePath.name(of: binary)) as \(version) (\(attach))")
+            }
+        }
         let outcome = try await client.release(appID: appID, AppStoreRelease(
-            version: version, platform: platform, metadata: metadata, buildNumber: buildNumber, submitForReview: submitForReview,
-            automaticRelease: automaticRelease, phasedRelease: phasedRelease, dryRun: dryRun), progress: { log.line($0) })
-        if outcome.changes.isEmpty { log.line("nothing to change") }
-        return AppStoreReleaseResult(appID: appID, version: version, versionID: outcome.versionID, changes: outcome.changes, dryRun: dryRun)
+            version: version, platform: platform, metadata: metadata, buildNumber: attach, submitForReview: submitForReview,
+            automaticRelease: automaticRelease, phasedRelease: phasedRelease, dryRun: dryRun, screenshots: screenshots),
+            progress: { log.line($0) }, buildPending: dryRun && !uploaded.isEmpty)
+        if outcome.changes.isEmpty && uploaded.isEmpty { log.line("nothing to change") }
+        return AppStoreReleaseResult(appID: appID, version: version, versionID: outcome.versionID, changes: uploaded + outcome.changes, dryRun: dryRun)
     }
 }
 
