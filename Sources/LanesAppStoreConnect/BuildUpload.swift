@@ -13,13 +13,20 @@ struct ReservedAsset: Decodable, Sendable {
     let uploadOperations: [AssetUploadOperation]?
 }
 
-struct BuildUploadAttributes: Decodable, Sendable {
-    struct State: Decodable, Sendable {
-        struct Detail: Decodable, Sendable { let code: String?; let description: String? }
-        let state: String?
-        let errors: [Detail]?
+/// A build upload's `state` and a screenshot's `assetDeliveryState`: Apple's state and its reasons.
+struct AssetState: Decodable, Sendable {
+    struct Detail: Decodable, Sendable { let code: String?; let description: String? }
+    let state: String?
+    let errors: [Detail]?
+
+    /// "CODE: description; ..." for an error message.
+    var reasons: String {
+        (errors ?? []).map { [$0.code, $0.description].compactMap { $0 }.joined(separator: ": ") }.joined(separator: "; ")
     }
-    let state: State?
+}
+
+struct BuildUploadAttributes: Decodable, Sendable {
+    let state: AssetState?
 }
 
 extension AppStoreConnectClient {
@@ -59,9 +66,8 @@ extension AppStoreConnectClient {
     func buildUploadState(_ uploadID: String, version: String, buildNumber: String) async throws -> String? {
         let upload = try await get("/v1/buildUploads/\(uploadID)", as: Document<Resource<BuildUploadAttributes>>.self)
         let state = upload.data.attributes?.state
-        if state?.state == "FAILED" {
-            let reasons = (state?.errors ?? []).map { "\($0.code ?? "?"): \($0.description ?? "")" }.joined(separator: "; ")
-            throw UploadError(.transfer, "App Store Connect rejected build \(version) (\(buildNumber)): \(reasons)")
+        if let state, state.state == "FAILED" {
+            throw UploadError(.transfer, "App Store Connect rejected build \(version) (\(buildNumber)): \(state.reasons)")
         }
         return state?.state
     }

@@ -209,15 +209,10 @@ public struct ScreenshotUpload: Sendable {
 struct ScreenshotSetAttributes: Decodable, Sendable { let screenshotDisplayType: String? }
 
 struct ScreenshotAttributes: Decodable, Sendable {
-    struct State: Decodable, Sendable {
-        struct Detail: Decodable, Sendable { let code: String?; let description: String? }
-        let state: String?
-        let errors: [Detail]?
-    }
     let fileName: String?
     let sourceFileChecksum: String?
     let uploadOperations: [AssetUploadOperation]?
-    let assetDeliveryState: State?
+    let assetDeliveryState: AssetState?
 }
 
 extension AppStoreConnectClient {
@@ -321,7 +316,7 @@ extension AppStoreConnectClient {
                 switch state?.state {
                 case "COMPLETE": continue
                 case "FAILED":
-                    let reasons = (state?.errors ?? []).map { [$0.code, $0.description].compactMap { $0 }.joined(separator: ": ") }.joined(separator: "; ")
+                    let reasons = state?.reasons ?? ""
                     throw UploadError(.configuration, "App Store Connect could not process \(item.file.path): \(reasons.isEmpty ? "FAILED" : reasons)")
                 default: still.append(item)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Lanes
 import LanesAppStoreConnect
 import LanesTestSupport
 import LanesUpload
@@ -172,25 +173,28 @@ extension LocalAppStoreConnectTests {
 
         @Test func aBase64KeyIsAcceptedAndItsEveryShapeIsASecret() throws {
             let base64 = Data(server.keyPEM.utf8).base64EncodedString()
-            let key = try AppStoreConnectKey.resolve(environment: [AppStoreConnectKey.Variable.keyID: LocalAppStoreConnect.keyID,
-                                                                   AppStoreConnectKey.Variable.issuerID: LocalAppStoreConnect.issuer,
-                                                                   AppStoreConnectKey.Variable.key: base64,
-                                                                   AppStoreConnectKey.Variable.isBase64: "true"])
+            let redactor = Redactor()
+            let key = try AppStoreConnectAPIKeyStep.key(from: Environment(variables: [AppStoreConnectKey.Variable.keyID: LocalAppStoreConnect.keyID,
+                                                                                      AppStoreConnectKey.Variable.issuerID: LocalAppStoreConnect.issuer,
+                                                                                      AppStoreConnectKey.Variable.key: base64,
+                                                                                      AppStoreConnectKey.Variable.isBase64: "true"], redactor: redactor))
             #expect(key.privateKeyPEM == server.keyPEM)
             #expect(key.secrets.contains(base64))
             #expect(key.secrets.contains(server.keyPEM))
+            let keyLine = try #require(server.keyPEM.split(separator: "\n").first { !$0.hasPrefix("-----") })
+            #expect(!redactor.redact("key: \(keyLine) and \(base64)").contains(String(keyLine)), "the step layer registered the material")
         }
 
         @Test func theOldASCNamesStillWork() throws {
-            let key = try AppStoreConnectKey.resolve(environment: ["ASC_KEY_ID": "K1", "ASC_ISSUER_ID": "I1", "ASC_PRIVATE_KEY": server.keyPath])
+            let key = try AppStoreConnectAPIKeyStep.key(from: Environment(variables: ["ASC_KEY_ID": "K1", "ASC_ISSUER_ID": "I1", "ASC_PRIVATE_KEY": server.keyPath]))
             #expect(key.keyID == "K1")
             #expect(key.privateKeyPEM == server.keyPEM)
         }
 
         @Test func aKeyThatIsNeitherPEMNorBase64NamesTheVariable() {
             let error = #expect(throws: UploadError.self) {
-                try AppStoreConnectKey.resolve(environment: [AppStoreConnectKey.Variable.keyID: "K", AppStoreConnectKey.Variable.issuerID: "I",
-                                                             AppStoreConnectKey.Variable.key: "not a key!"])
+                try AppStoreConnectAPIKeyStep.key(from: Environment(variables: [AppStoreConnectKey.Variable.keyID: "K", AppStoreConnectKey.Variable.issuerID: "I",
+                                                                                AppStoreConnectKey.Variable.key: "not a key!"]))
             }
             #expect(error?.message.contains(AppStoreConnectKey.Variable.key) == true)
             #expect(error?.message.contains("not a key!") == false)

@@ -14,10 +14,12 @@ enum LaneAppStoreConnectKeyFile: LaneValueKey {
 }
 
 extension StepContext {
-    /// The lane's App Store Connect key: the one `app_store_connect_api_key` set, else the environment's
-    /// (fastlane's APP_STORE_CONNECT_API_KEY_* names, then ASC_*). Its material goes to the redactor first.
+    /// The lane's App Store Connect key: the one `app_store_connect_api_key` set, else the one that
+    /// step's declared options describe through their environment variables (fastlane's
+    /// APP_STORE_CONNECT_API_KEY_* names, then ASC_*). Its material goes to the redactor first.
     func appStoreConnectKey() throws -> AppStoreConnectKey {
-        let key = try values[LaneAppStoreConnectKey.self] ?? AppStoreConnectKey.resolve(environment: environment.variables)
+        let key = try values[LaneAppStoreConnectKey.self]
+            ?? AppStoreConnectAPIKeyStep.resolve(StepArguments(), environment: environment).key(environment: environment, resolvePath: resolve)
         key.secrets.forEach { environment.redactor.register($0) }
         return key
     }
@@ -116,37 +118,51 @@ public struct AppStoreConnectAPIKeyStep: Step {
     public var banner: String { "Use App Store Connect API key \(keyID ?? "from the environment")" }
 
     public func run(in context: StepContext) async throws -> AppStoreConnectKeyInfo {
-        let environment = context.environment.variables
+        let key = try key(environment: context.environment, resolvePath: context.resolve)
+        // A token is made now so a key OpenSSL cannot read fails here, not in a later upload.
+        context.environment.redactor.register(try key.token(now: Int(Date().timeIntervalSince1970)))
+        context.values[LaneAppStoreConnectKey.self] = key
+        context.log.line("App Store Connect key \(key.keyID) (issuer \(key.issuerID)) set for this lane")
+        return AppStoreConnectKeyInfo(keyID: key.keyID, issuerID: key.issuerID, inHouse: key.inHouse)
+    }
+
+    /// The key these options describe (each from its argument, else its environment variable), with
+    /// lanes' older ASC_KEY_ID, ASC_ISSUER_ID and ASC_PRIVATE_KEY (a .p8 path or its PEM) as aliases.
+    /// Every shape of the material is registered with the redactor before anything can print it.
+    func key(environment: Environment, resolvePath: (String) -> String) throws -> AppStoreConnectKey {
+        let variables = environment.variables, redactor = environment.redactor
         let keyContent = self.keyContent?.value
-        if let keyContent { context.environment.redactor.register(keyContent) }
-        guard let keyID = keyID ?? environment["ASC_KEY_ID"] else {
-            throw LanesError(.usage, "app_store_connect_api_key: no key_id", hint: "pass key_id:, or set \(AppStoreConnectKey.Variable.keyID)")
+        if let keyContent { redactor.register(keyContent) }
+        let hint = "call app_store_connect_api_key in the lane, or set \(AppStoreConnectKey.Variable.keyID), \(AppStoreConnectKey.Variable.issuerID) and \(AppStoreConnectKey.Variable.key)"
+        guard let keyID = keyID ?? variables["ASC_KEY_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw LanesError(.usage, "App Store Connect: no API key id (key_id, \(AppStoreConnectKey.Variable.keyID) or ASC_KEY_ID)", hint: hint)
         }
-        guard let issuerID = issuerID ?? environment["ASC_ISSUER_ID"] else {
-            throw LanesError(.usage, "app_store_connect_api_key: no issuer_id", hint: "pass issuer_id:, or set \(AppStoreConnectKey.Variable.issuerID)")
+        guard let issuerID = issuerID ?? variables["ASC_ISSUER_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw LanesError(.usage, "App Store Connect: no issuer id (issuer_id, \(AppStoreConnectKey.Variable.issuerID) or ASC_ISSUER_ID)", hint: hint)
         }
         let key: AppStoreConnectKey
         if let keyContent {
             key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyContent: keyContent, isBase64: isKeyContentBase64, inHouse: inHouse,
                                          source: "key_content (\(AppStoreConnectKey.Variable.key))")
         } else if let keyFilepath {
-            key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: context.resolve(keyFilepath), inHouse: inHouse,
+            key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: resolvePath(keyFilepath), inHouse: inHouse,
                                          source: "key_filepath (\(AppStoreConnectKey.Variable.keyFilepath))")
-        } else if let legacy = environment["ASC_PRIVATE_KEY"], !legacy.isEmpty {
-            context.environment.redactor.register(legacy)
+        } else if let legacy = variables["ASC_PRIVATE_KEY"], !legacy.isEmpty {
+            redactor.register(legacy)
             key = legacy.contains("-----BEGIN")
                 ? try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyContent: legacy, inHouse: inHouse, source: "ASC_PRIVATE_KEY")
-                : try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: context.resolve(legacy), inHouse: inHouse, source: "ASC_PRIVATE_KEY")
+                : try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: resolvePath(legacy), inHouse: inHouse, source: "ASC_PRIVATE_KEY")
         } else {
-            throw LanesError(.usage, "app_store_connect_api_key: neither key_content nor key_filepath given",
-                             hint: "set \(AppStoreConnectKey.Variable.key) (PEM or base64) or \(AppStoreConnectKey.Variable.keyFilepath)")
+            throw LanesError(.usage, "App Store Connect: neither key_content nor key_filepath given",
+                             hint: "set \(AppStoreConnectKey.Variable.key) (PEM or base64) or \(AppStoreConnectKey.Variable.keyFilepath), or call app_store_connect_api_key in the lane")
         }
-        key.secrets.forEach { context.environment.redactor.register($0) }
-        // A token is made now so a key OpenSSL cannot read fails here, not in a later upload.
-        context.environment.redactor.register(try key.token(now: Int(Date().timeIntervalSince1970)))
-        context.values[LaneAppStoreConnectKey.self] = key
-        context.log.line("App Store Connect key \(key.keyID) (issuer \(key.issuerID)) set for this lane")
-        return AppStoreConnectKeyInfo(keyID: key.keyID, issuerID: key.issuerID, inHouse: key.inHouse)
+        key.secrets.forEach { redactor.register($0) }
+        return key
+    }
+
+    /// The key `environment` describes, for front doors without a lane (`lanes asc`).
+    public static func key(from environment: Environment) throws -> AppStoreConnectKey {
+        try resolve(StepArguments(), environment: environment).key(environment: environment, resolvePath: { $0 })
     }
 }
 
