@@ -69,7 +69,7 @@ def reset(config):
         "appInfoLocalizations": config.get("appInfoLocalizations", []), "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
         "screenshotSets": config.get("screenshotSets", []), "screenshots": config.get("screenshots", []),
         "screenshotPolls": config.get("screenshotPolls", 0), "inHouse": config.get("inHouse", False),
-        "betaDetails": config.get("betaDetails", {}),
+        "betaDetails": config.get("betaDetails", {}), "screenshotFailure": config.get("screenshotFailure"),
     }
 
 
@@ -451,7 +451,9 @@ class Handler(JSONHandler):
             if item["attributes"]["assetDeliveryState"]["state"] == "UPLOAD_COMPLETE":
                 item["polls"] = item.get("polls", 0) + 1
                 if item["polls"] > state["screenshotPolls"]:
-                    item["attributes"]["assetDeliveryState"] = {"state": "COMPLETE"}
+                    # "screenshotFailure": {"code", "description"} plays Apple refusing an image after processing.
+                    failure = state["screenshotFailure"]
+                    item["attributes"]["assetDeliveryState"] = {"state": "FAILED", "errors": [failure]} if failure else {"state": "COMPLETE"}
             return self.send(200, {"data": self.resource("appScreenshots", item), "links": {"self": f"{APPLE}{path}"}})
         raise Invalid(f"{method} {path} is valid for Apple but this server does not play it")
 
