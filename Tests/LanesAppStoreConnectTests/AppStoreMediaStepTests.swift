@@ -140,6 +140,16 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         expectNoSecrets(result.output)
     }
 
+    @Test func withoutAKeyTheStepNamesTheVariablesAndSendsNothing() throws {
+        try server.reset(["apps": [LocalAppStoreConnect.app]])
+        let result = try lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"],
+                                   in: LanesProcess.temporaryDirectory("asc-no-key"), extraEnvironment: ["LANES_ASC_API_URL": server.base])
+        #expect(result.status == 78, "\(result.output)")
+        #expect(result.output.contains("APP_STORE_CONNECT_API_KEY_KEY_ID"), "\(result.output)")
+        #expect(result.output.contains("app_store_connect_api_key"), "\(result.output)")
+        #expect((try server.log()["log"] as? [[String: Any]] ?? []).isEmpty)
+    }
+
     @Test func anInHouseKeySignsForTheEnterpriseAudience() throws {
         try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "2.0", number: "8")], "inHouse": true])
         let directory = LanesProcess.temporaryDirectory("asc-in-house")

@@ -135,10 +135,10 @@ public struct AppStoreConnectAPIKeyStep: Step {
         if let keyContent { redactor.register(keyContent) }
         let hint = "call app_store_connect_api_key in the lane, or set \(AppStoreConnectKey.Variable.keyID), \(AppStoreConnectKey.Variable.issuerID) and \(AppStoreConnectKey.Variable.key)"
         guard let keyID = keyID ?? variables["ASC_KEY_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw LanesError(.usage, "App Store Connect: no API key id (key_id, \(AppStoreConnectKey.Variable.keyID) or ASC_KEY_ID)", hint: hint)
+            throw LanesError(.environment, "App Store Connect: no API key id (key_id, \(AppStoreConnectKey.Variable.keyID) or ASC_KEY_ID)", hint: hint)
         }
         guard let issuerID = issuerID ?? variables["ASC_ISSUER_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw LanesError(.usage, "App Store Connect: no issuer id (issuer_id, \(AppStoreConnectKey.Variable.issuerID) or ASC_ISSUER_ID)", hint: hint)
+            throw LanesError(.environment, "App Store Connect: no issuer id (issuer_id, \(AppStoreConnectKey.Variable.issuerID) or ASC_ISSUER_ID)", hint: hint)
         }
         let key: AppStoreConnectKey
         if let keyContent {
@@ -153,7 +153,7 @@ public struct AppStoreConnectAPIKeyStep: Step {
                 ? try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyContent: legacy, inHouse: inHouse, source: "ASC_PRIVATE_KEY")
                 : try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: resolvePath(legacy), inHouse: inHouse, source: "ASC_PRIVATE_KEY")
         } else {
-            throw LanesError(.usage, "App Store Connect: neither key_content nor key_filepath given",
+            throw LanesError(.environment, "App Store Connect: neither key_content nor key_filepath given",
                              hint: "set \(AppStoreConnectKey.Variable.key) (PEM or base64) or \(AppStoreConnectKey.Variable.keyFilepath), or call app_store_connect_api_key in the lane")
         }
         key.secrets.forEach { redactor.register($0) }
