@@ -1,4 +1,4 @@
-internal import Foundation
+internal import LanesPlatform
 
 /// Work that blocks a thread (socket transfers) run from async code: on a thread of its own, never
 /// on the cooperative pool (two cores give it two threads), with the task's cancellation passed on
@@ -8,8 +8,10 @@ public enum BlockingThread {
                                         _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                Thread.detachNewThread {
-                    continuation.resume(with: Result { try work() })
+                do {
+                    try PlatformThread.detach { continuation.resume(with: Result { try work() }) }
+                } catch {
+                    continuation.resume(throwing: error)
                 }
             }
         } onCancel: {
