@@ -253,6 +253,7 @@ extension AppStoreConnectClient {
                             type: "appScreenshotSets", attributes: Attributes(screenshotDisplayType: type),
                             relationships: ["appStoreVersionLocalization": ToOne(data: Linkage(type: "appStoreVersionLocalizations", id: localizationID))]),
                             answer: Document<Resource<ScreenshotSetAttributes>>.self)?.data.id
+                        guard setID != nil else { throw UploadError(.transfer, "App Store Connect: POST /v1/appScreenshotSets answered no id") }
                     }
                 }
                 let present = Set(existing.compactMap { $0.attributes?.sourceFileChecksum?.lowercased() })
