@@ -227,6 +227,8 @@ extension AppStoreConnectClient {
         for locale in upload.screenshots.keys.sorted() {
             let files = upload.screenshots[locale] ?? []
             guard let localizationID = localizations[locale] else {
+                // Only a dry run gets here without one: a real run has added it.
+                guard dryRun else { throw UploadError(.transfer, "App Store Connect: the version has no \(locale) localization to put screenshots on") }
                 for file in files { change("upload \(locale) \(file.displayType) \(file.fileName)") }
                 continue
             }
