@@ -143,10 +143,10 @@ public final class AppStoreConnectClient: Sendable {
             if body != nil { headers.append(("Content-Type", "application/json")) }
             let request = HTTPRequest(method: method, url: url, headers: headers, body: body.map { .bytes($0) } ?? .empty)
             let response: HTTPResponse
-            // The socket call blocks; cancelling the task closes its connection.
-            let outcome: Result<HTTPResponse, TransportError> = await withTaskCancellationHandler {
+            // The socket call blocks: on a thread of its own, whose connection cancelling the task closes.
+            let outcome: Result<HTTPResponse, TransportError> = try await BlockingThread.run(onCancel: { [http] in http.cancellation.cancel() }) { [http] in
                 do throws(TransportError) { return .success(try http.send(request)) } catch { return .failure(error) }
-            } onCancel: { [http] in http.cancellation.cancel() }
+            }
             switch outcome {
             case .success(let answer): response = answer
             case .failure(let error):
