@@ -24,14 +24,7 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
 
     /// The file's MD5 as OpenSSL's command computes it (not lanes' code).
     func md5(_ url: URL) throws -> String {
-        let process = Process(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "dgst", "-md5", "-r", url.path]
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+        try LocalAppStoreConnect.openssl(["dgst", "-md5", "-r", url.path]).split(separator: " ").first.map(String.init) ?? ""
     }
 
     @Test func uploadToAppStoreUploadsTheBinaryAndTheScreenshotsThroughTheUploadOperations() throws {

@@ -12,13 +12,7 @@ struct InHouseKeyTests {
     }
 
     @Test func theTokensAudienceFollowsTheKey() throws {
-        let process = Process(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]
-        process.standardOutput = output
-        try process.run()
-        let pem = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let pem = try LocalAppStoreConnect.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
         for inHouse in [true, false] {
             let key = try AppStoreConnectKey(keyID: "K", issuerID: "I", keyContent: pem, inHouse: inHouse)
             let payload = try #require(try key.token(now: 1_800_000_000).split(separator: ".").dropFirst().first)
