@@ -107,8 +107,13 @@ extension AppStoreConnectClient {
         if !distribution.changelog.isEmpty {
             let existing = try await getAll("/v1/betaBuildLocalizations", query: [("filter[build]", build.id), ("limit", "200")],
                                             as: Resource<BetaBuildLocalizationAttributes>.self)
-            for locale in distribution.changelog.keys.sorted() {
-                let text = distribution.changelog[locale] ?? ""
+            // pilot's "default": the text of every locale the build has that is not named.
+            var texts = distribution.changelog
+            if let fallback = texts.removeValue(forKey: "default") {
+                for locale in existing.compactMap({ $0.attributes?.locale }) where texts[locale] == nil { texts[locale] = fallback }
+            }
+            for locale in texts.keys.sorted() {
+                let text = texts[locale] ?? ""
                 if let current = existing.first(where: { $0.attributes?.locale == locale }) {
                     struct Attributes: Encodable, Sendable { let whatsNew: String }
                     try await send("PATCH", "/v1/betaBuildLocalizations/\(current.id)",

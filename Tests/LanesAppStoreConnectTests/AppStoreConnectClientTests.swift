@@ -115,6 +115,24 @@ extension LocalAppStoreConnectTests {
             let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
+        @Test func whatToTestPerLocaleWithPilotsDefaultForTheBuildsOtherLocales() async throws {
+            try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42")],
+                              "localizations": [["id": "loc-fr", "build": "b1", "attributes": ["locale": "fr-FR", "whatsNew": "Ancien"]]]])
+            let client = try client()
+            let build = try await client.waitForBuild(appID: "1234567890", version: "1.4.0", buildNumber: "42", platform: .ios,
+                                                      pollInterval: 5, timeout: 60, waitForProcessing: true, progress: { _ in })
+            let outcome = try await client.distribute(build: build, appID: "1234567890", version: "1.4.0", platform: .ios,
+                                                      TestFlightDistribution(changelog: ["default": "Please test", "en-US": "Try the login"]),
+                                                      progress: { _ in })
+            #expect(outcome.localizedLocales == ["en-US", "fr-FR"])
+            let texts = Dictionary((try server.log()["localizations"] as? [[String: Any]] ?? []).compactMap { item -> (String, String)? in
+                guard let attributes = item["attributes"] as? [String: Any], let locale = attributes["locale"] as? String else { return nil }
+                return (locale, attributes["whatsNew"] as? String ?? "")
+            }) { $1 }
+            #expect(texts == ["fr-FR": "Please test", "en-US": "Try the login"], "no 'default' locale is created")
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        }
+
         @Test func changelogGroupsAndReviewLeaveTheirResourcesOnTheServer() async throws {
             try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 2,
                               "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42", state: "PROCESSING")],

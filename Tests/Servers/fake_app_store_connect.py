@@ -62,7 +62,7 @@ def reset(config):
         "apps": config.get("apps", []), "builds": config.get("builds", []), "groups": config.get("groups", []),
         "versions": config.get("versions", []), "pageSize": config.get("pageSize", 200),
         "throttle": config.get("throttle"), "conflict": config.get("conflict"),
-        "processingPolls": config.get("processingPolls", 0), "localizations": [], "groupBuilds": [], "reviewDetails": {},
+        "processingPolls": config.get("processingPolls", 0), "localizations": config.get("localizations", []), "groupBuilds": [], "reviewDetails": {},
         "submissions": [], "versionLocalizations": config.get("versionLocalizations", []), "releases": [], "bundleIds": config.get("bundleIds", []),
         "profiles": config.get("profiles", []), "certificates": config.get("certificates", []), "devices": config.get("devices", []),
         "profileContent": config.get("profileContent", ""), "createdProfiles": [], "appInfos": config.get("appInfos", []),

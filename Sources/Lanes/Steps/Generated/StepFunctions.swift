@@ -1008,7 +1008,7 @@ public func firebaseAppDistribution(
 /// - Parameter changelogLocale: The locale of changelog (default en-US)
 /// - Parameter groups: Beta groups to add the build to (names) (environment PILOT_GROUPS; default )
 /// - Parameter distributeExternal: Submit the build to beta app review for external testers (environment PILOT_DISTRIBUTE_EXTERNAL; default false)
-/// - Parameter localizedBuildInfo: What to Test per locale, as LOCALE=TEXT (betaBuildLocalizations) (default )
+/// - Parameter localizedBuildInfo: What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has) (default )
 /// - Parameter notifyExternalTesters: Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies) (environment PILOT_NOTIFY_EXTERNAL_TESTERS)
 /// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes) (default )
 /// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)

@@ -175,7 +175,7 @@ public struct UploadToTestFlight: Step {
     var groups: [String]
     @StepOption("distribute_external", "Submit the build to beta app review for external testers", env: "PILOT_DISTRIBUTE_EXTERNAL", default: false)
     var distributeExternal: Bool
-    @StepOption("localized_build_info", "What to Test per locale, as LOCALE=TEXT (betaBuildLocalizations)", default: [])
+    @StepOption("localized_build_info", "What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has)", default: [])
     var localizedBuildInfo: [String]
     @StepOption("notify_external_testers", "Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies)", env: "PILOT_NOTIFY_EXTERNAL_TESTERS")
     var notifyExternalTesters: Bool?
