@@ -14,7 +14,7 @@ public struct ScreenshotFile: Sendable, Equatable {
 }
 
 /// fastlane deliver's screenshots folder: `<screenshots_path>/<locale>/<name>.png|jpg|jpeg`, and
-/// iMessage screenshots in `<screenshots_path>/iMessage/<locale>/`. The display type comes from the
+/// iMessage and Apple TV screenshots in `<screenshots_path>/iMessage/<locale>/` and `appleTV/<locale>/`. The display type comes from the
 /// image's pixel size as deliver derives it; when a folder has framed screenshots (frameit's
 /// `_framed` files), only those (and watch screenshots, which frameit does not frame) are taken.
 /// Everything is read and checked before any request.
@@ -29,16 +29,19 @@ public enum AppStoreScreenshots {
             throw UploadError(.usage, "screenshots_path \(folder) is not a folder", hint: "fastlane's layout: \(folder)/en-US/1_iPhone.png, ...")
         }
         var folders: [(path: String, locale: String, iMessage: Bool)] = []
-        for entry in entries.sorted() where !entry.hasPrefix(".") && isFolder(folder + "/" + entry) {
-            if entry == "iMessage" {
-                let inner = ((try? manager.contentsOfDirectory(atPath: folder + "/iMessage")) ?? []).sorted()
-                folders += inner.filter { !$0.hasPrefix(".") && isFolder(folder + "/iMessage/" + $0) }.map { (folder + "/iMessage/" + $0, $0, true) }
+        var problems: [String] = []
+        // As deliver: `iMessage` and `appleTV` hold locale folders of their own; `android` is supply's.
+        for entry in entries.sorted() where !entry.hasPrefix(".") && entry != "android" && isFolder(folder + "/" + entry) {
+            if entry == "iMessage" || entry == "appleTV" {
+                let inner = ((try? manager.contentsOfDirectory(atPath: folder + "/" + entry)) ?? []).sorted()
+                folders += inner.filter { !$0.hasPrefix(".") && isFolder(folder + "/\(entry)/" + $0) }.map { (folder + "/\(entry)/" + $0, $0, entry == "iMessage") }
+            } else if entry == "default" {
+                problems.append("\(folder)/default: deliver's default folder is not supported; put its files in each locale's folder")
             } else {
                 folders.append((folder + "/" + entry, entry, false))
             }
         }
         var result: [String: [ScreenshotFile]] = [:]
-        var problems: [String] = []
         for (path, locale, iMessage) in folders {
             var names = ((try? manager.contentsOfDirectory(atPath: path)) ?? []).filter { name in
                 let lower = name.lowercased()

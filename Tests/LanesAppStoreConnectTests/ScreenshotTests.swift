@@ -67,9 +67,14 @@ struct ScreenshotTests {
         }
         try ScreenshotFixture.png(width: 396, height: 484).write(to: english.appendingPathComponent("watch.png"))
         try ScreenshotFixture.jpeg(width: 1242, height: 2688).write(to: messages.appendingPathComponent("chat.jpeg"))
+        let television = folder.appendingPathComponent("appleTV/en-US"), android = folder.appendingPathComponent("android/en-US")
+        for path in [television, android] { try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true) }
+        try ScreenshotFixture.png(width: 1920, height: 1080).write(to: television.appendingPathComponent("tv.png"))
+        try ScreenshotFixture.png(width: 1, height: 1).write(to: android.appendingPathComponent("phone.png"))
         let read = try AppStoreScreenshots.read(folder: folder.path)
-        #expect(read["en-US"]?.map(\.fileName) == ["2_home_framed.png", "10_settings_framed.png", "watch.png"])
-        #expect(read["en-US"]?.map(\.displayType) == ["APP_IPHONE_67", "APP_IPHONE_67", "APP_WATCH_SERIES_7"])
+        // Folders in name order (appleTV/en-US first), files in deliver's order within each.
+        #expect(read["en-US"]?.map(\.fileName) == ["tv.png", "2_home_framed.png", "10_settings_framed.png", "watch.png"])
+        #expect(read["en-US"]?.map(\.displayType) == ["APP_APPLE_TV", "APP_IPHONE_67", "APP_IPHONE_67", "APP_WATCH_SERIES_7"], "android/ is supply's")
         #expect(read["de-DE"]?.map(\.displayType) == ["IMESSAGE_APP_IPHONE_65"])
     }
 
@@ -79,9 +84,11 @@ struct ScreenshotTests {
         try FileManager.default.createDirectory(at: english, withIntermediateDirectories: true)
         for index in 1...11 { try ScreenshotFixture.png(width: 1242, height: 2688, seed: UInt64(index)).write(to: english.appendingPathComponent("\(index).png")) }
         try ScreenshotFixture.png(width: 1000, height: 1000).write(to: english.appendingPathComponent("square.png"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("default"), withIntermediateDirectories: true)
         let error = try #require(throws: UploadError.self) { try AppStoreScreenshots.read(folder: folder.path) }
         #expect(error.kind == .usage)
         #expect(error.message.contains("en-US/square.png: 1000x1000 is not a screenshot size App Store Connect takes"), "\(error.message)")
         #expect(error.message.contains("en-US: 11 screenshots for APP_IPHONE_65; App Store Connect takes 10"), "\(error.message)")
+        #expect(error.message.contains("/default: deliver's default folder is not supported"), "\(error.message)")
     }
 }

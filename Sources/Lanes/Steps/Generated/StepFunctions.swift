@@ -1171,6 +1171,7 @@ public func appStoreBuildNumber(
 /// - Parameter screenshotsPath: fastlane's screenshots folder (<locale>/<name>.png; default: fastlane/screenshots when it exists) (environment DELIVER_SCREENSHOTS_PATH)
 /// - Parameter skipScreenshots: Leave the screenshots as they are (environment DELIVER_SKIP_SCREENSHOTS; default false)
 /// - Parameter overwriteScreenshots: Delete the screenshot sets of each locale uploaded first (environment DELIVER_OVERWRITE_SCREENSHOTS; default false)
+/// - Parameter screenshotProcessingTimeout: Seconds App Store Connect may take to process the screenshots (environment DELIVER_SCREENSHOT_PROCESSING_TIMEOUT; default 3600)
 /// - Parameter ipa: The .ipa to upload first (as upload_to_testflight does), then attach (environment DELIVER_IPA_PATH)
 /// - Parameter skipBinaryUpload: Do not upload ipa (environment DELIVER_SKIP_BINARY_UPLOAD; default false)
 /// - Parameter waitProcessingInterval: Seconds between looks at the uploaded build's processing state (default 30)
@@ -1192,6 +1193,7 @@ public func uploadToAppStore(
     screenshotsPath: String? = nil,
     skipScreenshots: Bool? = nil,
     overwriteScreenshots: Bool? = nil,
+    screenshotProcessingTimeout: Int? = nil,
     ipa: String? = nil,
     skipBinaryUpload: Bool? = nil,
     waitProcessingInterval: Int? = nil,
@@ -1213,6 +1215,7 @@ public func uploadToAppStore(
         "screenshots_path": screenshotsPath,
         "skip_screenshots": skipScreenshots,
         "overwrite_screenshots": overwriteScreenshots,
+        "screenshot_processing_timeout": screenshotProcessingTimeout,
         "ipa": ipa,
         "skip_binary_upload": skipBinaryUpload,
         "wait_processing_interval": waitProcessingInterval,

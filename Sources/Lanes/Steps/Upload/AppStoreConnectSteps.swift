@@ -323,6 +323,8 @@ public struct UploadToAppStore: Step {
     var skipScreenshots: Bool
     @StepOption("overwrite_screenshots", "Delete the screenshot sets of each locale uploaded first", env: "DELIVER_OVERWRITE_SCREENSHOTS", default: false)
     var overwriteScreenshots: Bool
+    @StepOption("screenshot_processing_timeout", "Seconds App Store Connect may take to process the screenshots", env: "DELIVER_SCREENSHOT_PROCESSING_TIMEOUT", default: 3600)
+    var screenshotProcessingTimeout: Int
     @StepOption("ipa", "The .ipa to upload first (as upload_to_testflight does), then attach", env: "DELIVER_IPA_PATH")
     var ipa: String?
     @StepOption("skip_binary_upload", "Do not upload ipa", env: "DELIVER_SKIP_BINARY_UPLOAD", default: false)
@@ -351,7 +353,8 @@ public struct UploadToAppStore: Step {
         if !skipScreenshots {
             let folder = context.resolve(screenshotsPath ?? "fastlane/screenshots")
             if screenshotsPath != nil || FilePath.exists(folder) {
-                screenshots = ScreenshotUpload(screenshots: try AppStoreScreenshots.read(folder: folder), overwrite: overwriteScreenshots)
+                screenshots = ScreenshotUpload(screenshots: try AppStoreScreenshots.read(folder: folder), overwrite: overwriteScreenshots,
+                                               timeout: Double(screenshotProcessingTimeout))
             }
         }
         let binary = skipBinaryUpload ? nil : ipa.map(context.resolve)
