@@ -19,7 +19,7 @@ rsa_key = write_key(BASE, "google.pem", "rsa")
 
 CLIENT_EMAIL = "lanes-ci@example-project.iam.gserviceaccount.com"
 lock = threading.Lock()
-state = {"log": [], "errors": [], "tokens": set(), "releases": {}, "files": {}, "polls": {}}
+state = {"log": [], "errors": [], "tokens": set(), "releases": {}, "polls": {}}
 
 
 def record(event, **fields):
