@@ -189,6 +189,19 @@ extension LocalAppStoreConnectTests {
             #expect(throws: CancellationError.self) { try outcome.get() }
         }
 
+        @Test func anotherKeysTokenIsRefusedWithTheKeysHint() async throws {
+            try server.reset(["apps": [LocalAppStoreConnect.app]])
+            let pem = try LocalAppStoreConnect.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+            let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: pem)
+            let client = AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: { _ in }, sleeper: RecordingSleeper())
+            let error = try await #require(throws: AppStoreConnectError.self) { _ = try await client.app(bundleID: "com.example.brewer") }
+            #expect(error.status == 401)
+            #expect(error.request == "GET /v1/apps")
+            #expect(error.hint?.contains("key \(LocalAppStoreConnect.keyID) may be revoked") == true, "\(error.description)")
+            let signatures = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "bad-signature" }
+            #expect(signatures.count == 2, "one renewal, then the refusal")
+        }
+
         @Test func aBase64KeyIsAcceptedAndItsEveryShapeIsASecret() throws {
             let base64 = Data(server.keyPEM.utf8).base64EncodedString()
             let redactor = Redactor()

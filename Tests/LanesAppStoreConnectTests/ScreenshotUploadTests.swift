@@ -12,9 +12,9 @@ extension LocalAppStoreConnectTests {
 
         init() throws { server = try LocalAppStoreConnect.shared.get() }
 
-        func client(_ sleeper: RecordingSleeper) throws -> AppStoreConnectClient {
+        func client(_ sleeper: RecordingSleeper, secrets: SecretList = SecretList()) throws -> AppStoreConnectClient {
             let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: server.keyPEM)
-            return AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: { _ in }, sleeper: sleeper)
+            return AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: secrets.add, sleeper: sleeper)
         }
 
         /// Version v1 with an en-US localization whose 6.5" set holds `existing` (a checksum).
@@ -50,8 +50,9 @@ extension LocalAppStoreConnectTests {
         @Test func aFileAlreadyInItsSetIsSkippedAndProcessingIsWaitedForThroughTheSleeper() async throws {
             let (folder, first) = try files()
             try scenario(existing: AssetUpload.md5(of: first.path).hex, extra: ["screenshotPolls": 2])
-            let sleeper = RecordingSleeper()
-            let outcome = try await client(sleeper).release(appID: "1234567890", try release(folder), progress: { _ in })
+            let sleeper = RecordingSleeper(), secrets = SecretList()
+            let outcome = try await client(sleeper, secrets: secrets).release(appID: "1234567890", try release(folder), progress: { _ in })
+            #expect(secrets.all.contains { $0.contains("X-Amz-Signature=presigned0secret") }, "a part URL's query is a secret")
             #expect(outcome.changes == ["upload en-US APP_IPHONE_65 2.png"], "1.png is on App Store Connect already")
             #expect(sleeper.all == [5, 5], "two looks while processing, each after the poll interval")
             let shots = try server.log()["screenshots"] as? [[String: Any]] ?? []

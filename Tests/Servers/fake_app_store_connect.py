@@ -172,6 +172,10 @@ class Handler(JSONHandler):
         except jwt.ExpiredSignatureError:
             state["log"].append({"event": "expired-token"})
             raise Unauthorized("Provide a properly configured and signed bearer token, and make sure that it has not expired.")
+        except jwt.InvalidSignatureError:
+            # Another key's token, as Apple answers it.
+            state["log"].append({"event": "bad-signature"})
+            raise Unauthorized("Provide a properly configured and signed bearer token, and make sure that it has not expired.")
         except jwt.InvalidTokenError as error:
             raise Invalid(f"bad JWT: {error}")
         if claims["exp"] - claims["iat"] > 20 * 60:
