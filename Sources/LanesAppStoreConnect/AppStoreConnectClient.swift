@@ -19,14 +19,16 @@ public struct TaskSleeper: AsyncSleeper {
 
 /// App Store Connect's REST API: a JWT (ES256, 20 minutes, renewed a minute before it ends) on every
 /// request, `links.next` followed page by page, and failures named by Apple's `errors[].detail` and
-/// the request (method and path; never the token). GET requests are retried on 429 (after
-/// `Retry-After`), 5xx and connection failures with backoff; POST, PATCH and DELETE are sent once,
-/// since a second try could create a second resource.
+/// the request (method and path; never the token). Retries follow the HTTP client's one rule
+/// (`HTTPRequest.isIdempotent`, `RetryPolicy.isRetryable`): GET and DELETE are tried again on 429
+/// (after `Retry-After`), 5xx and connection failures; POST and PATCH only when they surely never
+/// left, since a second try could create a second resource. The waits are the client's own
+/// (`AsyncSleeper`), so cancelling the task ends them at once.
 public final class AppStoreConnectClient: Sendable {
     public let key: AppStoreConnectKey
     public let baseURL: HTTPURL
-    private let http: HTTPClient
-    private let registerSecret: @Sendable (String) -> Void
+    let http: HTTPClient
+    let registerSecret: @Sendable (String) -> Void
     private let sleeper: any AsyncSleeper
     private let now: @Sendable () -> Int
     private let log: @Sendable (String) -> Void
@@ -34,6 +36,8 @@ public final class AppStoreConnectClient: Sendable {
     private let token = Mutex<(value: String, expires: Int)?>(nil)
 
     public static let defaultBaseURL = "https://api.appstoreconnect.apple.com"
+    /// Where an enterprise (`in_house`) key's requests go, as fastlane sends them.
+    public static let enterpriseBaseURL = "https://api.enterprise.developer.apple.com"
     /// Points lanes at another App Store Connect (a local one in tests).
     public static let baseURLVariable = "LANES_ASC_API_URL"
 
@@ -52,9 +56,9 @@ public final class AppStoreConnectClient: Sendable {
         key.secrets.forEach(registerSecret)
     }
 
-    /// The base URL `LANES_ASC_API_URL` names, else Apple's.
-    public static func baseURL(environment: [String: String]) throws(UploadError) -> HTTPURL {
-        let text = environment[baseURLVariable] ?? defaultBaseURL
+    /// The base URL `LANES_ASC_API_URL` names, else Apple's (its enterprise API for an in-house key).
+    public static func baseURL(environment: [String: String], inHouse: Bool) throws(UploadError) -> HTTPURL {
+        let text = environment[baseURLVariable] ?? (inHouse ? enterpriseBaseURL : defaultBaseURL)
         guard let url = HTTPURL(text) else {
             throw UploadError(.configuration, "\(baseURLVariable)=\(text) is not an http(s) URL", hint: "check \(baseURLVariable)")
         }
@@ -131,7 +135,6 @@ public final class AppStoreConnectClient: Sendable {
 
     private func perform(_ method: String, _ url: HTTPURL, body: [UInt8]?) async throws -> HTTPResponse {
         let name = "\(method) \(url.path)"
-        let idempotent = method == "GET"
         var attempt = 1
         var renewed = false
         while true {
@@ -140,16 +143,22 @@ public final class AppStoreConnectClient: Sendable {
             if body != nil { headers.append(("Content-Type", "application/json")) }
             let request = HTTPRequest(method: method, url: url, headers: headers, body: body.map { .bytes($0) } ?? .empty)
             let response: HTTPResponse
-            do {
-                response = try http.send(request)
-            } catch {
-                guard idempotent, attempt < retry.attempts else {
+            // The socket call blocks: on a thread of its own, whose connection cancelling the task closes.
+            let outcome: Result<HTTPResponse, TransportError> = try await BlockingThread.run(onCancel: { [http] in http.cancellation.cancel() }) { [http] in
+                do throws(TransportError) { return .success(try http.send(request)) } catch { return .failure(error) }
+            }
+            switch outcome {
+            case .success(let answer): response = answer
+            case .failure(let error):
+                let again = error.isRetryable && (request.isIdempotent || error.isBeforeSending)
+                guard again, attempt < retry.attempts else {
                     throw UploadError(.transfer, "App Store Connect: \(name) failed: \(error.detail)",
-                                      hint: idempotent ? nil : "not retried: it may have reached App Store Connect; look there before running again")
+                                      hint: request.isIdempotent || error.isBeforeSending ? nil : "not retried: it may have reached App Store Connect; look there before running again")
                 }
                 try await wait(retry.delay(afterAttempt: attempt, unitRandom: Double.random(in: 0.5...1)), name, error.detail, &attempt)
                 continue
             }
+            try Task.checkCancellation()
             if response.isSuccess { return response }
             // An expired or revoked token was never acted on, so one retry with a new token is safe for any method.
             if response.status == 401, !renewed {
@@ -157,7 +166,7 @@ public final class AppStoreConnectClient: Sendable {
                 _ = try bearer(renew: true)
                 continue
             }
-            if idempotent, response.status == 429 || response.status >= 500, attempt < retry.attempts {
+            if request.isIdempotent, RetryPolicy.isRetryable(response), attempt < retry.attempts {
                 let delay = response.status == 429
                     ? min(retry.maximumDelay * 4, response.header("Retry-After").flatMap { Double($0.filter { !$0.isWhitespace }) }
                         ?? retry.delay(afterAttempt: attempt, unitRandom: 1))

@@ -75,9 +75,12 @@ public struct AppStoreRelease: Sendable {
     public var automaticRelease: Bool?
     public var phasedRelease: Bool
     public var dryRun: Bool
+    /// Screenshots to upload into the version's localizations (nil: leave them).
+    public var screenshots: ScreenshotUpload?
 
     public init(version: String, platform: AppStorePlatform, metadata: AppStoreMetadata?, buildNumber: String?, submitForReview: Bool,
-                automaticRelease: Bool?, phasedRelease: Bool, dryRun: Bool) {
+                automaticRelease: Bool?, phasedRelease: Bool, dryRun: Bool, screenshots: ScreenshotUpload? = nil) {
+        self.screenshots = screenshots
         self.version = version
         self.platform = platform
         self.metadata = metadata
@@ -119,8 +122,10 @@ public struct AppStoreReleaseOutcome: Sendable {
 extension AppStoreConnectClient {
     /// Selects or creates the version, updates its localizations, attaches the build, sets the
     /// release type, starts a phased release and submits for review, in that order. A dry run
-    /// reads but changes nothing, and says each change it would make.
-    public func release(appID: String, _ release: AppStoreRelease, progress: @Sendable (String) -> Void) async throws -> AppStoreReleaseOutcome {
+    /// reads but changes nothing, and says each change it would make; with `buildPending` (a dry run
+    /// whose build would be uploaded first) the build is not looked for.
+    public func release(appID: String, _ release: AppStoreRelease, progress: @Sendable (String) -> Void,
+                        buildPending: Bool = false) async throws -> AppStoreReleaseOutcome {
         var outcome = AppStoreReleaseOutcome()
         func change(_ text: String) {
             outcome.changes.append(text)
@@ -184,7 +189,14 @@ extension AppStoreConnectClient {
         if let metadata = release.metadata {
             try await updateAppInfo(appID: appID, metadata, dryRun: release.dryRun, change: change)
         }
-        if let buildNumber = release.buildNumber {
+        if let screenshots = release.screenshots, !screenshots.screenshots.isEmpty {
+            let localizations = try await localizationIDs(versionID: versionID, locales: Array(screenshots.screenshots.keys),
+                                                         dryRun: release.dryRun, change: change)
+            try await uploadScreenshots(screenshots, localizations: localizations, dryRun: release.dryRun, change: change, progress: progress)
+        }
+        if let buildNumber = release.buildNumber, buildPending {
+            change("attach build \(buildNumber) to version \(release.version)")
+        } else if let buildNumber = release.buildNumber {
             guard let build = try await builds(appID: appID, version: release.version, platform: release.platform, buildNumber: buildNumber).first else {
                 throw UploadError(.configuration, "App Store Connect has no build \(release.version) (\(buildNumber)) to attach",
                                   hint: "upload it with upload_to_testflight first, or check build_number")
@@ -231,6 +243,26 @@ extension AppStoreConnectClient {
             }
         }
         return outcome
+    }
+
+    /// The version's localization id per locale, a localization added for each of `locales` it lacks
+    /// (screenshots hang on a localization).
+    func localizationIDs(versionID: String?, locales: [String], dryRun: Bool, change: (String) -> Void) async throws -> [String: String] {
+        guard let versionID else { return [:] }
+        let existing = try await getAll("/v1/appStoreVersions/\(versionID)/appStoreVersionLocalizations", query: [("limit", "200")],
+                                        as: Resource<AppStoreVersionLocalizationAttributes>.self)
+        var ids: [String: String] = [:]
+        for item in existing { if let locale = item.attributes?.locale { ids[locale] = item.id } }
+        for locale in locales.sorted() where ids[locale] == nil {
+            change("add \(locale) for its screenshots")
+            guard !dryRun else { continue }
+            let created = try await send("POST", "/v1/appStoreVersionLocalizations",
+                                         body: Request(type: "appStoreVersionLocalizations", attributes: AppStoreVersionLocalizationAttributes(locale: locale),
+                                                       relationships: ["appStoreVersion": ToOne(data: Linkage(type: "appStoreVersions", id: versionID))]),
+                                         answer: Document<Resource<AppStoreVersionLocalizationAttributes>>.self)
+            ids[locale] = created?.data.id
+        }
+        return ids
     }
 
     /// Name, subtitle and privacy policy URL live on the app's editable `appInfo`, not on the version.

@@ -7,7 +7,8 @@ public struct TestFlightDistribution: Sendable {
     public var changelog: [String: String]
     public var groups: [String]
     public var distributeExternal: Bool
-    public var notifyExternalTesters: Bool
+    /// pilot's `notify_external_testers`: the build's `buildBetaDetails.autoNotifyEnabled`; nil leaves App Store Connect's default (notify).
+    public var notifyExternalTesters: Bool?
     public var usesNonExemptEncryption: Bool?
     public var expirePreviousBuilds: Bool
     public var betaAppReviewInfo: [String: String]
@@ -16,7 +17,7 @@ public struct TestFlightDistribution: Sendable {
     /// How long processing may take before the step fails (seconds).
     public var processingTimeout: Double
 
-    public init(changelog: [String: String] = [:], groups: [String] = [], distributeExternal: Bool = false, notifyExternalTesters: Bool = true,
+    public init(changelog: [String: String] = [:], groups: [String] = [], distributeExternal: Bool = false, notifyExternalTesters: Bool? = nil,
                 usesNonExemptEncryption: Bool? = nil, expirePreviousBuilds: Bool = false, betaAppReviewInfo: [String: String] = [:],
                 waitForProcessing: Bool = true, pollInterval: Double = 30, processingTimeout: Double = 3600) {
         self.changelog = changelog
@@ -33,7 +34,7 @@ public struct TestFlightDistribution: Sendable {
 
     /// Whether anything needs the processed build.
     public var needsBuild: Bool {
-        !changelog.isEmpty || !groups.isEmpty || distributeExternal || usesNonExemptEncryption != nil || expirePreviousBuilds
+        !changelog.isEmpty || !groups.isEmpty || distributeExternal || usesNonExemptEncryption != nil || expirePreviousBuilds || notifyExternalTesters != nil
     }
 
     /// fastlane's `beta_app_review_info` keys, mapped to Apple's attribute names.
@@ -52,17 +53,27 @@ public struct TestFlightOutcome: Sendable {
     public var groups: [String] = []
     public var expiredBuilds: Int = 0
     public var submittedForReview = false
+    /// The `autoNotifyEnabled` set on the build, when `notify_external_testers` was given.
+    public var autoNotify: Bool?
+}
+
+struct BuildBetaDetailAttributes: Decodable, Sendable {
+    let autoNotifyEnabled: Bool?
+    let externalBuildState: String?
 }
 
 extension AppStoreConnectClient {
     /// Polls until the build with this version and number exists and is no longer PROCESSING, or
     /// `timeout` seconds pass. Every wait is `sleeper`'s (Task.sleep), so cancelling the task ends it.
-    public func waitForBuild(appID: String, version: String, buildNumber: String, platform: AppStorePlatform?,
+    /// With `uploadID`, a build not listed yet is looked for in its build upload, whose FAILED state
+    /// carries Apple's reasons.
+    public func waitForBuild(appID: String, version: String, buildNumber: String, platform: AppStorePlatform?, uploadID: String? = nil,
                              pollInterval: Double, timeout: Double, waitForProcessing: Bool,
                              progress: @Sendable (String) -> Void) async throws -> Build {
         var waited = 0.0
         while true {
             let found = try await builds(appID: appID, version: version, platform: platform, buildNumber: buildNumber).first
+            if found == nil, let uploadID { _ = try await buildUploadState(uploadID, version: version, buildNumber: buildNumber) }
             let state = found?.attributes?.processingState
             if let found {
                 switch state {
@@ -96,8 +107,13 @@ extension AppStoreConnectClient {
         if !distribution.changelog.isEmpty {
             let existing = try await getAll("/v1/betaBuildLocalizations", query: [("filter[build]", build.id), ("limit", "200")],
                                             as: Resource<BetaBuildLocalizationAttributes>.self)
-            for locale in distribution.changelog.keys.sorted() {
-                let text = distribution.changelog[locale] ?? ""
+            // pilot's "default": the text of every locale the build has that is not named.
+            var texts = distribution.changelog
+            if let fallback = texts.removeValue(forKey: "default") {
+                for locale in existing.compactMap({ $0.attributes?.locale }) where texts[locale] == nil { texts[locale] = fallback }
+            }
+            for locale in texts.keys.sorted() {
+                let text = texts[locale] ?? ""
                 if let current = existing.first(where: { $0.attributes?.locale == locale }) {
                     struct Attributes: Encodable, Sendable { let whatsNew: String }
                     try await send("PATCH", "/v1/betaBuildLocalizations/\(current.id)",
@@ -111,6 +127,18 @@ extension AppStoreConnectClient {
                 outcome.localizedLocales.append(locale)
             }
             progress("What to Test set for \(outcome.localizedLocales.joined(separator: ", "))")
+        }
+        // Before the build reaches any group, as pilot does: a build added to an external group with
+        // auto-notify on has already emailed its testers.
+        if let notify = distribution.notifyExternalTesters {
+            let detail = try await get("/v1/builds/\(build.id)/buildBetaDetail", as: Document<Resource<BuildBetaDetailAttributes>>.self).data
+            if detail.attributes?.autoNotifyEnabled != notify {
+                struct Attributes: Encodable, Sendable { let autoNotifyEnabled: Bool }
+                try await send("PATCH", "/v1/buildBetaDetails/\(detail.id)",
+                               body: Request(type: "buildBetaDetails", id: detail.id, attributes: Attributes(autoNotifyEnabled: notify)))
+            }
+            outcome.autoNotify = notify
+            progress(notify ? "external testers are emailed when the build is available" : "external testers are not emailed about this build (autoNotifyEnabled=false)")
         }
         if distribution.expirePreviousBuilds {
             let older = try await builds(appID: appID, platform: platform).filter { $0.id != build.id && $0.attributes?.expired == false }
@@ -147,9 +175,6 @@ extension AppStoreConnectClient {
                                                        relationships: ["build": ToOne(data: Linkage(type: "builds", id: build.id))]))
             outcome.submittedForReview = true
             progress("submitted for beta app review")
-            if distribution.notifyExternalTesters == false {
-                progress("notify_external_testers:false: testers are not notified (set auto-notify off in the group)")
-            }
         }
         return outcome
     }

@@ -7,21 +7,15 @@ public struct UploadSettings: Sendable {
     public var s3Addressing: S3Endpoint.Addressing?
     public var s3: S3UploadOptions
     public var firebase: FirebaseReleaseOptions
-    public var testFlight: TestFlightBuildOptions
-    /// TestFlight: the key a lane set with `app_store_connect_api_key` (else the environment's).
-    public var appStoreConnectKey: AppStoreConnectKey?
 
     public init(s3Endpoint: String? = nil, s3Region: String? = nil, s3Profile: String? = nil, s3Addressing: S3Endpoint.Addressing? = nil,
-                s3: S3UploadOptions = S3UploadOptions(), firebase: FirebaseReleaseOptions = FirebaseReleaseOptions(),
-                testFlight: TestFlightBuildOptions = TestFlightBuildOptions(), appStoreConnectKey: AppStoreConnectKey? = nil) {
+                s3: S3UploadOptions = S3UploadOptions(), firebase: FirebaseReleaseOptions = FirebaseReleaseOptions()) {
         self.s3Endpoint = s3Endpoint
         self.s3Region = s3Region
         self.s3Profile = s3Profile
         self.s3Addressing = s3Addressing
         self.s3 = s3
         self.firebase = firebase
-        self.testFlight = testFlight
-        self.appStoreConnectKey = appStoreConnectKey
     }
 }
 
@@ -69,13 +63,9 @@ public struct Uploads: Sendable {
                                            apiBase: try apiBase("LANES_FIREBASE_API_URL", default: "https://firebaseappdistribution.googleapis.com"),
                                            tokenURL: try environment["LANES_GOOGLE_TOKEN_URL"].map { text throws(UploadError) in try url(text, variable: "LANES_GOOGLE_TOKEN_URL") },
                                            registerSecret: registerSecret, sleeper: sleeper, now: now)
-        case .testFlight(let appID):
-            let key: AppStoreConnectKey
-            if let given = settings.appStoreConnectKey { key = given } else { key = try AppStoreConnectKey.resolve(environment: environment) }
-            key.secrets.forEach(registerSecret)
-            return AppStoreConnectUpload(appID: appID, key: key, options: settings.testFlight, http: http,
-                                         apiBase: try apiBase("LANES_ASC_API_URL", default: "https://api.appstoreconnect.apple.com"),
-                                         registerSecret: registerSecret, sleeper: sleeper, now: now)
+        case .testFlight:
+            // App Store Connect's build upload is LanesAppStoreConnect's client (async, cancellable polling).
+            throw UploadError(.usage, "TestFlight uploads go through the upload_to_testflight step", hint: "lanes upload FILE --to testflight://APPLE_ID runs it")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Lanes
 import LanesAppStoreConnect
 import LanesTestSupport
 import LanesUpload
@@ -114,6 +115,24 @@ extension LocalAppStoreConnectTests {
             let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
+        @Test func whatToTestPerLocaleWithPilotsDefaultForTheBuildsOtherLocales() async throws {
+            try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42")],
+                              "localizations": [["id": "loc-fr", "build": "b1", "attributes": ["locale": "fr-FR", "whatsNew": "Ancien"]]]])
+            let client = try client()
+            let build = try await client.waitForBuild(appID: "1234567890", version: "1.4.0", buildNumber: "42", platform: .ios,
+                                                      pollInterval: 5, timeout: 60, waitForProcessing: true, progress: { _ in })
+            let outcome = try await client.distribute(build: build, appID: "1234567890", version: "1.4.0", platform: .ios,
+                                                      TestFlightDistribution(changelog: ["default": "Please test", "en-US": "Try the login"]),
+                                                      progress: { _ in })
+            #expect(outcome.localizedLocales == ["en-US", "fr-FR"])
+            let texts = Dictionary((try server.log()["localizations"] as? [[String: Any]] ?? []).compactMap { item -> (String, String)? in
+                guard let attributes = item["attributes"] as? [String: Any], let locale = attributes["locale"] as? String else { return nil }
+                return (locale, attributes["whatsNew"] as? String ?? "")
+            }) { $1 }
+            #expect(texts == ["fr-FR": "Please test", "en-US": "Try the login"], "no 'default' locale is created")
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        }
+
         @Test func changelogGroupsAndReviewLeaveTheirResourcesOnTheServer() async throws {
             try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 2,
                               "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42", state: "PROCESSING")],
@@ -170,27 +189,43 @@ extension LocalAppStoreConnectTests {
             #expect(throws: CancellationError.self) { try outcome.get() }
         }
 
+        @Test func anotherKeysTokenIsRefusedWithTheKeysHint() async throws {
+            try server.reset(["apps": [LocalAppStoreConnect.app]])
+            let pem = try LocalAppStoreConnect.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+            let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: pem)
+            let client = AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: { _ in }, sleeper: RecordingSleeper())
+            let error = try await #require(throws: AppStoreConnectError.self) { _ = try await client.app(bundleID: "com.example.brewer") }
+            #expect(error.status == 401)
+            #expect(error.request == "GET /v1/apps")
+            #expect(error.hint?.contains("key \(LocalAppStoreConnect.keyID) may be revoked") == true, "\(error.description)")
+            let signatures = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "bad-signature" }
+            #expect(signatures.count == 2, "one renewal, then the refusal")
+        }
+
         @Test func aBase64KeyIsAcceptedAndItsEveryShapeIsASecret() throws {
             let base64 = Data(server.keyPEM.utf8).base64EncodedString()
-            let key = try AppStoreConnectKey.resolve(environment: [AppStoreConnectKey.Variable.keyID: LocalAppStoreConnect.keyID,
-                                                                   AppStoreConnectKey.Variable.issuerID: LocalAppStoreConnect.issuer,
-                                                                   AppStoreConnectKey.Variable.key: base64,
-                                                                   AppStoreConnectKey.Variable.isBase64: "true"])
+            let redactor = Redactor()
+            let key = try AppStoreConnectAPIKeyStep.key(from: Environment(variables: [AppStoreConnectKey.Variable.keyID: LocalAppStoreConnect.keyID,
+                                                                                      AppStoreConnectKey.Variable.issuerID: LocalAppStoreConnect.issuer,
+                                                                                      AppStoreConnectKey.Variable.key: base64,
+                                                                                      AppStoreConnectKey.Variable.isBase64: "true"], redactor: redactor))
             #expect(key.privateKeyPEM == server.keyPEM)
             #expect(key.secrets.contains(base64))
             #expect(key.secrets.contains(server.keyPEM))
+            let keyLine = try #require(server.keyPEM.split(separator: "\n").first { !$0.hasPrefix("-----") })
+            #expect(!redactor.redact("key: \(keyLine) and \(base64)").contains(String(keyLine)), "the step layer registered the material")
         }
 
         @Test func theOldASCNamesStillWork() throws {
-            let key = try AppStoreConnectKey.resolve(environment: ["ASC_KEY_ID": "K1", "ASC_ISSUER_ID": "I1", "ASC_PRIVATE_KEY": server.keyPath])
+            let key = try AppStoreConnectAPIKeyStep.key(from: Environment(variables: ["ASC_KEY_ID": "K1", "ASC_ISSUER_ID": "I1", "ASC_PRIVATE_KEY": server.keyPath]))
             #expect(key.keyID == "K1")
             #expect(key.privateKeyPEM == server.keyPEM)
         }
 
         @Test func aKeyThatIsNeitherPEMNorBase64NamesTheVariable() {
             let error = #expect(throws: UploadError.self) {
-                try AppStoreConnectKey.resolve(environment: [AppStoreConnectKey.Variable.keyID: "K", AppStoreConnectKey.Variable.issuerID: "I",
-                                                             AppStoreConnectKey.Variable.key: "not a key!"])
+                try AppStoreConnectAPIKeyStep.key(from: Environment(variables: [AppStoreConnectKey.Variable.keyID: "K", AppStoreConnectKey.Variable.issuerID: "I",
+                                                                                AppStoreConnectKey.Variable.key: "not a key!"]))
             }
             #expect(error?.message.contains(AppStoreConnectKey.Variable.key) == true)
             #expect(error?.message.contains("not a key!") == false)

@@ -37,6 +37,7 @@ extension LocalAppStoreConnectTests {
                     guard let data = FileManager.default.contents(atPath: path) else { continue }
                     let text = String(decoding: data, as: UTF8.self)
                     #expect(!text.contains("eyJ"), "a JWT in \(path)")
+                    #expect(!text.contains("Signature=presigned"), "a part URL's signature in \(path)")
                     for line in keyLines { #expect(!text.contains(line), "key material in \(path)") }
                 }
             }

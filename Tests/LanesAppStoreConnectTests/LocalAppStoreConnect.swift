@@ -57,6 +57,18 @@ final class LocalAppStoreConnect: @unchecked Sendable {
 
     struct StartFailure: Error, CustomStringConvertible { let description: String }
 
+    /// What the `openssl` command prints: a key or digest made by OpenSSL's tool, not lanes' code.
+    static func openssl(_ arguments: [String]) throws -> String {
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     private init(base: String, folder: URL, process: Process) {
         self.base = base
         self.folder = folder

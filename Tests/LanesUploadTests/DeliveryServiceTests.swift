@@ -64,39 +64,6 @@ struct DeliveryServiceTests {
         #expect(try services.log().events.contains { $0["event"] as? String == "token-rejected" })
     }
 
-    @Test func testFlightUploadSendsEveryPartCommitsTheChecksumAndWaitsForProcessing() throws {
-        let file = try TestFiles.random(size: 3_300_000, name: "App.ipa")
-        let secrets = Secrets()
-        let uploads = Uploads(environment: ["ASC_KEY_ID": "ABC123DEFG", "ASC_ISSUER_ID": "69a6de7f-0000-47e3-e053-5b8c7c11a4d1",
-                                            "ASC_PRIVATE_KEY": services.ascKeyPath, "LANES_ASC_API_URL": services.base],
-                              registerSecret: secrets.register, sleeper: NoSleep())
-        let settings = UploadSettings(testFlight: TestFlightBuildOptions(version: "2.4.0", buildNumber: "812", pollInterval: 0))
-        let receipt = try uploads.upload(file: file.path, to: .testFlight(appID: "1234567890"), settings: settings)
-        #expect(receipt.details["state"] == "COMPLETE")
-        #expect(receipt.details["parts"] == "4")
-        let log = try services.log()
-        #expect(log.errors.isEmpty, "\(log.errors)")
-        #expect(log.events.contains { $0["event"] as? String == "asc-build-upload" && $0["cfBundleVersion"] as? String == "812" })
-        let commit = try #require(log.events.first { $0["event"] as? String == "asc-commit" })
-        #expect(commit["sha256"] as? String == (try TestFiles.sha256(of: file)))
-        // Presigned part URLs' signatures are secrets too.
-        #expect(secrets.all.contains { $0.contains("presigned1secret") })
-    }
-
-    @Test func aWrongAppStoreConnectKeyIsRejectedWithAClearError() throws {
-        let file = try TestFiles.random(size: 1000)
-        let uploads = Uploads(environment: ["ASC_KEY_ID": "ABC123DEFG", "ASC_ISSUER_ID": "69a6de7f-0000-47e3-e053-5b8c7c11a4d1",
-                                            "ASC_PRIVATE_KEY": try services.otherECKey(), "LANES_ASC_API_URL": services.base],
-                              registerSecret: { _ in }, sleeper: NoSleep())
-        let error = try #require(throws: UploadError.self) {
-            try uploads.upload(file: file.path, to: .testFlight(appID: "1234567890"),
-                               settings: UploadSettings(testFlight: TestFlightBuildOptions(version: "1.0", buildNumber: "1")))
-        }
-        #expect(error.kind == .configuration)
-        #expect(error.message.contains("401"))
-        #expect(error.hint?.contains("ASC_PRIVATE_KEY") == true)
-    }
-
     private func jsonString(_ text: String) throws -> String {
         String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
     }
@@ -118,7 +85,6 @@ struct FakeDeliveryServices: Sendable {
     let folder: URL
 
     var googleKey: String { (try? String(contentsOf: folder.appendingPathComponent("google.pem"), encoding: .utf8)) ?? "" }
-    var ascKeyPath: String { folder.appendingPathComponent("asc.p8").path }
 
     static let available: Bool = (try? Spawn.run(["python3", "-c", "import jwt, cryptography"])) == 0
 
@@ -146,7 +112,6 @@ struct FakeDeliveryServices: Sendable {
     }
 
     func otherRSAKey() throws -> String { try generate(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]) }
-    func otherECKey() throws -> String { try generate(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]) }
 
     private func generate(_ arguments: [String]) throws -> String {
         String(decoding: try Spawn.output(["openssl"] + arguments).output, as: UTF8.self)

@@ -72,19 +72,6 @@ import Testing
         #expect(server.requests.allSatisfy { !$0.contains("X-Injected") })
     }
 
-    @Test func theAppStoreConnectAPIURLKeepsItsPath() throws {
-        let server = try HostileServer { send in _ = send(Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8)) }
-        let key = String(decoding: try Spawn.output(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]).output, as: UTF8.self)
-        let file = try TestFiles.random(size: 1000, name: "App.ipa")
-        let uploads = Uploads(environment: ["ASC_KEY_ID": "ABC123DEFG", "ASC_ISSUER_ID": "69a6de7f-0000-47e3-e053-5b8c7c11a4d1",
-                                            "ASC_PRIVATE_KEY": key, "LANES_ASC_API_URL": server.url + "/asc-proxy/"],
-                              registerSecret: { _ in }, sleeper: NoSleep())
-        _ = try? uploads.upload(file: file.path, to: .testFlight(appID: "1234567890"),
-                                settings: UploadSettings(testFlight: TestFlightBuildOptions(version: "1.0", buildNumber: "1")))
-        let first = try #require(server.requests.first)
-        #expect(first.split(separator: " ").dropFirst().first?.hasPrefix("/asc-proxy/v1/") == true, "\(first)")
-    }
-
     /// A POST that creates something is not sent twice; PUT and GET are retried.
     @Test(arguments: [("POST", 1), ("PATCH", 1), ("PUT", 3), ("GET", 3)])
     func onlyIdempotentRequestsAreRetried(method: String, sent: Int) throws {

@@ -9,14 +9,15 @@ an Apple-shaped error body and is recorded; GET /_log returns what was seen.
 
 Scenarios are set with POST /_reset {"apps": [...], "builds": [...], "groups": [...], "pageSize": N,
 "throttle": {"path": "/v1/builds", "times": 1, "retryAfter": 1}, "conflict": "/v1/betaBuildLocalizations",
-"processingPolls": N, "versions": [...]}.
+"processingPolls": N, "versions": [...], "screenshotSets": [...], "screenshotPolls": N, "inHouse": true}.
+Asset parts (builds and screenshots) are PUT to /_part/FILE/OFFSET?X-Amz-Signature=..., checked
+against the upload operation this server gave, and committed only with the MD5 of the bytes received.
 """
-import copy, hashlib, json, os, sys, threading, time, urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import hashlib, json, os, sys, threading, time, urllib.parse
 
 import jwt
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+
+from fake_server_common import JSONHandler, serve, write_key
 
 BASE, SPEC = sys.argv[1], sys.argv[2]
 os.makedirs(BASE, exist_ok=True)
@@ -47,10 +48,7 @@ api = OpenAPI.from_dict(spec, config=Config(spec_validator_cls=None))
 APPLE = "https://api.appstoreconnect.apple.com"
 LOAD_SECONDS = time.monotonic() - started
 
-ec_key = ec.generate_private_key(ec.SECP256R1())
-with open(os.path.join(BASE, "asc.p8"), "w") as handle:
-    handle.write(ec_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode())
-public_key = ec_key.public_key()
+public_key = write_key(BASE, "asc.p8", "ec").public_key()
 KEY_ID, ISSUER = "D383SF739A", "6053b7fe-68a8-4acb-89be-165aa6465141"
 PART = 1 << 20
 
@@ -64,11 +62,14 @@ def reset(config):
         "apps": config.get("apps", []), "builds": config.get("builds", []), "groups": config.get("groups", []),
         "versions": config.get("versions", []), "pageSize": config.get("pageSize", 200),
         "throttle": config.get("throttle"), "conflict": config.get("conflict"),
-        "processingPolls": config.get("processingPolls", 0), "localizations": [], "groupBuilds": [], "reviewDetails": {},
+        "processingPolls": config.get("processingPolls", 0), "localizations": config.get("localizations", []), "groupBuilds": [], "reviewDetails": {},
         "submissions": [], "versionLocalizations": config.get("versionLocalizations", []), "releases": [], "bundleIds": config.get("bundleIds", []),
         "profiles": config.get("profiles", []), "certificates": config.get("certificates", []), "devices": config.get("devices", []),
         "profileContent": config.get("profileContent", ""), "createdProfiles": [], "appInfos": config.get("appInfos", []),
         "appInfoLocalizations": config.get("appInfoLocalizations", []), "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
+        "screenshotSets": config.get("screenshotSets", []), "screenshots": config.get("screenshots", []),
+        "screenshotPolls": config.get("screenshotPolls", 0), "inHouse": config.get("inHouse", False),
+        "betaDetails": config.get("betaDetails", {}), "screenshotFailure": config.get("screenshotFailure"),
     }
 
 
@@ -98,16 +99,7 @@ def operation_of(path, method):
     return None, set()
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def read_body(self):
-        length = int(self.headers.get("Content-Length", "0"))
-        return self.rfile.read(length) if length else b""
-
+class Handler(JSONHandler):
     def send(self, status, document=None, headers=()):
         data = json.dumps(document).encode() if document is not None else b""
         if self.validating and status < 500 and self.path.startswith("/v1/"):
@@ -116,13 +108,7 @@ class Handler(BaseHTTPRequestHandler):
                 api.validate_response(self.mock, response)
             except Exception as error:
                 state["errors"].append(f"response to {self.command} {self.path} does not match Apple's description: {error} {getattr(error, '__cause__', '')}"[:2000])
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
+        self.answer(status, document, headers)
 
     def apple_error(self, status, code, title, detail):
         self.send(status, {"errors": [{"id": new_id("err"), "status": str(status), "code": code, "title": title, "detail": detail}]})
@@ -156,9 +142,10 @@ class Handler(BaseHTTPRequestHandler):
                     return self.send(200, {k: state[k] for k in ("log", "errors", "localizations", "groupBuilds", "submissions",
                                                                  "reviewDetails", "builds", "tokens", "versions",
                                                                  "versionLocalizations", "releases", "devices", "createdProfiles",
-                                                                 "appInfoLocalizations")} | {"loadSeconds": LOAD_SECONDS})
+                                                                 "appInfoLocalizations", "screenshotSets", "screenshots",
+                                                                 "betaDetails")} | {"loadSeconds": LOAD_SECONDS})
                 if url.path.startswith("/_part/"):
-                    return self.part(url.path, body)
+                    return self.part(method, url, body)
                 self.check_token()
                 self.validate(method, url, query, body)
                 self.validating = True
@@ -178,10 +165,16 @@ class Handler(BaseHTTPRequestHandler):
         if kid != KEY_ID:
             raise Invalid(f"kid {kid} is not {KEY_ID}")
         try:
-            claims = jwt.decode(token, public_key, algorithms=["ES256"], audience="appstoreconnect-v1", issuer=ISSUER,
+            # An enterprise (in-house) key's tokens are for Apple's enterprise API.
+            audience = "apple-developer-enterprise-v1" if state["inHouse"] else "appstoreconnect-v1"
+            claims = jwt.decode(token, public_key, algorithms=["ES256"], audience=audience, issuer=ISSUER,
                                 options={"require": ["exp", "iat", "iss", "aud"]})
         except jwt.ExpiredSignatureError:
             state["log"].append({"event": "expired-token"})
+            raise Unauthorized("Provide a properly configured and signed bearer token, and make sure that it has not expired.")
+        except jwt.InvalidSignatureError:
+            # Another key's token, as Apple answers it.
+            state["log"].append({"event": "bad-signature"})
             raise Unauthorized("Provide a properly configured and signed bearer token, and make sure that it has not expired.")
         except jwt.InvalidTokenError as error:
             raise Invalid(f"bad JWT: {error}")
@@ -390,25 +383,21 @@ class Handler(BaseHTTPRequestHandler):
             upload_id = body["data"]["relationships"]["buildUpload"]["data"]["id"]
             size = attributes["fileSize"]
             file_id = new_id("file")
-            base = f"http://127.0.0.1:{self.server.server_address[1]}"
-            operations = [{"method": "PUT", "url": f"{base}/_part/{file_id}/{offset}?X-Amz-Signature=fake{offset}", "length": min(PART, size - offset),
-                           "offset": offset, "requestHeaders": [{"name": "Content-Type", "value": "application/octet-stream"}]}
-                          for offset in range(0, size, PART)]
-            state["files"][file_id] = {"upload": upload_id, "size": size, "parts": {}}
+            operations = self.operations(file_id, size)
+            state["files"][file_id] = {"upload": upload_id, "size": size, "parts": {}, "operations": operations}
             item = {"id": file_id, "attributes": {"assetType": attributes["assetType"], "fileName": attributes["fileName"], "fileSize": size,
                                                   "uti": attributes["uti"], "uploadOperations": operations}}
             return self.send(201, {"data": self.resource("buildUploadFiles", item), "links": {"self": f"{APPLE}{path}"}})
         if method == "PATCH" and parts[:2] == ["v1", "buildUploadFiles"]:
             record = state["files"][parts[2]]
-            data = b"".join(record["parts"][offset] for offset in sorted(record["parts"]))
             expected = body["data"]["attributes"]["sourceFileChecksums"]["file"]["hash"]
-            if len(data) != record["size"] or hashlib.md5(data).hexdigest() != expected.lower():
+            if not self.assembled(parts[2], expected):
                 return self.apple_error(409, "ENTITY_ERROR", "checksum", "The uploaded file does not match its checksum.")
             upload = state["uploads"][record["upload"]]
             upload["attributes"]["state"] = {"state": "COMPLETE"}
             a = upload["attributes"]
             # The committed upload becomes a build, processing until `processingPolls` looks have passed.
-            state["builds"].append({"id": new_id("build"), "app": upload["app"], "preReleaseVersion": a["cfBundleShortVersionString"],
+            state["builds"].append({"id": new_id("build"), "app": upload["app"], "preReleaseVersion": a["cfBundleShortVersionString"], "upload": upload["id"],
                                     "attributes": {"version": a["cfBundleVersion"], "processingState": "PROCESSING", "expired": False,
                                                    "uploadedDate": "2026-11-25T04:00:00Z"}})
             state["log"].append({"event": "committed", "md5": expected})
@@ -417,34 +406,101 @@ class Handler(BaseHTTPRequestHandler):
         if method == "GET" and parts[:2] == ["v1", "buildUploads"]:
             upload = state["uploads"][parts[2]]
             return self.send(200, {"data": self.resource("buildUploads", upload), "links": {"self": f"{APPLE}{path}"}})
+        if method == "GET" and parts[:2] == ["v1", "builds"] and parts[3:] == ["buildBetaDetail"]:
+            detail = {"id": f"bbd-{parts[2]}", "attributes": {"autoNotifyEnabled": state["betaDetails"].get(f"bbd-{parts[2]}", True)}}
+            return self.send(200, {"data": self.resource("buildBetaDetails", detail), "links": {"self": f"{APPLE}{path}"}})
+        if method == "PATCH" and parts[:2] == ["v1", "buildBetaDetails"]:
+            state["betaDetails"][parts[2]] = body["data"]["attributes"]["autoNotifyEnabled"]
+            detail = {"id": parts[2], "attributes": {"autoNotifyEnabled": state["betaDetails"][parts[2]]}}
+            return self.send(200, {"data": self.resource("buildBetaDetails", detail), "links": {"self": f"{APPLE}{path}"}})
+        # Screenshots: sets per version localization, each screenshot reserved, its parts sent, committed with its MD5.
+        if method == "GET" and parts[:2] == ["v1", "appStoreVersionLocalizations"] and parts[3:] == ["appScreenshotSets"]:
+            items = [self.resource("appScreenshotSets", x) for x in state["screenshotSets"] if x["localization"] == parts[2]]
+            return self.send(200, self.page(path, query, items))
+        if method == "POST" and path == "/v1/appScreenshotSets":
+            data = body["data"]
+            item = {"id": new_id("set"), "localization": data["relationships"]["appStoreVersionLocalization"]["data"]["id"],
+                    "attributes": {"screenshotDisplayType": data["attributes"]["screenshotDisplayType"]}}
+            state["screenshotSets"].append(item)
+            return self.send(201, {"data": self.resource("appScreenshotSets", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "DELETE" and parts[:2] == ["v1", "appScreenshotSets"] and len(parts) == 3:
+            state["screenshotSets"] = [x for x in state["screenshotSets"] if x["id"] != parts[2]]
+            state["screenshots"] = [x for x in state["screenshots"] if x["set"] != parts[2]]
+            state["log"].append({"event": "deleted-set", "id": parts[2]})
+            return self.send(204)
+        if method == "GET" and parts[:2] == ["v1", "appScreenshotSets"] and parts[3:] == ["appScreenshots"]:
+            items = [self.resource("appScreenshots", x) for x in state["screenshots"] if x["set"] == parts[2]]
+            return self.send(200, self.page(path, query, items))
+        if method == "POST" and path == "/v1/appScreenshots":
+            data = body["data"]
+            size = data["attributes"]["fileSize"]
+            item = {"id": new_id("shot"), "set": data["relationships"]["appScreenshotSet"]["data"]["id"],
+                    "attributes": {"fileName": data["attributes"]["fileName"], "fileSize": size, "uploadOperations": None,
+                                   "assetDeliveryState": {"state": "AWAITING_UPLOAD"}}}
+            item["attributes"]["uploadOperations"] = self.operations(item["id"], size)
+            state["files"][item["id"]] = {"size": size, "parts": {}, "operations": item["attributes"]["uploadOperations"]}
+            state["screenshots"].append(item)
+            return self.send(201, {"data": self.resource("appScreenshots", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "PATCH" and parts[:2] == ["v1", "appScreenshots"] and len(parts) == 3:
+            item = next(x for x in state["screenshots"] if x["id"] == parts[2])
+            attributes = body["data"].get("attributes") or {}
+            if attributes.get("uploaded") is not True or not self.assembled(parts[2], attributes.get("sourceFileChecksum") or ""):
+                item["attributes"]["assetDeliveryState"] = {"state": "FAILED", "errors": [{"code": "IMAGE_INCORRECT_CHECKSUM", "description": "checksum"}]}
+            else:
+                item["attributes"].update({"sourceFileChecksum": attributes["sourceFileChecksum"], "assetDeliveryState": {"state": "UPLOAD_COMPLETE"}})
+            item["attributes"].pop("uploadOperations", None)
+            return self.send(200, {"data": self.resource("appScreenshots", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "GET" and parts[:2] == ["v1", "appScreenshots"] and len(parts) == 3:
+            item = next(x for x in state["screenshots"] if x["id"] == parts[2])
+            if item["attributes"]["assetDeliveryState"]["state"] == "UPLOAD_COMPLETE":
+                item["polls"] = item.get("polls", 0) + 1
+                if item["polls"] > state["screenshotPolls"]:
+                    # "screenshotFailure": {"code", "description"} plays Apple refusing an image after processing.
+                    failure = state["screenshotFailure"]
+                    item["attributes"]["assetDeliveryState"] = {"state": "FAILED", "errors": [failure]} if failure else {"state": "COMPLETE"}
+            return self.send(200, {"data": self.resource("appScreenshots", item), "links": {"self": f"{APPLE}{path}"}})
         raise Invalid(f"{method} {path} is valid for Apple but this server does not play it")
 
-    def part(self, path, body):
-        _, _, file_id, offset = path.split("/")
-        state["files"][file_id]["parts"][int(offset)] = body
-        self.send(200)
+    def part(self, method, url, body):
+        _, _, file_id, offset = url.path.split("/")
+        record = state["files"].get(file_id)
+        operation = next((o for o in (record or {}).get("operations", []) if o["offset"] == int(offset)), None)
+        problems = []
+        if operation is None:
+            problems.append("no such upload operation")
+        else:
+            if method != operation["method"]:
+                problems.append(f"{method} instead of {operation['method']}")
+            if f"X-Amz-Signature={urllib.parse.parse_qs(url.query).get('X-Amz-Signature', [''])[0]}" not in operation["url"]:
+                problems.append("the presigned query is missing")
+            for header in operation["requestHeaders"]:
+                if self.headers.get(header["name"]) != header["value"]:
+                    problems.append(f"header {header['name']} is missing")
+            if len(body) != operation["length"]:
+                problems.append(f"{len(body)} bytes instead of {operation['length']}")
+        if problems:
+            state["errors"].append(f"part {url.path}: " + "; ".join(problems))
+            return self.answer(400)
+        record["parts"][int(offset)] = body
+        state["log"].append({"event": "part", "file": file_id, "offset": int(offset), "length": len(body)})
+        self.answer(200)
+
+    def operations(self, file_id, size):
+        """Apple's upload operations for a file: 1 MiB parts, each PUT to a presigned URL of this server."""
+        base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        return [{"method": "PUT", "url": f"{base}/_part/{file_id}/{offset}?X-Amz-Signature=presigned{offset}secret", "length": min(PART, size - offset),
+                 "offset": offset, "requestHeaders": [{"name": "Content-Type", "value": "application/octet-stream"}]}
+                for offset in range(0, size, PART)]
+
+    def assembled(self, file_id, checksum):
+        """Whether the parts received make the whole file with this MD5."""
+        record = state["files"][file_id]
+        data = b"".join(record["parts"][offset] for offset in sorted(record["parts"]))
+        return len(data) == record["size"] and hashlib.md5(data).hexdigest() == checksum.lower()
 
 
 class Unauthorized(Exception):
     pass
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(os.path.join(BASE, "port.tmp"), "w") as handle:
-    handle.write(str(server.server_address[1]))
-os.replace(os.path.join(BASE, "port.tmp"), os.path.join(BASE, "port"))
-owner = int(sys.argv[3]) if len(sys.argv) > 3 else None
-
-
-def watchdog():
-    # The test process that started this server may die without stopping it.
-    while owner is not None:
-        try:
-            os.kill(owner, 0)
-        except OSError:
-            os._exit(0)
-        time.sleep(1)
-
-
-threading.Thread(target=watchdog, daemon=True).start()
-server.serve_forever()
+serve(Handler, BASE, int(sys.argv[3]) if len(sys.argv) > 3 else None)

@@ -1,32 +1,25 @@
 #!/usr/bin/env python3
-"""A local stand-in for Google's OAuth token endpoint, Firebase App Distribution and App Store
-Connect's build-upload API, for lanes' upload tests. It implements the documented endpoints,
-checks every request it receives (JWTs with PyJWT + cryptography, an implementation independent
-of lanes' OpenSSL code; JSON bodies field by field; checksums of the bytes it got), answers 400
-with the reason when a check fails, and records what it saw at GET /_log.
+"""A local stand-in for Google's OAuth token endpoint and Firebase App Distribution, for lanes'
+upload tests. It implements the documented endpoints, checks every request it receives (JWTs with
+PyJWT + cryptography, an implementation independent of lanes' OpenSSL code; JSON bodies field by
+field; checksums of the bytes it got), answers 400 with the reason when a check fails, and records
+what it saw at GET /_log. (App Store Connect's stand-in is fake_app_store_connect.py.)
 
-    fake_delivery_services.py BASE      writes BASE/port, BASE/google.pem (RSA), BASE/asc.p8 (EC P-256)
+    fake_delivery_services.py BASE [OWNER_PID]   writes BASE/port and BASE/google.pem (RSA)
 """
-import hashlib, json, os, sys, threading, time, urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import hashlib, json, os, sys, threading, urllib.parse
 
 import jwt
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from fake_server_common import JSONHandler, serve, write_key
 
 BASE = sys.argv[1]
 os.makedirs(BASE, exist_ok=True)
-rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-ec_key = ec.generate_private_key(ec.SECP256R1())
-pem = lambda k: k.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
-open(os.path.join(BASE, "google.pem"), "w").write(pem(rsa_key))
-open(os.path.join(BASE, "asc.p8"), "w").write(pem(ec_key))
+rsa_key = write_key(BASE, "google.pem", "rsa")
 
 CLIENT_EMAIL = "lanes-ci@example-project.iam.gserviceaccount.com"
-ASC_KEY_ID, ASC_ISSUER = "ABC123DEFG", "69a6de7f-0000-47e3-e053-5b8c7c11a4d1"
-PART = 1 << 20
 lock = threading.Lock()
-state = {"log": [], "errors": [], "tokens": set(), "releases": {}, "files": {}, "polls": {}}
+state = {"log": [], "errors": [], "tokens": set(), "releases": {}, "polls": {}}
 
 
 def record(event, **fields):
@@ -43,37 +36,16 @@ def check(condition, reason):
         raise Invalid(reason)
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def body(self):
-        length = int(self.headers.get("Content-Length", "0"))
-        return self.rfile.read(length) if length else b""
-
-    def answer(self, status, document=None):
-        data = json.dumps(document).encode() if document is not None else b""
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(JSONHandler):
     def handle_any(self, method):
         url = urllib.parse.urlsplit(self.path)
         try:
-            body = self.body()
+            body = self.read_body()
             if method == "GET" and url.path == "/_log":
                 with lock:
                     return self.answer(200, {"log": state["log"], "errors": state["errors"]})
             if url.path == "/token":
                 return self.token(method, body)
-            if url.path.startswith("/parts/"):
-                return self.part(method, url, body)
-            if url.path.startswith("/v1/buildUpload"):
-                return self.asc(method, url, body)
             return self.firebase(method, url, body)
         except Invalid as reason:
             with lock:
@@ -96,7 +68,7 @@ class Handler(BaseHTTPRequestHandler):
         check(header.get("alg") == "RS256" and header.get("kid") == "key-1", f"bad JWT header {header}")
         try:
             claims = jwt.decode(assertion, rsa_key.public_key(), algorithms=["RS256"],
-                                audience=f"http://127.0.0.1:{PORT}/token", issuer=CLIENT_EMAIL)
+                                audience=f"http://127.0.0.1:{self.server.server_address[1]}/token", issuer=CLIENT_EMAIL)
         except jwt.PyJWTError as error:
             record("token-rejected", reason=str(error))
             return self.answer(401, {"error": "invalid_grant", "error_description": str(error)})
@@ -156,101 +128,5 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, {})
         raise Invalid(f"no such endpoint {method} {path}")
 
-    # App Store Connect API 4.1+: buildUploads, buildUploadFiles
-    def asc_token(self):
-        value = self.headers.get("Authorization", "")
-        check(value.startswith("Bearer "), "no bearer JWT")
-        token = value[7:]
-        header = jwt.get_unverified_header(token)
-        check(header == {"alg": "ES256", "kid": ASC_KEY_ID, "typ": "JWT"}, f"bad JWT header {header}")
-        try:
-            claims = jwt.decode(token, ec_key.public_key(), algorithms=["ES256"], audience="appstoreconnect-v1", issuer=ASC_ISSUER)
-        except jwt.PyJWTError as error:
-            record("asc-rejected", reason=str(error))
-            raise Invalid(f"JWT rejected: {error}")
-        check(claims["exp"] - claims["iat"] <= 1200, "token lives over 20 minutes")
-        record("asc-jwt-ok")
 
-    def asc(self, method, url, body):
-        try:
-            self.asc_token()
-        except Invalid as reason:
-            return self.answer(401, {"errors": [{"status": "401", "detail": str(reason)}]})
-        path = url.path
-        if method == "POST" and path == "/v1/buildUploads":
-            data = json.loads(body)["data"]
-            check(data["type"] == "buildUploads", "type must be buildUploads")
-            attributes = data["attributes"]
-            check(set(attributes) == {"cfBundleShortVersionString", "cfBundleVersion", "platform"}, f"attributes {sorted(attributes)}")
-            check(attributes["platform"] in ("IOS", "MAC_OS", "TV_OS", "VISION_OS"), "bad platform")
-            check(data["relationships"]["app"]["data"] == {"type": "apps", "id": "1234567890"}, "app relationship")
-            record("asc-build-upload", **attributes)
-            return self.answer(201, {"data": {"type": "buildUploads", "id": "bu-1",
-                                              "attributes": {"state": {"state": "AWAITING_UPLOAD"}}}})
-        if method == "POST" and path == "/v1/buildUploadFiles":
-            data = json.loads(body)["data"]
-            check(data["type"] == "buildUploadFiles", "type must be buildUploadFiles")
-            attributes = data["attributes"]
-            check(attributes["assetType"] == "ASSET" and attributes["uti"] == "com.apple.ipa", "assetType/uti")
-            check(data["relationships"]["buildUpload"]["data"] == {"type": "buildUploads", "id": "bu-1"}, "buildUpload relationship")
-            size = attributes["fileSize"]
-            operations = []
-            for number, offset in enumerate(range(0, size, PART), start=1):
-                length = min(PART, size - offset)
-                operations.append({"method": "PUT", "url": f"http://127.0.0.1:{PORT}/parts/buf-1/{number}?X-Amz-Signature=presigned{number}secret",
-                                   "offset": offset, "length": length, "partNumber": number,
-                                   "requestHeaders": [{"name": "Content-Type", "value": "application/octet-stream"}]})
-            with lock:
-                state["files"]["buf-1"] = {"size": size, "parts": {}}
-            record("asc-file", fileName=attributes["fileName"], fileSize=size)
-            return self.answer(201, {"data": {"type": "buildUploadFiles", "id": "buf-1",
-                                              "attributes": {"fileName": attributes["fileName"], "uploadOperations": operations}}})
-        if method == "PATCH" and path == "/v1/buildUploadFiles/buf-1":
-            data = json.loads(body)["data"]
-            check(data["id"] == "buf-1" and data["type"] == "buildUploadFiles", "id/type")
-            checksum = data["attributes"]["sourceFileChecksums"]["file"]
-            check(checksum["algorithm"] == "MD5", "algorithm")
-            check(data["attributes"]["uploaded"] is True, "uploaded must be true")
-            with lock:
-                parts = state["files"]["buf-1"]["parts"]
-                assembled = b"".join(parts[n] for n in sorted(parts))
-            check(len(assembled) == state["files"]["buf-1"]["size"], "parts missing")
-            check(hashlib.md5(assembled).hexdigest() == checksum["hash"], "checksum does not match the bytes received")
-            record("asc-commit", sha256=hashlib.sha256(assembled).hexdigest(), parts=len(parts))
-            return self.answer(200, {"data": {"type": "buildUploadFiles", "id": "buf-1"}})
-        if method == "GET" and path == "/v1/buildUploads/bu-1":
-            with lock:
-                state["polls"]["bu-1"] = state["polls"].get("bu-1", 0) + 1
-                polls = state["polls"]["bu-1"]
-            return self.answer(200, {"data": {"type": "buildUploads", "id": "bu-1",
-                                              "attributes": {"state": {"state": "PROCESSING" if polls < 2 else "COMPLETE"}}}})
-        raise Invalid(f"no such endpoint {method} {path}")
-
-    def part(self, method, url, body):
-        check(method == "PUT", "parts want PUT")
-        check(url.query.startswith("X-Amz-Signature=presigned"), "the presigned query is missing")
-        check(self.headers.get("Content-Type") == "application/octet-stream", "the operation's request header is missing")
-        number = int(url.path.rsplit("/", 1)[1])
-        with lock:
-            state["files"]["buf-1"]["parts"][number] = body
-        return self.answer(200)
-
-
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-PORT = server.server_address[1]
-open(os.path.join(BASE, "port.tmp"), "w").write(str(PORT))
-os.rename(os.path.join(BASE, "port.tmp"), os.path.join(BASE, "port"))
-owner = int(sys.argv[2]) if len(sys.argv) > 2 else None
-
-
-def watchdog():
-    while owner is not None:
-        try:
-            os.kill(owner, 0)
-        except OSError:
-            os._exit(0)
-        time.sleep(1)
-
-
-threading.Thread(target=watchdog, daemon=True).start()
-server.serve_forever()
+serve(Handler, BASE, int(sys.argv[2]) if len(sys.argv) > 2 else None)

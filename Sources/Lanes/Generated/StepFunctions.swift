@@ -1015,7 +1015,8 @@ public func firebaseAppDistribution(
 /// - Parameter changelogLocale: The locale of changelog (default en-US)
 /// - Parameter groups: Beta groups to add the build to (names) (environment PILOT_GROUPS; default )
 /// - Parameter distributeExternal: Submit the build to beta app review for external testers (environment PILOT_DISTRIBUTE_EXTERNAL; default false)
-/// - Parameter notifyExternalTesters: Notify external testers when the build is available (environment PILOT_NOTIFY_EXTERNAL_TESTERS; default true)
+/// - Parameter localizedBuildInfo: What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has) (default )
+/// - Parameter notifyExternalTesters: Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies) (environment PILOT_NOTIFY_EXTERNAL_TESTERS)
 /// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes) (default )
 /// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)
 /// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
@@ -1036,6 +1037,7 @@ public func uploadToTestflight(
     changelogLocale: String? = nil,
     groups: [String]? = nil,
     distributeExternal: Bool? = nil,
+    localizedBuildInfo: [String]? = nil,
     notifyExternalTesters: Bool? = nil,
     betaAppReviewInfo: [String]? = nil,
     demoAccountPassword: Secret? = nil,
@@ -1057,6 +1059,7 @@ public func uploadToTestflight(
         "changelog_locale": changelogLocale,
         "groups": groups,
         "distribute_external": distributeExternal,
+        "localized_build_info": localizedBuildInfo,
         "notify_external_testers": notifyExternalTesters,
         "beta_app_review_info": betaAppReviewInfo,
         "demo_account_password": demoAccountPassword,
@@ -1172,6 +1175,14 @@ public func appStoreBuildNumber(
 /// - Parameter submitForReview: Submit the version for review (environment DELIVER_SUBMIT_FOR_REVIEW; default false)
 /// - Parameter automaticRelease: Release after approval (false: manually) (environment DELIVER_AUTOMATIC_RELEASE)
 /// - Parameter phasedRelease: Release in phases over 7 days (environment DELIVER_PHASED_RELEASE; default false)
+/// - Parameter screenshotsPath: fastlane's screenshots folder (<locale>/<name>.png; default: fastlane/screenshots when it exists) (environment DELIVER_SCREENSHOTS_PATH)
+/// - Parameter skipScreenshots: Leave the screenshots as they are (environment DELIVER_SKIP_SCREENSHOTS; default false)
+/// - Parameter overwriteScreenshots: Delete the screenshot sets of each locale uploaded first (environment DELIVER_OVERWRITE_SCREENSHOTS; default false)
+/// - Parameter screenshotProcessingTimeout: Seconds App Store Connect may take to process the screenshots (environment DELIVER_SCREENSHOT_PROCESSING_TIMEOUT; default 3600)
+/// - Parameter ipa: The .ipa to upload first (as upload_to_testflight does), then attach (environment DELIVER_IPA_PATH)
+/// - Parameter skipBinaryUpload: Do not upload ipa (environment DELIVER_SKIP_BINARY_UPLOAD; default false)
+/// - Parameter waitProcessingInterval: Seconds between looks at the uploaded build's processing state (default 30)
+/// - Parameter processingTimeout: Seconds the uploaded build's processing may take (default 3600)
 /// - Parameter dryRun: Print every change without making it (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -1186,6 +1197,14 @@ public func uploadToAppStore(
     submitForReview: Bool? = nil,
     automaticRelease: Bool? = nil,
     phasedRelease: Bool? = nil,
+    screenshotsPath: String? = nil,
+    skipScreenshots: Bool? = nil,
+    overwriteScreenshots: Bool? = nil,
+    screenshotProcessingTimeout: Int? = nil,
+    ipa: String? = nil,
+    skipBinaryUpload: Bool? = nil,
+    waitProcessingInterval: Int? = nil,
+    processingTimeout: Int? = nil,
     dryRun: Bool? = nil,
     timeout: Double? = nil
 ) async throws -> AppStoreReleaseResult {
@@ -1200,6 +1219,14 @@ public func uploadToAppStore(
         "submit_for_review": submitForReview,
         "automatic_release": automaticRelease,
         "phased_release": phasedRelease,
+        "screenshots_path": screenshotsPath,
+        "skip_screenshots": skipScreenshots,
+        "overwrite_screenshots": overwriteScreenshots,
+        "screenshot_processing_timeout": screenshotProcessingTimeout,
+        "ipa": ipa,
+        "skip_binary_upload": skipBinaryUpload,
+        "wait_processing_interval": waitProcessingInterval,
+        "wait_processing_timeout_duration": processingTimeout,
         "dry_run": dryRun,
         "timeout": timeout,
     ])

@@ -17,8 +17,9 @@ struct AscCommand: AsyncParsableCommand {
     /// A client on the process environment; every secret it meets goes to `redactor`.
     static func client(_ redactor: Redactor) throws -> AppStoreConnectClient {
         let environment = ProcessInfo.processInfo.environment
-        let key = try AppStoreConnectKey.resolve(environment: environment)
-        return AppStoreConnectClient(key: key, baseURL: try AppStoreConnectClient.baseURL(environment: environment),
+        // The key app_store_connect_api_key's declared options read from the environment.
+        let key = try AppStoreConnectAPIKeyStep.key(from: Environment(variables: environment, redactor: redactor))
+        return AppStoreConnectClient(key: key, baseURL: try AppStoreConnectClient.baseURL(environment: environment, inHouse: key.inHouse),
                                      registerSecret: { redactor.register($0) },
                                      log: { TextOutput.standardError(redactor).writeLine($0) })
     }

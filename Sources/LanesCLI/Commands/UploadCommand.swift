@@ -19,7 +19,7 @@ struct UploadCommand: AsyncParsableCommand {
         http(s)://host/path (PUT; LANES_HTTP_TOKEN or LANES_HTTP_USER/LANES_HTTP_PASSWORD), \
         s3://BUCKET/KEY (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY[/AWS_SESSION_TOKEN] or --profile), \
         firebase://APP_ID (FIREBASE_SERVICE_ACCOUNT or GOOGLE_APPLICATION_CREDENTIALS), \
-        testflight://APPLE_ID (ASC_KEY_ID, ASC_ISSUER_ID, ASC_PRIVATE_KEY). A KEY or URL ending in / gets the file name.
+        testflight://APPLE_ID (APP_STORE_CONNECT_API_KEY_KEY_ID, _ISSUER_ID, _KEY or _KEY_FILEPATH; ASC_* work too). A KEY or URL ending in / gets the file name.
 
         \(StepFrontDoor.help(doors))
         """

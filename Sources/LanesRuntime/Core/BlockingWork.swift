@@ -1,5 +1,6 @@
 internal import Foundation
 import Synchronization
+import LanesUpload
 
 /// Work that blocks a thread (a socket transfer, a libgit2 network call) run from a step: on a
 /// thread of its own, never on the cooperative pool (two cores give it two threads), with the
@@ -8,15 +9,7 @@ import Synchronization
 enum BlockingWork {
     static func run<T: Sendable>(onCancel: @escaping @Sendable () -> Void,
                                  _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                Thread.detachNewThread {
-                    continuation.resume(with: Result { try work() })
-                }
-            }
-        } onCancel: {
-            onCancel()
-        }
+        try await BlockingThread.run(onCancel: onCancel, work)
     }
 }
 

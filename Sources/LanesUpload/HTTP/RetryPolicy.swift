@@ -21,7 +21,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Whether a response is worth another try: server errors, throttling, and S3's idle-body timeout.
-    static func isRetryable(_ response: HTTPResponse) -> Bool {
+    public static func isRetryable(_ response: HTTPResponse) -> Bool {
         if response.status >= 500 || response.status == 429 || response.status == 408 { return true }
         return response.status == 400 && response.text.contains("<Code>RequestTimeout</Code>")
     }

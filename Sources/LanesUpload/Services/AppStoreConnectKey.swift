@@ -1,13 +1,13 @@
 internal import FoundationEssentials
 
-/// An App Store Connect API key. From the environment, fastlane's names come first
-/// (`APP_STORE_CONNECT_API_KEY_KEY_ID`, `_ISSUER_ID`, `_KEY` as PEM or base64 with
-/// `_IS_KEY_CONTENT_BASE64`, `_KEY_FILEPATH`); lanes' older `ASC_KEY_ID`, `ASC_ISSUER_ID` and
-/// `ASC_PRIVATE_KEY` (a .p8 path or its PEM) stay as aliases.
+/// An App Store Connect API key, from its parts. Which parts comes from the step layer (the
+/// `app_store_connect_api_key` step's declared options and their environment variables, fastlane's
+/// `APP_STORE_CONNECT_API_KEY_*` names); this type never reads the environment.
 public struct AppStoreConnectKey: Sendable {
     public let keyID: String
     public let issuerID: String
-    /// An enterprise (App Store Connect "in-house") team's key; recorded for `lanes asc whoami`.
+    /// An Apple Developer Enterprise Program team's key. As in fastlane, its tokens are for
+    /// `apple-developer-enterprise-v1` and its API is `api.enterprise.developer.apple.com`.
     public let inHouse: Bool
     let privateKey: String
 
@@ -57,34 +57,6 @@ public struct AppStoreConnectKey: Sendable {
         try self.init(keyID: keyID, issuerID: issuerID, keyContent: text, inHouse: inHouse, source: source)
     }
 
-    public static func resolve(environment: [String: String]) throws(UploadError) -> AppStoreConnectKey {
-        func first(_ names: String...) -> (name: String, value: String)? {
-            for name in names { if let value = environment[name], !value.isEmpty { return (name, value) } }
-            return nil
-        }
-        guard let keyID = first(Variable.keyID, "ASC_KEY_ID") else {
-            throw .missingVariable("\(Variable.keyID) (or ASC_KEY_ID)", for: "App Store Connect", detail: "no App Store Connect API key id")
-        }
-        guard let issuer = first(Variable.issuerID, "ASC_ISSUER_ID") else {
-            throw .missingVariable("\(Variable.issuerID) (or ASC_ISSUER_ID)", for: "App Store Connect", detail: "no App Store Connect issuer id")
-        }
-        let inHouse = ["1", "true", "yes"].contains(environment[Variable.inHouse]?.lowercased() ?? "")
-        if let content = first(Variable.key) {
-            let base64 = ["1", "true", "yes"].contains(environment[Variable.isBase64]?.lowercased() ?? "")
-            return try AppStoreConnectKey(keyID: keyID.value, issuerID: issuer.value, keyContent: content.value, isBase64: base64,
-                                          inHouse: inHouse, source: content.name)
-        }
-        if let path = first(Variable.keyFilepath) {
-            return try AppStoreConnectKey(keyID: keyID.value, issuerID: issuer.value, keyFilepath: path.value, inHouse: inHouse, source: path.name)
-        }
-        guard let (key, _) = try PathOrValue.read("ASC_PRIVATE_KEY", from: environment, for: "App Store Connect",
-                                                  looksLikeContent: { $0.contains("-----BEGIN") }) else {
-            throw .missingVariable("\(Variable.key) or \(Variable.keyFilepath) (ASC_PRIVATE_KEY: the AuthKey_XXXX.p8 path or its contents)",
-                                   for: "App Store Connect", detail: "no private key")
-        }
-        return try AppStoreConnectKey(keyID: keyID.value, issuerID: issuer.value, keyContent: key, inHouse: inHouse, source: "ASC_PRIVATE_KEY")
-    }
-
     /// The .p8's PEM text, for writing the file xcodebuild's `-authenticationKeyPath` reads (0600,
     /// removed when the lane ends). A secret: it is in `secrets`.
     public var privateKeyPEM: String { privateKey }
@@ -92,11 +64,14 @@ public struct AppStoreConnectKey: Sendable {
     /// Apple's limit is 20 minutes.
     public static let lifetime = 20 * 60
 
+    /// The JWT's `aud`: enterprise keys are for Apple's enterprise API.
+    public var audience: String { inHouse ? "apple-developer-enterprise-v1" : "appstoreconnect-v1" }
+
     /// A signed ES256 token valid from `now` (Unix seconds) for `lifetime` seconds. A secret.
     public func token(now: Int) throws(UploadError) -> String {
         try JWTSigner(algorithm: .es256, privateKeyPEM: privateKey, source: "\(Variable.key) (key \(keyID))")
             .token(header: ["kid": keyID], claims: [
-                "iss": .string(issuerID), "iat": .int(now), "exp": .int(now + Self.lifetime), "aud": .string("appstoreconnect-v1"),
+                "iss": .string(issuerID), "iat": .int(now), "exp": .int(now + Self.lifetime), "aud": .string(audience),
             ])
     }
 }

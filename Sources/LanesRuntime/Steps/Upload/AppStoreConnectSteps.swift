@@ -14,10 +14,12 @@ enum LaneAppStoreConnectKeyFile: LaneValueKey {
 }
 
 extension StepContext {
-    /// The lane's App Store Connect key: the one `app_store_connect_api_key` set, else the environment's
-    /// (fastlane's APP_STORE_CONNECT_API_KEY_* names, then ASC_*). Its material goes to the redactor first.
+    /// The lane's App Store Connect key: the one `app_store_connect_api_key` set, else the one that
+    /// step's declared options describe through their environment variables (fastlane's
+    /// APP_STORE_CONNECT_API_KEY_* names, then ASC_*). Its material goes to the redactor first.
     func appStoreConnectKey() throws -> AppStoreConnectKey {
-        let key = try values[LaneAppStoreConnectKey.self] ?? AppStoreConnectKey.resolve(environment: environment.variables)
+        let key = try values[LaneAppStoreConnectKey.self]
+            ?? AppStoreConnectAPIKeyStep.resolve(StepArguments(), environment: environment).key(environment: environment, resolvePath: resolve)
         key.secrets.forEach { environment.redactor.register($0) }
         return key
     }
@@ -25,8 +27,32 @@ extension StepContext {
     func appStoreConnect(key: AppStoreConnectKey? = nil) throws -> AppStoreConnectClient {
         let redactor = environment.redactor
         let log = self.log
-        return AppStoreConnectClient(key: try key ?? appStoreConnectKey(), baseURL: try AppStoreConnectClient.baseURL(environment: environment.variables),
+        let key = try key ?? appStoreConnectKey()
+        return AppStoreConnectClient(key: key, baseURL: try AppStoreConnectClient.baseURL(environment: environment.variables, inHouse: key.inHouse),
                                      registerSecret: { redactor.register($0) }, log: { log.line($0) })
+    }
+
+    /// How every App Store Connect step about one app starts: the lane's key, a client, and the
+    /// app's id (`apple_id`, else looked up by bundle id).
+    func appStoreConnectApp(appleID: String?, bundleID: String?, step: String) async throws -> (client: AppStoreConnectClient, appID: String) {
+        let client = try appStoreConnect()
+        return (client, try await appStoreConnectAppID(client: client, appleID: appleID, bundleID: bundleID, step: step))
+    }
+
+    /// The build-upload flow both `upload_to_testflight` and `upload_to_app_store` use: upload and
+    /// commit, then, unless `wait` is false, the processed build (polled cancellably until `timeout`).
+    func uploadBuildToAppStoreConnect(client: AppStoreConnectClient, appID: String, path: String, version: String, build: String,
+                                      platform: AppStorePlatform, wait: Bool, pollInterval: Double, timeout: Double) async throws -> (BuildUploadResult, Build?) {
+        let log = self.log
+        log.line("uploading \(path) as \(version) (\(build))")
+        let upload = try await client.uploadBuild(appID: appID, file: path, version: version, buildNumber: build, platform: platform,
+                                                  progress: StepLogProgress(log: log))
+        log.line("committed build upload \(upload.uploadID) (\(upload.parts) part(s), MD5 \(upload.md5))")
+        guard wait else { return (upload, nil) }
+        let processed = try await client.waitForBuild(appID: appID, version: version, buildNumber: build, platform: platform, uploadID: upload.uploadID,
+                                                      pollInterval: pollInterval, timeout: timeout, waitForProcessing: true,
+                                                      progress: { log.line($0) })
+        return (upload, processed)
     }
 
     /// The lane's key as xcodebuild takes it (`-authenticationKeyPath/ID/IssuerID`): the PEM written
@@ -92,37 +118,51 @@ public struct AppStoreConnectAPIKeyStep: Step {
     public var banner: String { "Use App Store Connect API key \(keyID ?? "from the environment")" }
 
     public func run(in context: StepContext) async throws -> AppStoreConnectKeyInfo {
-        let environment = context.environment.variables
+        let key = try key(environment: context.environment, resolvePath: context.resolve)
+        // A token is made now so a key OpenSSL cannot read fails here, not in a later upload.
+        context.environment.redactor.register(try key.token(now: Int(Date().timeIntervalSince1970)))
+        context.values[LaneAppStoreConnectKey.self] = key
+        context.log.line("App Store Connect key \(key.keyID) (issuer \(key.issuerID)) set for this lane")
+        return AppStoreConnectKeyInfo(keyID: key.keyID, issuerID: key.issuerID, inHouse: key.inHouse)
+    }
+
+    /// The key these options describe (each from its argument, else its environment variable), with
+    /// lanes' older ASC_KEY_ID, ASC_ISSUER_ID and ASC_PRIVATE_KEY (a .p8 path or its PEM) as aliases.
+    /// Every shape of the material is registered with the redactor before anything can print it.
+    func key(environment: Environment, resolvePath: (String) -> String) throws -> AppStoreConnectKey {
+        let variables = environment.variables, redactor = environment.redactor
         let keyContent = self.keyContent?.value
-        if let keyContent { context.environment.redactor.register(keyContent) }
-        guard let keyID = keyID ?? environment["ASC_KEY_ID"] else {
-            throw LanesError(.usage, "app_store_connect_api_key: no key_id", hint: "pass key_id:, or set \(AppStoreConnectKey.Variable.keyID)")
+        if let keyContent { redactor.register(keyContent) }
+        let hint = "call app_store_connect_api_key in the lane, or set \(AppStoreConnectKey.Variable.keyID), \(AppStoreConnectKey.Variable.issuerID) and \(AppStoreConnectKey.Variable.key)"
+        guard let keyID = keyID ?? variables["ASC_KEY_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw LanesError(.environment, "App Store Connect: no API key id (key_id, \(AppStoreConnectKey.Variable.keyID) or ASC_KEY_ID)", hint: hint)
         }
-        guard let issuerID = issuerID ?? environment["ASC_ISSUER_ID"] else {
-            throw LanesError(.usage, "app_store_connect_api_key: no issuer_id", hint: "pass issuer_id:, or set \(AppStoreConnectKey.Variable.issuerID)")
+        guard let issuerID = issuerID ?? variables["ASC_ISSUER_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw LanesError(.environment, "App Store Connect: no issuer id (issuer_id, \(AppStoreConnectKey.Variable.issuerID) or ASC_ISSUER_ID)", hint: hint)
         }
         let key: AppStoreConnectKey
         if let keyContent {
             key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyContent: keyContent, isBase64: isKeyContentBase64, inHouse: inHouse,
                                          source: "key_content (\(AppStoreConnectKey.Variable.key))")
         } else if let keyFilepath {
-            key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: context.resolve(keyFilepath), inHouse: inHouse,
+            key = try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: resolvePath(keyFilepath), inHouse: inHouse,
                                          source: "key_filepath (\(AppStoreConnectKey.Variable.keyFilepath))")
-        } else if let legacy = environment["ASC_PRIVATE_KEY"], !legacy.isEmpty {
-            context.environment.redactor.register(legacy)
+        } else if let legacy = variables["ASC_PRIVATE_KEY"], !legacy.isEmpty {
+            redactor.register(legacy)
             key = legacy.contains("-----BEGIN")
                 ? try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyContent: legacy, inHouse: inHouse, source: "ASC_PRIVATE_KEY")
-                : try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: context.resolve(legacy), inHouse: inHouse, source: "ASC_PRIVATE_KEY")
+                : try AppStoreConnectKey(keyID: keyID, issuerID: issuerID, keyFilepath: resolvePath(legacy), inHouse: inHouse, source: "ASC_PRIVATE_KEY")
         } else {
-            throw LanesError(.usage, "app_store_connect_api_key: neither key_content nor key_filepath given",
-                             hint: "set \(AppStoreConnectKey.Variable.key) (PEM or base64) or \(AppStoreConnectKey.Variable.keyFilepath)")
+            throw LanesError(.environment, "App Store Connect: neither key_content nor key_filepath given",
+                             hint: "set \(AppStoreConnectKey.Variable.key) (PEM or base64) or \(AppStoreConnectKey.Variable.keyFilepath), or call app_store_connect_api_key in the lane")
         }
-        key.secrets.forEach { context.environment.redactor.register($0) }
-        // A token is made now so a key OpenSSL cannot read fails here, not in a later upload.
-        context.environment.redactor.register(try key.token(now: Int(Date().timeIntervalSince1970)))
-        context.values[LaneAppStoreConnectKey.self] = key
-        context.log.line("App Store Connect key \(key.keyID) (issuer \(key.issuerID)) set for this lane")
-        return AppStoreConnectKeyInfo(keyID: key.keyID, issuerID: key.issuerID, inHouse: key.inHouse)
+        key.secrets.forEach { redactor.register($0) }
+        return key
+    }
+
+    /// The key `environment` describes, for front doors without a lane (`lanes asc`).
+    public static func key(from environment: Environment) throws -> AppStoreConnectKey {
+        try resolve(StepArguments(), environment: environment).key(environment: environment, resolvePath: { $0 })
     }
 }
 
@@ -186,8 +226,7 @@ public struct LatestTestflightBuildNumber: Step {
 
     public func run(in context: StepContext) async throws -> AppStoreBuildNumberResult {
         let platform = try appStorePlatform(platform, step: Self.definition.id)
-        let client = try context.appStoreConnect()
-        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
         let latest = try await client.latestTestFlightBuildNumber(appID: appID, version: version, platform: platform)
         let result = AppStoreBuildNumberResult(buildNumber: latest ?? initialBuildNumber, version: version, appID: appID, found: latest != nil)
         context.log.line(result.report.lines[0])
@@ -228,8 +267,7 @@ public struct AppStoreBuildNumber: Step {
 
     public func run(in context: StepContext) async throws -> AppStoreBuildNumberResult {
         let platform = try appStorePlatform(platform, step: Self.definition.id)
-        let client = try context.appStoreConnect()
-        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: Self.definition.id)
         let found = try await client.appStoreBuildNumber(appID: appID, live: live, version: version, platform: platform)
         let result = AppStoreBuildNumberResult(buildNumber: found?.build ?? initialBuildNumber, version: found?.version ?? version,
                                                appID: appID, found: found?.build != nil)
@@ -275,6 +313,22 @@ public struct UploadToAppStore: Step {
     var automaticRelease: Bool?
     @StepOption("phased_release", "Release in phases over 7 days", env: "DELIVER_PHASED_RELEASE", default: false)
     var phasedRelease: Bool
+    @StepOption("screenshots_path", "fastlane's screenshots folder (<locale>/<name>.png; default: fastlane/screenshots when it exists)", env: "DELIVER_SCREENSHOTS_PATH")
+    var screenshotsPath: String?
+    @StepOption("skip_screenshots", "Leave the screenshots as they are", env: "DELIVER_SKIP_SCREENSHOTS", default: false)
+    var skipScreenshots: Bool
+    @StepOption("overwrite_screenshots", "Delete the screenshot sets of each locale uploaded first", env: "DELIVER_OVERWRITE_SCREENSHOTS", default: false)
+    var overwriteScreenshots: Bool
+    @StepOption("screenshot_processing_timeout", "Seconds App Store Connect may take to process the screenshots", env: "DELIVER_SCREENSHOT_PROCESSING_TIMEOUT", default: 3600)
+    var screenshotProcessingTimeout: Int
+    @StepOption("ipa", "The .ipa to upload first (as upload_to_testflight does), then attach", env: "DELIVER_IPA_PATH")
+    var ipa: String?
+    @StepOption("skip_binary_upload", "Do not upload ipa", env: "DELIVER_SKIP_BINARY_UPLOAD", default: false)
+    var skipBinaryUpload: Bool
+    @StepOption("wait_processing_interval", "Seconds between looks at the uploaded build's processing state", default: 30)
+    var waitProcessingInterval: Int
+    @StepOption("wait_processing_timeout_duration", "Seconds the uploaded build's processing may take", default: 3600)
+    var processingTimeout: Int
     @StepOption("dry_run", "Print every change without making it", default: false)
     var dryRun: Bool
 
@@ -288,16 +342,45 @@ public struct UploadToAppStore: Step {
         guard let version = appVersion ?? context.values[BuiltAppValue.self]?.version else {
             throw LanesError(.usage, "\(step): no app_version", hint: "pass app_version:, or run build_app first")
         }
-        // Read and checked before any request: a file over Apple's limit costs nothing remote.
+        // Read and checked before any request: a file over Apple's limit, or a screenshot of a size
+        // Apple does not take, costs nothing remote.
         let metadata = skipMetadata ? nil : try AppStoreMetadata.read(folder: context.resolve(metadataPath))
-        let client = try context.appStoreConnect()
-        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: step)
+        var screenshots: ScreenshotUpload?
+        if !skipScreenshots {
+            let folder = context.resolve(screenshotsPath ?? "fastlane/screenshots")
+            if screenshotsPath != nil || FilePath.exists(folder) {
+                screenshots = ScreenshotUpload(screenshots: try AppStoreScreenshots.read(folder: folder), overwrite: overwriteScreenshots,
+                                               timeout: Double(screenshotProcessingTimeout))
+            }
+        }
+        let binary = skipBinaryUpload ? nil : ipa.map(context.resolve)
+        var attach = buildNumber
+        if binary != nil {
+            guard let build = buildNumber ?? context.values[BuiltAppValue.self]?.build else {
+                throw LanesError(.usage, "\(step): the ipa's build number is unknown", hint: "pass build_number:, or run build_app first")
+            }
+            attach = build
+        }
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: step)
         let log = context.log
+        var uploaded: [String] = []
+        if let binary, let attach {
+            if dryRun {
+                uploaded.append("upload \(binary) as \(version) (\(attach))")
+                log.line("would " + uploaded[0])
+            } else {
+                _ = try await context.uploadBuildToAppStoreConnect(client: client, appID: appID, path: binary, version: version, build: attach,
+                                                                   platform: platform, wait: true, pollInterval: Double(waitProcessingInterval),
+                                                                   timeout: Double(processingTimeout))
+                uploaded.append("uploaded \(FilePath.name(of: binary)) as \(version) (\(attach))")
+            }
+        }
         let outcome = try await client.release(appID: appID, AppStoreRelease(
-            version: version, platform: platform, metadata: metadata, buildNumber: buildNumber, submitForReview: submitForReview,
-            automaticRelease: automaticRelease, phasedRelease: phasedRelease, dryRun: dryRun), progress: { log.line($0) })
-        if outcome.changes.isEmpty { log.line("nothing to change") }
-        return AppStoreReleaseResult(appID: appID, version: version, versionID: outcome.versionID, changes: outcome.changes, dryRun: dryRun)
+            version: version, platform: platform, metadata: metadata, buildNumber: attach, submitForReview: submitForReview,
+            automaticRelease: automaticRelease, phasedRelease: phasedRelease, dryRun: dryRun, screenshots: screenshots),
+            progress: { log.line($0) }, buildPending: dryRun && !uploaded.isEmpty)
+        if outcome.changes.isEmpty && uploaded.isEmpty { log.line("nothing to change") }
+        return AppStoreReleaseResult(appID: appID, version: version, versionID: outcome.versionID, changes: uploaded + outcome.changes, dryRun: dryRun)
     }
 }
 

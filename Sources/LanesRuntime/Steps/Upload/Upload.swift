@@ -187,8 +187,10 @@ public struct UploadToTestFlight: Step {
     var groups: [String]
     @StepOption("distribute_external", "Submit the build to beta app review for external testers", env: "PILOT_DISTRIBUTE_EXTERNAL", default: false)
     var distributeExternal: Bool
-    @StepOption("notify_external_testers", "Notify external testers when the build is available", env: "PILOT_NOTIFY_EXTERNAL_TESTERS", default: true)
-    var notifyExternalTesters: Bool
+    @StepOption("localized_build_info", "What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has)", default: [])
+    var localizedBuildInfo: [String]
+    @StepOption("notify_external_testers", "Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies)", env: "PILOT_NOTIFY_EXTERNAL_TESTERS")
+    var notifyExternalTesters: Bool?
     @StepOption("beta_app_review_info", "Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes)", default: [])
     var betaAppReviewInfo: [String]
     @StepOption("demo_account_password", "The demo account's password for beta app review", env: "PILOT_DEMO_ACCOUNT_PASSWORD", secret: true)
@@ -229,13 +231,23 @@ public struct UploadToTestFlight: Step {
             context.environment.redactor.register(password)
             review["demo_account_password"] = password
         }
+        // pilot's localized_build_info, as LOCALE=TEXT entries; `changelog` is its changelog_locale's.
+        var whatToTest: [String: String] = [:]
+        for entry in localizedBuildInfo {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw LanesError(.usage, "\(step): localized_build_info entry '\(entry.prefix(40))' is not LOCALE=WHAT_TO_TEST", hint: "for example en-US=Try the new login")
+            }
+            whatToTest[parts[0]] = parts[1]
+        }
+        if let changelog { whatToTest[changelogLocale] = changelog }
         let distribution = TestFlightDistribution(
-            changelog: changelog.map { [changelogLocale: $0] } ?? [:], groups: groups, distributeExternal: distributeExternal,
+            changelog: whatToTest, groups: groups, distributeExternal: distributeExternal,
             notifyExternalTesters: notifyExternalTesters, usesNonExemptEncryption: usesNonExemptEncryption,
             expirePreviousBuilds: expirePreviousBuilds, betaAppReviewInfo: review, waitForProcessing: !skipWaiting,
             pollInterval: Double(waitProcessingInterval), processingTimeout: Double(processingTimeout))
         if skipWaiting && distribution.needsBuild {
-            throw LanesError(.usage, "\(step): changelog, groups, distribute_external, uses_non_exempt_encryption and expire_previous_builds need the processed build",
+            throw LanesError(.usage, "\(step): changelog, localized_build_info, groups, distribute_external, notify_external_testers, uses_non_exempt_encryption and expire_previous_builds need the processed build",
                              hint: "drop skip_waiting_for_build_processing, or those options")
         }
         let path = try context.artifactToShip(ipaPath, step: step)
@@ -243,27 +255,22 @@ public struct UploadToTestFlight: Step {
         guard let version = appVersion ?? built?.version, let build = buildNumber ?? built?.build else {
             throw LanesError(.usage, "\(step): the build's version and build number are unknown", hint: "pass app_version: and build_number:, or run build_app first")
         }
-        let key = try context.appStoreConnectKey()
-        let client = try context.appStoreConnect(key: key)
-        let appID = try await context.appStoreConnectAppID(client: client, appleID: appleID, bundleID: appIdentifier, step: step)
-        let options = TestFlightBuildOptions(version: version, buildNumber: build, platform: platform.rawValue, waitForProcessing: false)
-        let progress = StepLogProgress(log: context.log), settings = UploadSettings(testFlight: options, appStoreConnectKey: key)
-        var receipt = try await context.withUploads { uploads in
-            try uploads.upload(file: path, to: .testFlight(appID: appID), settings: settings, progress: progress)
-        }
-        guard !skipWaiting else { return receipt }
-        let log = context.log
-        let processed = try await client.waitForBuild(appID: appID, version: version, buildNumber: build, platform: platform,
-                                                      pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout), waitForProcessing: true,
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: step)
+        let (upload, processed) = try await context.uploadBuildToAppStoreConnect(
+            client: client, appID: appID, path: path, version: version, build: build, platform: platform, wait: !skipWaiting,
+            pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout))
+        var details = ["buildUpload": upload.uploadID, "md5": upload.md5, "parts": String(upload.parts), "state": "COMMITTED"]
+        if let processed {
+            let log = context.log
+            let outcome = try await client.distribute(build: processed, appID: appID, version: version, platform: platform, distribution,
                                                       progress: { log.line($0) })
-        let outcome = try await client.distribute(build: processed, appID: appID, version: version, platform: platform, distribution,
-                                                  progress: { log.line($0) })
-        receipt = UploadReceipt(destination: receipt.destination, location: receipt.location, size: receipt.size, sha256: receipt.sha256,
-                                details: receipt.details.merging([
-                                    "build": processed.id, "state": processed.attributes?.processingState ?? "VALID",
-                                    "groups": outcome.groups.joined(separator: ","), "whatToTest": outcome.localizedLocales.joined(separator: ","),
-                                    "expiredBuilds": String(outcome.expiredBuilds), "betaReview": outcome.submittedForReview ? "submitted" : "",
-                                ]) { _, new in new })
-        return receipt
+            details.merge([
+                "build": processed.id, "state": processed.attributes?.processingState ?? "VALID",
+                "groups": outcome.groups.joined(separator: ","), "whatToTest": outcome.localizedLocales.joined(separator: ","),
+                "expiredBuilds": String(outcome.expiredBuilds), "betaReview": outcome.submittedForReview ? "submitted" : "",
+                "notifyExternalTesters": outcome.autoNotify.map { String($0) } ?? "",
+            ]) { _, new in new }
+        }
+        return UploadReceipt(destination: "testflight://\(appID)", location: "buildUploads/\(upload.uploadID)", size: upload.size, sha256: nil, details: details)
     }
 }
