@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "LanesWeb", dependencies: ["Lanes", "LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
         .target(name: "LanesCodegen", dependencies: ["Lanes"]),
+        // `lanes import fastlane`: a Ruby/Swift Fastfile reader and the Lanefile writer, over the fastlane action map.
+        .target(name: "LanesImport", dependencies: ["Lanes"]),
         .executableTarget(name: "StepCodegen", dependencies: ["Lanes", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
         // Process running, temporary folders and seeded randomness shared by the test targets.
         .target(name: "LanesTestSupport", path: "Tests/LanesTestSupport"),
@@ -69,7 +71,7 @@ let package = Package(
             name: "LanesCLI",
             dependencies: [
                 "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesUpload",
-                "LanesAppStoreConnect", "LanesDoctor", "LanesWeb",
+                "LanesAppStoreConnect", "LanesDoctor", "LanesWeb", "LanesImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -102,6 +104,7 @@ let package = Package(
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
+        .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
         .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes"], exclude: ["match_format.py"]),
     ]
 )
