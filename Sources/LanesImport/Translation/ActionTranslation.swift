@@ -290,7 +290,8 @@ extension FastfileTranslator {
         }
         if call.block != nil { throw Untranslatable("sh with a block (it reads the exit status)") }
         record("sh", line: line, .step, "sh(...)")
-        let code = "try await sh(\(arguments.joined(separator: ", ")), directory: \"fastlane\")"
+        let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftValue.quoted(lane.shellDirectory))"
+        let code = "try await sh(\(arguments.joined(separator: ", "))\(directory))"
         let value = SwiftValue(code, .result("ShellResult"))
         if assigning { return SwiftValue(code + ".text", .string) }
         return asStatement ? value : try hoisted(SwiftValue(code + ".text", .string))
@@ -364,11 +365,12 @@ extension FastfileTranslator {
     private mutating func fastlaneArgument(_ key: String, _ node: RubyNode) throws -> String {
         switch node {
         case .array(let items, _):
-            let texts = try items.map { item -> String in
-                guard let text = item.symbolText else { throw Untranslatable("a list option with computed values") }
-                return text
+            if let texts = Optional(items.compactMap(\.symbolText)), texts.count == items.count {
+                return SwiftValue.quoted("\(key):\(texts.joined(separator: ","))")
             }
-            return SwiftValue.quoted("\(key):\(texts.joined(separator: ","))")
+            let list = try expression(node)
+            guard list.kind == .strings else { throw Untranslatable("a list option with values that are not text") }
+            return "\"\(String(SwiftValue.quoted(key).dropFirst().dropLast())):\\(\(list.code).joined(separator: \",\"))\""
         case .hash:
             throw Untranslatable("a hash option, which `fastlane run` cannot take")
         default:

@@ -18,6 +18,7 @@ extension FastfileTranslator {
         case .nilValue:
             return SwiftValue("nil", .nilLiteral)
         case .array(let items, _):
+            if items.isEmpty { return SwiftValue("[String]()", .strings) }
             let strings = try items.map { item -> String in
                 let value = try expression(item)
                 guard let text = value.asString else { throw Untranslatable("a list of values that are not all text") }
@@ -27,7 +28,8 @@ extension FastfileTranslator {
         case .command(let parts, _):
             let command = try stringValue(parts)
             lane.usesFastlane = lane.usesFastlane || false
-            return try hoist(SwiftValue("try await sh(\"sh\", \"-c\", \(command.code), directory: \"fastlane\").text", .string), assigning: assigning)
+            let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftValue.quoted(lane.shellDirectory))"
+            return try hoist(SwiftValue("try await sh(\"sh\", \"-c\", \(command.code)\(directory)).text", .string), assigning: assigning)
         case .name(let name, let position):
             if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
             if name == lane.laneParameter { return SwiftValue("lane.name", .string) }
@@ -56,6 +58,7 @@ extension FastfileTranslator {
             if b.kind == .nilLiteral, a.kind == .string { return SwiftValue("(\(condition) ? \(a.code) as String? : nil)", .optionalString) }
             throw Untranslatable("a conditional whose branches have different types")
         case .constant(let name, _):
+            if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(name), kind) }
             throw Untranslatable("the Ruby constant \(name)")
         default:
             throw Untranslatable("a Ruby expression the importer does not translate")
@@ -144,7 +147,16 @@ extension FastfileTranslator {
     mutating func laneOption(_ key: String, kind wanted: SwiftValue.Kind?) throws -> SwiftValue {
         guard !lane.isHook else { throw Untranslatable("options in a hook (lanes' hooks receive the lane, not its options)") }
         if let existing = lane.options.first(where: { $0.name == key }) {
-            return SwiftValue("(try lane[\(existing.constant)])", existing.kind)
+            let code = "(try lane[\(existing.constant)])"
+            switch (existing.kind, wanted) {
+            case (.optionalString, .optionalBool?):
+                // fastlane reads `key:false` on the command line as false.
+                return SwiftValue("\(code).map { $0 != \"false\" }", .optionalBool)
+            case (.optionalBool, .optionalString?), (.optionalBool, nil):
+                return SwiftValue("\(code).map { String($0) }", .optionalString)
+            default:
+                return SwiftValue(code, existing.kind)
+            }
         }
         let kind = wanted ?? .optionalString
         let swiftType: String
@@ -153,7 +165,8 @@ extension FastfileTranslator {
         case .optionalString: swiftType = "String?"
         default: throw Untranslatable("a lane option of an unsupported type")
         }
-        let constant = swiftIdentifier(camelCase(lane.name) + "Option" + camelCase(key).prefix(1).uppercased() + camelCase(key).dropFirst())
+        var constant = swiftIdentifier(camelCase(lane.name) + "Option" + camelCase(key).prefix(1).uppercased() + camelCase(key).dropFirst())
+        while optionDeclarations.contains(where: { $0.hasPrefix("let \(constant) =") }) { constant += "_" }
         optionDeclarations.append("let \(constant) = LaneOption<\(swiftType)>(\(SwiftValue.quoted(key)), \"options[:\(key)] of the Fastfile's lane \(lane.name)\")")
         lane.options.append((key, constant, kind))
         return SwiftValue("(try lane[\(constant)])", kind)
@@ -165,7 +178,7 @@ extension FastfileTranslator {
     mutating func condition(_ node: RubyNode) throws -> String {
         switch node {
         case .binary(let op, let left, let right, _) where op == "&&" || op == "||":
-            return "(\(try condition(left)) \(op) \(try condition(right)))"
+            return Self.autoclosure(try condition(left), op, try condition(right))
         case .unary("!", let operand, _):
             return "!(\(try condition(operand)))"
         case .index(let base, _, _):
@@ -213,10 +226,10 @@ extension FastfileTranslator {
                     return environmentValue(name, optionalRead: false, fallback: fallbackText)
                 }
                 let value = try expression(left, optionalRead: true)
-                if value.kind == .optionalString { return SwiftValue("(\(value.code) ?? \(fallbackText))", .string) }
-                if case .result(let type) = value.kind, type == "String?" { return SwiftValue("(\(value.code) ?? \(fallbackText))", .string) }
+                if value.kind == .optionalString { return SwiftValue(Self.autoclosure(value.code, "??", fallbackText), .string) }
+                if case .result(let type) = value.kind, type == "String?" { return SwiftValue(Self.autoclosure(value.code, "??", fallbackText), .string) }
             }
-            return SwiftValue("(\(try condition(left)) \(op) \(try condition(right)))", .bool)
+            return SwiftValue(Self.autoclosure(try condition(left), op, try condition(right)), .bool)
         case "==", "!=":
             let a = try expression(left, optionalRead: true), b = try expression(right, optionalRead: true)
             if let (x, y) = comparable(a, b) { return SwiftValue("(\(x) \(op) \(y))", .bool) }
@@ -242,6 +255,12 @@ extension FastfileTranslator {
         default:
             throw Untranslatable("the operator \(op)")
         }
+    }
+
+    /// `a || b`, `a && b`, `a ?? b`: Swift's right side is an autoclosure, so a `try` inside it
+    /// needs a `try` covering the whole expression.
+    static func autoclosure(_ left: String, _ op: String, _ right: String) -> String {
+        right.contains("try ") ? "(try \(left) \(op) \(right))" : "(\(left) \(op) \(right))"
     }
 
     private func comparable(_ a: SwiftValue, _ b: SwiftValue) -> (String, String)? {
@@ -278,8 +297,8 @@ extension FastfileTranslator {
             let option = try laneOption(key, kind: nil)
             if call.arguments.count > 1 {
                 let fallback = try expression(call.arguments[1])
-                if option.kind == .optionalString, let text = fallback.asString { return SwiftValue("(\(option.code) ?? \(text))", .string) }
-                if option.kind == .optionalBool, fallback.kind == .bool { return SwiftValue("(\(option.code) ?? \(fallback.code))", .bool) }
+                if option.kind == .optionalString, let text = fallback.asString { return SwiftValue(Self.autoclosure(option.code, "??", text), .string) }
+                if option.kind == .optionalBool, fallback.kind == .bool { return SwiftValue(Self.autoclosure(option.code, "??", fallback.code), .bool) }
                 throw Untranslatable("options.fetch with a default of another type")
             }
             return option
@@ -292,6 +311,14 @@ extension FastfileTranslator {
         if case .constant(let name, _) = receiver, name == "Actions" || name.hasPrefix("Fastlane") {
             if call.name == "lane_context" { throw Untranslatable("lane_context without a key") }
             throw Untranslatable("fastlane's internal API (\(name).\(call.name))")
+        }
+        if case .constant("File", _) = receiver, call.name == "join", !call.arguments.isEmpty {
+            let parts = try call.arguments.map { node -> String in
+                let value = try expression(node)
+                guard let text = value.interpolated else { throw Untranslatable("File.join of a value that is not text") }
+                return "\\(\(text))"
+            }
+            return SwiftValue("\"" + parts.joined(separator: "/") + "\"", .string)
         }
         if case .constant(let name, _) = receiver {
             throw Untranslatable("the Ruby class \(name) (\(name).\(call.name))")
@@ -356,10 +383,8 @@ extension FastfileTranslator {
         case "message", "success", "important", "header", "verbose", "command", "command_output", "deprecated", "error":
             let prefix = ["important": "⚠️ ", "error": "❌ ", "success": "✅ "][call.name] ?? ""
             let line = prefix.isEmpty ? text : "\(SwiftValue.quoted(prefix)) + \(text)"
-            record("UI.\(call.name)", line: call.position.line, .step, "echo(...)")
             return SwiftValue("try echo(\(line))", .void)
         case "user_error!", "crash!", "build_failure!", "test_failure!", "abort_with_message!":
-            record("UI.\(call.name)", line: call.position.line, .step, "fail(...)")
             return SwiftValue("try fail(\(text))", .void)
         case "confirm", "input", "select", "password", "interactive?":
             throw Untranslatable("UI.\(call.name) asks the user; lanes runs unattended (use a lane option)")

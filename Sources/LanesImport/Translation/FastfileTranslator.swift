@@ -38,6 +38,8 @@ struct LaneState {
     var sharedResults: [String: String] = [:]
     var wantsSharedResults = false
     var temporaries = 0
+    /// Where `sh` runs, relative to the Lanefile: fastlane runs it in the fastlane folder, `Dir.chdir` moves it.
+    var shellDirectory = "fastlane"
 
     func local(_ name: String) -> SwiftValue.Kind? {
         for scope in scopes.reversed() { if let kind = scope[name] { return kind } }
@@ -120,6 +122,13 @@ struct FastfileTranslator {
         output.emit("let lanes = Lanefile {", source: nil)
         output.append(body)
         output.emit("}", source: nil)
+        if usesPlaceholder {
+            output.emit("", source: nil)
+            output.emit("/// Stands for a value the importer left to a human (the TODO(import) above its use): the lane stops there.", source: nil)
+            output.emit("func importTODO<Value>(line: Int) throws -> Value {", source: nil)
+            output.emit("    try fail(\"Fastfile line \\(line) was not imported: see the TODO(import) above it in the Lanefile\")", source: nil)
+            output.emit("}", source: nil)
+        }
         report.notes += configuration.notes
         if !configuration.plugins.isEmpty {
             report.notes.append("The Pluginfile names \(configuration.plugins.joined(separator: ", ")); their actions are kept through fastlane (`fastlane run`), so install the plugins with `bundle exec fastlane install_plugins`.")
@@ -204,14 +213,19 @@ struct FastfileTranslator {
     private mutating func translateTopLevel(_ statement: RubyNode) {
         let line = statement.position.line
         switch statement {
-        case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil:
-            if let literal = try? literalValue(value) {
+        case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil,
+             .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil:
+            if let literal = try? literalValue(value) ?? globalExpression(value) {
                 let constant = swiftIdentifier(name)
                 globals[name] = literal.kind
                 globalConstants[name] = constant
                 globalLines.emit("let \(constant) = \(literal.code)", source: line)
                 return
             }
+        case .name(let name, let position):
+            translateTopLevel(.call(RubyCall(receiver: nil, name: name, arguments: [], keywords: [], block: nil, position: position,
+                                             hasParentheses: false, safeNavigation: false)))
+            return
         case .call(let call) where call.receiver == nil:
             if let action = FastlaneActionMap.action(named: call.name) {
                 if case .implicit(let reason) = action.mapping {
@@ -248,6 +262,20 @@ struct FastfileTranslator {
     }
 
     var globalConstants: [String: String] = [:]
+    /// Whether a lane uses `importTODO`, the placeholder for a value left to a human.
+    var usesPlaceholder = false
+
+    /// A top-level value built from other constants (`PATH = "#{ROOT}/x"`): fine at the top of a
+    /// Lanefile when it needs no `try`.
+    private mutating func globalExpression(_ node: RubyNode) -> SwiftValue? {
+        let saved = (report, lane)
+        guard let value = try? expression(node), !value.code.contains("try"),
+              [.string, .strings, .int, .bool, .double].contains(value.kind) else {
+            (report, lane) = saved
+            return nil
+        }
+        return value
+    }
 
     /// A value written the same in Ruby and Swift: a string without interpolation, a number, true/false.
     private func literalValue(_ node: RubyNode) throws -> SwiftValue {

@@ -17,12 +17,30 @@ extension FastfileTranslator {
                 lane = savedLane
                 (optionDeclarations, globalLines) = savedGlobals
                 todo(statement, reason: failure.reason, into: &emitter)
+                placeholder(for: statement, into: &emitter)
             } catch {
                 emitter.truncate(to: lineCount)
                 report = savedReport
                 lane = savedLane
                 todo(statement, reason: "\(error)", into: &emitter)
             }
+        }
+    }
+
+    /// A variable whose assignment became a TODO still exists for the code after it: its value is
+    /// `importTODO`, which stops the lane at that point rather than running on without it.
+    private mutating func placeholder(for statement: RubyNode, into emitter: inout LanefileEmitter) {
+        var names: [String] = []
+        switch statement {
+        case .assign(.name(let name, _), _, nil, _): names = [name]
+        case .multipleAssign(let targets, _, _): for case .name(let name, _) in targets { names.append(name) }
+        default: return
+        }
+        for name in names where lane.local(name) == nil {
+            lane.scopes[lane.scopes.count - 1][name] = .string
+            usesPlaceholder = true
+            emitter.emit("\(lane.reassigned.contains(name) ? "var" : "let") \(swiftIdentifier(name)): String = try importTODO(line: \(statement.position.line))",
+                         source: statement.position.line)
         }
     }
 
@@ -196,6 +214,17 @@ extension FastfileTranslator {
         }
     }
 
+    /// `fastlane` + `..` = `.`; an absolute path stays.
+    static func join(_ base: String, _ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var parts = base == "." ? [] : base.split(separator: "/").map(String.init)
+        for part in path.split(separator: "/") {
+            if part == ".." { if parts.isEmpty || parts.last == ".." { parts.append("..") } else { parts.removeLast() } }
+            else if part != "." { parts.append(String(part)) }
+        }
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     private static func laterAssignsOptional(_ name: String) -> Bool { false }
 
     private mutating func translateCase(subject: RubyNode?, whens: [RubyWhen], otherwise: [RubyNode]?, line: Int,
@@ -266,6 +295,16 @@ extension FastfileTranslator {
                 nestedBlock(block.body, into: &emitter, declaring: [name: .string])
             }
             emitter.emit("}", source: line)
+            return
+        }
+        if case .constant("Dir", _)? = call.receiver, call.name == "chdir", let block = call.block {
+            guard let path = call.arguments.first?.symbolText else { throw Untranslatable("Dir.chdir to a computed folder") }
+            let saved = lane.shellDirectory
+            lane.shellDirectory = Self.join(saved, path)
+            emitter.emit("do {  // Dir.chdir(\(SwiftValue.quoted(path))): sh runs in \(lane.shellDirectory)", source: line)
+            nestedBlock(block.body, into: &emitter)
+            emitter.emit("}", source: line)
+            lane.shellDirectory = saved
             return
         }
         if call.block != nil, call.receiver == nil, FastlaneActionMap.action(named: call.name) == nil, laneNames[call.name] == nil {
