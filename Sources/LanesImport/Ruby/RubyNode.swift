@@ -38,6 +38,8 @@ indirect enum RubyNode: Sendable {
     case lambda(RubyBlock, SourcePosition)
     case defined(RubyNode, SourcePosition)
     case sequence([RubyNode], SourcePosition)
+    /// `def name(parameters) ... end`: a helper method of the Fastfile.
+    case def(RubyMethod)
     /// What the parser cannot read: the original text and where it starts.
     case unreadable(text: String, reason: String, SourcePosition)
 
@@ -53,6 +55,7 @@ indirect enum RubyNode: Sendable {
              .unreadable(_, _, let p):
             p
         case .call(let call): call.position
+        case .def(let method): method.position
         }
     }
 }
@@ -87,6 +90,20 @@ struct RubyCall: Sendable {
 
 struct RubyBlock: Sendable {
     let parameters: [String]
+    let body: [RubyNode]
+    let position: SourcePosition
+}
+
+struct RubyMethod: Sendable {
+    struct Parameter: Sendable {
+        let name: String
+        /// `name:` rather than positional.
+        let keyword: Bool
+        let defaultValue: RubyNode?
+    }
+
+    let name: String
+    let parameters: [Parameter]
     let body: [RubyNode]
     let position: SourcePosition
 }
@@ -152,6 +169,7 @@ extension RubyNode {
         case .forNode(_, let sequence, let body, _): sequence.walk(visit); all(body)
         case .returnNode(let value, _), .next(let value, _): value?.walk(visit)
         case .lambda(let block, _): all(block.body)
+        case .def(let method): all(method.body)
         case .sequence(let nodes, _): all(nodes)
         default: break
         }

@@ -175,7 +175,8 @@ struct RubyParser {
     private mutating func parseStatement() throws -> RubyNode {
         try nested { parser in
             let start = parser.current
-            if let word = start.keyword, ["def", "class", "module", "alias", "undef", "BEGIN", "END"].contains(word) {
+            if start.isKeyword("def") { return try parser.parseDef() }
+            if let word = start.keyword, ["class", "module", "alias", "undef", "BEGIN", "END"].contains(word) {
                 throw parser.fail("`\(word)` (Ruby definitions are not imported)")
             }
             if case .identifier(let name) = start.kind, ["require", "require_relative", "load", "eval", "instance_eval",
@@ -844,6 +845,52 @@ struct RubyParser {
         default:
             throw fail("`\(word)` is not imported")
         }
+    }
+
+    /// `def name(a, b = 1, c:, d: 2)` ... `end`; `def self.name` too.
+    private mutating func parseDef() throws -> RubyNode {
+        let position = current.start
+        advance()
+        if current.isKeyword("self"), token(at: 1).isPunct(".") { advance(); advance() }
+        let name: String
+        switch current.kind {
+        case .identifier(let text), .constant(let text): name = text
+        case .label: throw fail("a def whose name the importer cannot read")
+        default: throw fail("expected a method name after def")
+        }
+        advance()
+        if current.isPunct("=") { throw fail("an endless def") }
+        var parameters: [RubyMethod.Parameter] = []
+        let parenthesized = current.isPunct("(") && !current.spaceBefore || current.isPunct("(")
+        if parenthesized { advance() }
+        var guardCount = 0
+        while !(parenthesized ? current.isPunct(")") : atNewline) {
+            guardCount += 1
+            if current.kind == .end || guardCount > 64 { throw fail("unclosed method parameters") }
+            switch current.kind {
+            case .identifier(let parameter):
+                advance()
+                var value: RubyNode?
+                if current.isPunct("=") { advance(); value = try parseTernary() }
+                parameters.append(.init(name: parameter, keyword: false, defaultValue: value))
+            case .label(let parameter):
+                advance()
+                var value: RubyNode?
+                if !current.isPunct(","), !current.isPunct(")"), !atNewline { value = try parseTernary() }
+                parameters.append(.init(name: parameter, keyword: true, defaultValue: value))
+            case .punct(let text) where ["*", "**", "&"].contains(text):
+                throw fail("a method with \(text) parameters")
+            default:
+                throw fail("a method parameter the importer cannot read")
+            }
+            if current.isPunct(",") { advance(); skipNewlines() }
+        }
+        if parenthesized { advance() }
+        scopes.append(Set(parameters.map(\.name)))
+        defer { scopes.removeLast() }
+        let body = try parseBodyWithRescue()
+        try expectKeyword("end")
+        return .def(RubyMethod(name: name, parameters: parameters, body: body, position: position))
     }
 
     private mutating func parseElse() throws -> [RubyNode]? {

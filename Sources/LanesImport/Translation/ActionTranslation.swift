@@ -44,6 +44,10 @@ extension FastfileTranslator {
             }
             return SwiftValue("try await callLane(\(SwiftValue.quoted(target))\(options.isEmpty ? "" : ", [" + options.joined(separator: ", ") + "]"))", .void)
         }
+        if let helper = helpers[call.name] {
+            guard asStatement else { throw Untranslatable("uses the value the Ruby method `\(call.name)` returns (its Swift function returns nothing)") }
+            return try helperCall(call, helper.parameters, helper.kinds, environment: helper.environment, secrets: helper.secrets)
+        }
         if helperMethods.contains(call.name) {
             throw Untranslatable("calls `\(call.name)`, a Ruby method the Fastfile defines: write it as a Swift function")
         }
@@ -72,6 +76,50 @@ extension FastfileTranslator {
             }
             return try fastlaneCall(call, reason: reason, asStatement: asStatement)
         }
+    }
+
+    private mutating func helperCall(_ call: RubyCall, _ parameters: [RubyMethod.Parameter], _ kinds: [SwiftValue.Kind],
+                                     environment: [String], secrets: [String]) throws -> SwiftValue {
+        if call.block != nil { throw Untranslatable("a Ruby method called with a block") }
+        var positional = call.arguments[...]
+        var arguments: [String] = []
+        let keywords = call.keywords
+        for (parameter, kind) in zip(parameters, kinds) {
+            let node: RubyNode?
+            if parameter.keyword {
+                node = keywords.first { $0.key.symbolText == parameter.name }?.value
+            } else {
+                node = positional.popFirst()
+            }
+            guard let node else {
+                if parameter.defaultValue == nil { throw Untranslatable("`\(call.name)` called without \(parameter.name)") }
+                continue
+            }
+            let value = try expression(node)
+            let code: String
+            switch kind {
+            case .bool:
+                guard value.kind == .bool else { throw Untranslatable("`\(call.name)`'s \(parameter.name) is not true or false") }
+                code = value.code
+            case .optionalString:
+                guard let text = value.asString ?? (value.kind == .optionalString || value.kind == .nilLiteral ? value.code : nil) else {
+                    throw Untranslatable("`\(call.name)`'s \(parameter.name) is not text")
+                }
+                code = text
+            default:
+                guard let text = value.asString ?? (value.kind == .optionalString ? "(\(value.code) ?? \"\")" : nil) else {
+                    throw Untranslatable("`\(call.name)`'s \(parameter.name) is not text")
+                }
+                code = text
+            }
+            arguments.append(parameter.keyword ? "\(swiftIdentifier(parameter.name)): \(code)" : code)
+        }
+        guard positional.isEmpty, keywords.allSatisfy({ pair in parameters.contains { $0.keyword && $0.name == pair.key.symbolText } }) else {
+            throw Untranslatable("`\(call.name)` called with arguments it does not declare")
+        }
+        for name in environment { lane.declareEnvironment(name, secret: false) }
+        for name in secrets { lane.declareEnvironment(name, secret: true) }
+        return SwiftValue("try await \(swiftIdentifier(call.name))(\(arguments.joined(separator: ", ")))", .void)
     }
 
     private mutating func hoisted(_ value: SwiftValue) throws -> SwiftValue {

@@ -110,6 +110,9 @@ struct FastfileTranslator {
         lane = LaneState(name: "top level")
         for statement in topLevel { translateTopLevel(statement) }
 
+        var functions = LanefileEmitter()
+        for method in helperDefinitions { translateHelper(method, into: &functions) }
+
         var body = LanefileEmitter()
         body.indent = 1
         for hook in hooks { translateHook(hook.kind, block: hook.block, platform: hook.platform, into: &body) }
@@ -122,6 +125,7 @@ struct FastfileTranslator {
         output.emit("let lanes = Lanefile {", source: nil)
         output.append(body)
         output.emit("}", source: nil)
+        output.append(functions)
         if usesPlaceholder {
             output.emit("", source: nil)
             output.emit("/// Stands for a value the importer left to a human (the TODO(import) above its use): the lane stops there.", source: nil)
@@ -141,6 +145,11 @@ struct FastfileTranslator {
                                   hooks: inout [(kind: String, block: RubyBlock, platform: String?)], topLevel: inout [RubyNode]) {
         var summary: String?
         for statement in statements {
+            if case .def(let method) = statement {
+                helperMethods.insert(method.name)
+                helperDefinitions.append(method)
+                continue
+            }
             guard case .call(let call) = statement, call.receiver == nil else {
                 if case .unreadable(let text, _, _) = statement, text.hasPrefix("def ") {
                     let name = text.dropFirst(4).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "?" || $0 == "!" }
@@ -262,6 +271,10 @@ struct FastfileTranslator {
     }
 
     var globalConstants: [String: String] = [:]
+    var helperDefinitions: [RubyMethod] = []
+    /// Helpers written as Swift functions: their parameters, and the variables their bodies read
+    /// (declared on every lane that calls them).
+    var helpers: [String: (parameters: [RubyMethod.Parameter], kinds: [SwiftValue.Kind], environment: [String], secrets: [String])] = [:]
     /// Whether a lane uses `importTODO`, the placeholder for a value left to a human.
     var usesPlaceholder = false
 
@@ -322,6 +335,42 @@ struct FastfileTranslator {
         body.emit("}", source: definition.position.line)
         report.lanes.append(ImportReport.LaneEntry(name: name, fastlaneName: fastlaneName(definition), environment: lane.environment,
                                                    secrets: lane.secrets, options: lane.options.map(\.name)))
+    }
+
+    /// `def name(a, b: 1)` as `func name(_ a: String, b: String = "1") async throws`: parameters are
+    /// text (Ruby does not say their type), the result is dropped (calls that use it become TODOs).
+    private mutating func translateHelper(_ method: RubyMethod, into functions: inout LanefileEmitter) {
+        lane = LaneState(name: "def \(method.name)")
+        lane.isHook = true
+        lane.reassigned = Self.reassignedNames(method.body)
+        var parameters: [String] = []
+        var kinds: [SwiftValue.Kind] = []
+        for parameter in method.parameters {
+            var kind = SwiftValue.Kind.string
+            var declaration = "\(parameter.keyword ? "" : "_ ")\(swiftIdentifier(parameter.name)): String"
+            if let value = parameter.defaultValue {
+                switch value {
+                case .nilValue: kind = .optionalString; declaration += "? = nil"
+                case .bool(let flag, _): kind = .bool; declaration = declaration.dropLast(6) + "Bool = \(flag)"
+                default:
+                    if let text = value.symbolText { declaration += " = \(SwiftValue.quoted(text))" }
+                    else if case .integer(let digits, _) = value { declaration += " = \"\(digits)\"" }
+                    else { declaration += "? = nil"; kind = .optionalString }
+                }
+            }
+            parameters.append(declaration)
+            kinds.append(kind)
+            lane.scopes[0][parameter.name] = kind
+        }
+        var content = LanefileEmitter()
+        content.indent = 1
+        translateBody(method.body, into: &content)
+        functions.emit("", source: nil)
+        functions.emit("/// `\(method.name)`, a Ruby method of the Fastfile.", source: method.position.line)
+        functions.emit("func \(swiftIdentifier(method.name))(\(parameters.joined(separator: ", "))) async throws {", source: method.position.line)
+        functions.append(content)
+        functions.emit("}", source: method.position.line)
+        helpers[method.name] = (method.parameters, kinds, lane.environment, lane.secrets)
     }
 
     private mutating func translateHook(_ kind: String, block: RubyBlock, platform: String?, into body: inout LanefileEmitter) {
