@@ -38,9 +38,11 @@ struct SwiftFastfileReader {
 
     // MARK: Tokens
 
-    private mutating func tokenize() {
-        var offset = 0, line = 1, lineStart = 0
-        func position(_ at: Int) -> SourcePosition { SourcePosition(line: line, column: at - lineStart + 1) }
+    private mutating func tokenize(startLine: Int = 1, startColumn: Int = 1) {
+        var offset = 0, line = startLine, lineStart = 0
+        func position(_ at: Int) -> SourcePosition {
+            SourcePosition(line: line, column: at - lineStart + 1 + (line == startLine ? startColumn - 1 : 0))
+        }
         func isIdentifier(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte >= 0x80
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
@@ -226,7 +228,7 @@ struct SwiftFastfileReader {
                 statements.append(.call(RubyCall(receiver: nil, name: "lane", arguments: [.symbol(String(name.dropLast(4)), position)], keywords: [],
                                                  block: block, position: position, hasParentheses: false, safeNavigation: false)))
             } else {
-                statements.append(.unreadable(text: "func \(name)(...)", reason: "a Swift helper function", position))
+                statements.append(.unreadable(text: "func \(Self.snakeCase(name))(...)", reason: "a Swift helper function", position))
             }
         }
         return statements
@@ -453,10 +455,9 @@ struct SwiftFastfileReader {
                 case .text(let text): return .text(text)
                 case .code(let code, let where_):
                     var inner = SwiftFastfileReader(source: Array(code.utf8))
-                    inner.tokenize()
+                    inner.tokenize(startLine: where_.line, startColumn: where_.column)
                     inner.depth = depth
-                    let node = try inner.readExpression()
-                    return .code(Self.shift(node, to: where_))
+                    return .code(try inner.readExpression())
                 }
             }
             return .string(parts, position)
@@ -534,8 +535,6 @@ struct SwiftFastfileReader {
     /// `.userDefined("x")` and `.fastlaneDefault(x)` wrap a plain value in fastlane's Swift API.
     private static func unwrap(_ node: RubyNode) -> RubyNode { node }
 
-    /// Positions inside `\(...)` are relative to the interpolation; fastlane's lines are what matter.
-    private static func shift(_ node: RubyNode, to position: SourcePosition) -> RubyNode { node }
 
     /// `uploadToTestflight` -> `upload_to_testflight`, `gitURL` -> `git_url`.
     static func snakeCase(_ name: String) -> String {

@@ -320,6 +320,21 @@ extension FastfileTranslator {
             }
             return SwiftValue("\"" + parts.joined(separator: "/") + "\"", .string)
         }
+        if case .constant(let name, _) = receiver, name == "File" || name == "Dir",
+           ["exist?", "exists?", "file?", "directory?"].contains(call.name), call.arguments.count == 1 {
+            // Ruby runs a lane in the fastlane folder (or where Dir.chdir moved it); the Lanefile's folder is the project.
+            let path: String
+            if let literal = call.arguments[0].symbolText {
+                path = SwiftValue.quoted(StatementPaths.join(lane.shellDirectory, literal))
+            } else {
+                let value = try expression(call.arguments[0])
+                guard let text = value.asString else { throw Untranslatable("\(name).\(call.name) of a value that is not text") }
+                let base = lane.shellDirectory == "." ? "" : lane.shellDirectory + "/"
+                path = "{ let path = \(text); return path.hasPrefix(\"/\") ? path : \(SwiftValue.quoted(base)) + path }()"
+            }
+            usesFoundation = true
+            return SwiftValue("FileManager.default.fileExists(atPath: \(path))", .bool)
+        }
         if case .constant(let name, _) = receiver {
             throw Untranslatable("the Ruby class \(name) (\(name).\(call.name))")
         }

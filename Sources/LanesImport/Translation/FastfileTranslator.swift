@@ -118,6 +118,7 @@ struct FastfileTranslator {
         for hook in hooks { translateHook(hook.kind, block: hook.block, platform: hook.platform, into: &body) }
         for definition in definitions { translateLane(definition, into: &body) }
 
+        if usesFoundation { header.emit("import Foundation", source: nil) }
         output = header
         output.append(globalLines)
         for declaration in optionDeclarations { output.emit(declaration, source: nil) }
@@ -151,8 +152,8 @@ struct FastfileTranslator {
                 continue
             }
             guard case .call(let call) = statement, call.receiver == nil else {
-                if case .unreadable(let text, _, _) = statement, text.hasPrefix("def ") {
-                    let name = text.dropFirst(4).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "?" || $0 == "!" }
+                if case .unreadable(let text, _, _) = statement, text.hasPrefix("def ") || text.hasPrefix("func ") {
+                    let name = text.drop { $0 != " " }.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "?" || $0 == "!" }
                     helperMethods.insert(String(name))
                 }
                 topLevel.append(statement)
@@ -275,6 +276,8 @@ struct FastfileTranslator {
     /// Helpers written as Swift functions: their parameters, and the variables their bodies read
     /// (declared on every lane that calls them).
     var helpers: [String: (parameters: [RubyMethod.Parameter], kinds: [SwiftValue.Kind], environment: [String], secrets: [String])] = [:]
+    /// Whether the Lanefile needs Foundation (`FileManager` for Ruby's `File.exist?`).
+    var usesFoundation = false
     /// Whether a lane uses `importTODO`, the placeholder for a value left to a human.
     var usesPlaceholder = false
 

@@ -214,17 +214,6 @@ extension FastfileTranslator {
         }
     }
 
-    /// `fastlane` + `..` = `.`; an absolute path stays.
-    static func join(_ base: String, _ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        var parts = base == "." ? [] : base.split(separator: "/").map(String.init)
-        for part in path.split(separator: "/") {
-            if part == ".." { if parts.isEmpty || parts.last == ".." { parts.append("..") } else { parts.removeLast() } }
-            else if part != "." { parts.append(String(part)) }
-        }
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
-    }
-
     private static func laterAssignsOptional(_ name: String) -> Bool { false }
 
     private mutating func translateCase(subject: RubyNode?, whens: [RubyWhen], otherwise: [RubyNode]?, line: Int,
@@ -300,7 +289,7 @@ extension FastfileTranslator {
         if case .constant("Dir", _)? = call.receiver, call.name == "chdir", let block = call.block {
             guard let path = call.arguments.first?.symbolText else { throw Untranslatable("Dir.chdir to a computed folder") }
             let saved = lane.shellDirectory
-            lane.shellDirectory = Self.join(saved, path)
+            lane.shellDirectory = StatementPaths.join(saved, path)
             emitter.emit("do {  // Dir.chdir(\(SwiftValue.quoted(path))): sh runs in \(lane.shellDirectory)", source: line)
             nestedBlock(block.body, into: &emitter)
             emitter.emit("}", source: line)
@@ -320,5 +309,18 @@ extension FastfileTranslator {
         }
         let value = try callValue(call, asStatement: true)
         emitWithPrelude(value.code, line: line, into: &emitter)
+    }
+}
+
+enum StatementPaths {
+    /// `fastlane` + `..` = `.`; an absolute path stays.
+    static func join(_ base: String, _ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var parts = base == "." ? [] : base.split(separator: "/").map(String.init)
+        for part in path.split(separator: "/") {
+            if part == ".." { if parts.isEmpty || parts.last == ".." { parts.append("..") } else { parts.removeLast() } }
+            else if part != "." { parts.append(String(part)) }
+        }
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 }
