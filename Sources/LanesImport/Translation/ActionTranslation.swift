@@ -201,7 +201,9 @@ extension FastfileTranslator {
         let function = info.definition.functionName
         let code = "try await \(function)(\(arguments.joined(separator: ", ")))"
         record(call.name, line: line, .step, "\(function)(...)" + (call.name == stepID ? "" : " (step \(stepID))"))
-        let kind: SwiftValue.Kind = info.resultType == "Void" ? .void : .result(info.resultType)
+        var resultType = info.resultType
+        if resultType.hasPrefix("Optional<"), resultType.hasSuffix(">") { resultType = String(resultType.dropFirst(9).dropLast()) + "?" }
+        let kind: SwiftValue.Kind = resultType == "Void" ? .void : .result(resultType)
         if asStatement, lane.wantsSharedResults, FastlaneValues.sharedValues.values.contains(where: { $0.stepID == stepID }) {
             let variable = swiftIdentifier(function + "Result" + (lane.sharedResults[stepID] == nil ? "" : "\(lane.temporaries + 1)"))
             lane.temporaries += 1
@@ -423,6 +425,11 @@ extension FastfileTranslator {
             throw Untranslatable("a hash option, which `fastlane run` cannot take")
         default:
             if let text = node.symbolText { return SwiftValue.quoted("\(key):\(text)") }
+            switch node {
+            case .bool(let flag, _): return SwiftValue.quoted("\(key):\(flag)")
+            case .integer(let digits, _), .float(let digits, _): return SwiftValue.quoted("\(key):\(digits)")
+            default: break
+            }
             let value = try expression(node)
             guard let inner = value.interpolated else { throw Untranslatable("an option value that is not text") }
             return "\"\(String(SwiftValue.quoted(key).dropFirst().dropLast())):\\(\(inner))\""

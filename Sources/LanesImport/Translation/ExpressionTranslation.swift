@@ -346,6 +346,9 @@ extension FastfileTranslator {
         if case .result(let type) = base.kind, let access = FastlaneValues.resultText[type] {
             text = SwiftValue(base.code + access.accessor, access.kind)
         }
+        if text.kind == .optionalString, !["nil?", "to_s", "empty?"].contains(call.name) {
+            text = SwiftValue("(\(text.code) ?? \"\")", .string)
+        }
         switch (call.name, text.kind) {
         case ("nil?", .optionalString), ("nil?", .optionalBool): return SwiftValue("(\(text.code) == nil)", .bool)
         case ("nil?", .string): return SwiftValue(text.code.hasPrefix("(try env(") ? "\(text.code).isEmpty" : "false", .bool)
