@@ -265,6 +265,7 @@ struct SwiftFastfileReader {
                     }
                     advance()
                 }
+                if index == start { advance() }  // always move on, whatever the token
                 let reason = (error as? RubySyntaxError)?.message ?? "\(error)"
                 statements.append(.unreadable(text: text(from: first.startOffset, to: tokens[max(start, index - 1)].endOffset), reason: reason, first.position))
             }
