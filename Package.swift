@@ -65,6 +65,8 @@ let package = Package(
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
         // It links the runtime, never `Lanes`: the module it writes into may be stale or not compile.
         .target(name: "LanesCodegen", dependencies: ["LanesRuntime"]),
+        // `lanes import fastlane`: a Ruby/Swift Fastfile reader and the Lanefile writer, over the fastlane action map.
+        .target(name: "LanesImport", dependencies: ["LanesRuntime"]),
         .executableTarget(name: "StepCodegen", dependencies: ["LanesRuntime", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
         // Process running, temporary folders and seeded randomness shared by the test targets.
         .target(name: "LanesTestSupport", path: "Tests/LanesTestSupport"),
@@ -75,7 +77,7 @@ let package = Package(
             name: "LanesCLI",
             dependencies: [
                 "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesUpload",
-                "LanesAppStoreConnect", "LanesDoctor", "LanesWeb",
+                "LanesAppStoreConnect", "LanesDoctor", "LanesWeb", "LanesImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -111,6 +113,7 @@ let package = Package(
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
+        .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
         .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes"], exclude: ["match_format.py"]),
     ]
 )

@@ -23,6 +23,7 @@ struct LanesCommand: AsyncParsableCommand {
             MatchCommand.self,
             ServeCommand.self, DoctorCommand.self,
             PackagesCommand.self, NewCommand.self,
+            ImportCommand.self,
         ]
     )
 }

@@ -5,7 +5,7 @@ public enum Subcommands {
     public static let tool: Set<String> = [
         "init", "actions", "run", "cron", "cert", "profile", "xcode", "git",
         "schedule", "daemon", "history", "logs", "export", "env", "completion", "upload", "serve", "doctor",
-        "packages", "new", "asc", "match",
+        "packages", "new", "asc", "match", "import",
     ]
     /// Answered by the compiled Lanefile itself.
     public static let runner: Set<String> = ["list"]

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import Lanes
+import LanesImport
+import LanesPlatform
+
+/// `lanes import fastlane`: a team's Fastfile (Ruby or Swift) and the files beside it as a Lanefile
+/// that compiles, with a report of every action call and what needs a human.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Turn another tool's configuration into a Lanefile.",
+        subcommands: [ImportFastlaneCommand.self])
+}
+
+struct ImportFastlaneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fastlane",
+        abstract: "Write a Lanefile.swift from fastlane/Fastfile (or Fastfile.swift) and a migration report.",
+        discussion: """
+            Reads the Appfile, Matchfile, Gymfile, Scanfile, Deliverfile and Pluginfile beside the Fastfile. \
+            Actions lanes has a step for become step calls; the rest are kept as `fastlane run` or marked TODO(import). \
+            The Lanefile is then compiled with lanes' own compiler; errors name the Fastfile line.
+            """)
+
+    @Argument(help: "The project folder (with fastlane/), the fastlane folder or the Fastfile.")
+    var path = "."
+
+    @Option(help: "Where to write the Lanefile (default: Lanefile.swift in the project folder).")
+    var output: String?
+
+    @Option(help: "Write the report to this file instead of printing it.")
+    var report: String?
+
+    @Flag(help: "The report as JSON (an `actions` list of {lane, action, line, outcome}).")
+    var json = false
+
+    @Flag(help: "Replace an existing Lanefile.")
+    var force = false
+
+    @Flag(name: .customLong("no-compile"), help: "Do not compile the written Lanefile.")
+    var noCompile = false
+
+    func run() throws {
+        let outcome = try FastlaneImport(path: path, output: output, force: force, compile: !noCompile).perform()
+        let text = json ? outcome.report.json : outcome.report.markdown
+        if let report {
+            do {
+                try AtomicFile.write(text, to: report)
+            } catch {
+                throw LanesError(.configuration, "cannot write the report \(report): \(error)")
+            }
+            print("wrote \(outcome.lanefile) and the report \(report): \(outcome.summary)")
+        } else {
+            print(text, terminator: "")
+            if !json { print("wrote \(outcome.lanefile): \(outcome.summary)") }
+        }
+        if outcome.report.compiled == false {
+            throw LanesError(.compilation, "\(outcome.lanefile) does not compile yet (\(outcome.report.compilerErrors.count) errors, listed with their Fastfile lines in the report)")
+        }
+    }
+}
+
+/// The import's steps, shared by `lanes import fastlane` and `lanes init --import`: read, refuse to
+/// overwrite, write atomically, compile through the `lanes` driver.
+struct FastlaneImport {
+    let path: String
+    let output: String?
+    let force: Bool
+    let compile: Bool
+
+    struct Outcome {
+        let lanefile: String
+        let report: ImportReport
+
+        var summary: String {
+            let total = report.actions.count
+            var text = "\(total) action calls, \(report.count(.step)) steps, \(report.count(.implicit)) implicit, "
+                + "\(report.count(.fastlane)) through fastlane, \(report.count(.todo)) TODO"
+            if let compiled = report.compiled { text += compiled ? "; it compiles" : "; it does not compile" }
+            return text
+        }
+    }
+
+    func perform() throws -> Outcome {
+        let folder: String
+        do {
+            folder = try FastlaneImporter.fastlaneFolder(for: path).folder
+        } catch {
+            throw LanesError(.usage, "\(error)", hint: "run it in the project folder, or name the folder: lanes import fastlane PATH")
+        }
+        var result: ImportResult
+        do {
+            result = try FastlaneImporter.importFolder(path)
+        } catch {
+            throw LanesError(.configuration, "\(error)")
+        }
+        // The Lanefile goes beside the fastlane folder: actions' paths are relative to it.
+        let name = FilePath.name(of: folder)
+        let project = name == "fastlane" || name == ".fastlane" ? FilePath.directory(of: folder) : folder
+        let destination = output ?? (project + "/Lanefile.swift")
+        if FilePath.exists(destination), !force {
+            throw LanesError(.configuration, "\(destination) already exists", hint: "pass --force to replace it, or --output to write elsewhere")
+        }
+        do {
+            try AtomicFile.write(result.lanefile, to: destination)
+        } catch {
+            throw LanesError(.configuration, "cannot write \(destination): \(error)")
+        }
+        if compile {
+            let check = try Self.compile(destination)
+            result.report.compiled = check.status == 0
+            if check.status != 0 {
+                result.report.compilerErrors = result.mapCompilerOutput(check.output, lanefileName: FilePath.name(of: destination))
+            }
+        }
+        return Outcome(lanefile: destination, report: result.report)
+    }
+
+    /// Compiles through the driver (`lanes --lanefile FILE list --json`), the one compiler path a
+    /// lane run takes, and keeps its output for the report.
+    static func compile(_ lanefile: String) throws -> (status: Int32, output: String) {
+        let driver = try LanefileTriggers.driverExecutable()
+        var child = ChildProcess([driver, "--lanefile", lanefile, "list", "--json"], environment: ProcessEnvironment.current())
+        child.ownProcessGroup = false
+        var errors: [UInt8] = []
+        do {
+            let status = try child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+                if stream == .standardError { errors.append(contentsOf: bytes) }
+            }
+            return (status.shellStatus, String(decoding: errors, as: UTF8.self))
+        } catch {
+            throw LanesError(.environment, "cannot run \(driver) to compile \(lanefile): \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// What an import gives: the Lanefile's text, the report, and which Fastfile line each Lanefile
+/// line came from (to point compiler errors at the Fastfile).
+public struct ImportResult: Sendable {
+    public let lanefile: String
+    public var report: ImportReport
+    public let lineMap: [Int: Int]
+
+    /// Compiler diagnostics (`Lanefile.swift:12:5: error: ...`) with their Fastfile lines.
+    public func mapCompilerOutput(_ output: String, lanefileName: String = "Lanefile.swift") -> [ImportReport.CompilerError] {
+        var errors: [ImportReport.CompilerError] = []
+        for line in output.split(separator: "\n") {
+            guard let range = line.range(of: lanefileName + ":") else { continue }
+            let rest = line[range.upperBound...]
+            let fields = rest.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count >= 4, let number = Int(fields[0]), fields[2].trimmingCharacters(in: .whitespaces) == "error" else { continue }
+            errors.append(ImportReport.CompilerError(lanefileLine: number, fastfileLine: lineMap[number],
+                                                     message: fields[3].trimmingCharacters(in: .whitespaces)))
+        }
+        return errors
+    }
+}
+
+/// Turns a fastlane folder into a Lanefile: `fastlane/Fastfile` (Ruby) or `fastlane/Fastfile.swift`,
+/// with the Appfile, Matchfile, Gymfile, Scanfile, Deliverfile and Pluginfile beside it.
+public enum FastlaneImporter {
+    public struct ImportError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The folder holding the Fastfile for `path`: a project folder (with `fastlane/`), the fastlane
+    /// folder itself, or a Fastfile.
+    public static func fastlaneFolder(for path: String) throws -> (folder: String, fastfile: String) {
+        var isDirectory: ObjCBool = false
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImportError(description: "\(path) does not exist")
+        }
+        if !isDirectory.boolValue { return ((path as NSString).deletingLastPathComponent, path) }
+        for folder in [path + "/fastlane", path + "/.fastlane", path] {
+            for name in ["Fastfile", "Fastfile.swift"] where manager.fileExists(atPath: folder + "/" + name) {
+                return (folder, folder + "/" + name)
+            }
+        }
+        throw ImportError(description: "no Fastfile in \(path)/fastlane, \(path)/.fastlane or \(path)")
+    }
+
+    /// Reads the Fastfile and the files beside it; never fails on their content.
+    public static func importFolder(_ path: String) throws -> ImportResult {
+        let (folder, fastfile) = try fastlaneFolder(for: path)
+        guard let data = FileManager.default.contents(atPath: fastfile) else {
+            throw ImportError(description: "cannot read \(fastfile)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        var configuration = FastlaneConfiguration()
+        for name in ["Appfile", "Matchfile", "Gymfile", "Scanfile", "Deliverfile", "Pilotfile", "Snapfile", "Pluginfile"] {
+            guard let contents = FileManager.default.contents(atPath: folder + "/" + name) else { continue }
+            ConfigurationFiles.read(name, String(decoding: contents, as: UTF8.self), into: &configuration)
+        }
+        let displayName = (fastfile as NSString).lastPathComponent == "Fastfile.swift" ? "fastlane/Fastfile.swift" : "fastlane/Fastfile"
+        if fastfile.hasSuffix(".swift") {
+            return importSwift(text, configuration: configuration, source: displayName)
+        }
+        return importRuby(text, configuration: configuration, source: displayName)
+    }
+
+    /// A Ruby Fastfile's text.
+    public static func importRuby(_ text: String, configuration: FastlaneConfiguration = FastlaneConfiguration(),
+                                  source: String = "fastlane/Fastfile") -> ImportResult {
+        let (statements, texts) = RubyParser.parseWithTexts(text)
+        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts)
+        let (lanefile, map) = translator.translate(statements, source: source)
+        return ImportResult(lanefile: lanefile, report: translator.report, lineMap: map)
+    }
+
+    /// A Swift Fastfile's text (`class Fastfile: LaneFile`), read into the same tree as Ruby.
+    public static func importSwift(_ text: String, configuration: FastlaneConfiguration = FastlaneConfiguration(),
+                                   source: String = "fastlane/Fastfile.swift") -> ImportResult {
+        let (statements, texts) = SwiftFastfileReader.read(text)
+        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts)
+        let (lanefile, map) = translator.translate(statements, source: source)
+        return ImportResult(lanefile: lanefile, report: translator.report, lineMap: map)
+    }
+}
+
+/// The Appfile and the action config files: Ruby calls such as `app_identifier("com.example")` or
+/// `scheme "App"`, read with the same parser as the Fastfile.
+enum ConfigurationFiles {
+    static func read(_ name: String, _ text: String, into configuration: inout FastlaneConfiguration) {
+        let statements = RubyParser.parse(text)
+        if name == "Pluginfile" {
+            for case .call(let call) in statements where call.name == "gem" {
+                if let plugin = call.arguments.first?.symbolText { configuration.plugins.append(plugin) }
+            }
+            return
+        }
+        var pairs: [RubyPair] = []
+        var skipped = 0
+        for statement in statements {
+            guard case .call(let call) = statement, call.receiver == nil, call.block == nil, call.arguments.count == 1, call.keywords.isEmpty else {
+                skipped += 1
+                continue
+            }
+            if name == "Appfile" {
+                if let value = call.arguments[0].symbolText { configuration.appfile[call.name] = value } else { skipped += 1 }
+            } else {
+                pairs.append(RubyPair(key: .symbol(call.name, call.position), value: call.arguments[0]))
+            }
+        }
+        if name != "Appfile", let action = FastlaneValues.configFiles[name] {
+            configuration.defaults[action, default: []] += pairs
+        }
+        if skipped > 0 {
+            configuration.notes.append("\(name): \(skipped) statement(s) are not plain `key value` settings (blocks, conditions or computed values) and were not imported; check them by hand.")
+        }
+    }
+}

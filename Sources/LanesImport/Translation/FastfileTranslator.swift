@@ -1,0 +1,524 @@
+import LanesRuntime
+import LanesPlatform
+
+/// Why a statement was not translated; it becomes a `TODO(import)` block.
+struct Untranslatable: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// Defaults read from the files beside the Fastfile (Appfile, Matchfile, Gymfile, ...).
+public struct FastlaneConfiguration: Sendable {
+    /// Appfile values: `app_identifier`, `apple_id`, `team_id`, `itc_team_id`.
+    public var appfile: [String: String] = [:]
+    /// Per action (canonical name): the keyword arguments its config file gives.
+    var defaults: [String: [RubyPair]] = [:]
+    /// Plugins the Pluginfile names (`fastlane-plugin-versioning`).
+    public var plugins: [String] = []
+    public var notes: [String] = []
+
+    public init() {}
+}
+
+/// The lane being translated: what its body reads, so the `Lane(...)` declaration can name it.
+struct LaneState {
+    var name: String
+    var isHook = false
+    /// The Ruby block parameters: the lane name and options (`|lane, options|`), the error (`|lane, exception|`).
+    var optionsParameter: String?
+    var laneParameter: String?
+    var errorParameter: String?
+    var environment: [String] = []
+    var secrets: [String] = []
+    var options: [(name: String, constant: String, kind: SwiftValue.Kind)] = []
+    var usesFastlane = false
+    var scopes: [[String: SwiftValue.Kind]] = [[:]]
+    /// Names assigned more than once in the lane (`var`).
+    var reassigned: Set<String> = []
+    var sharedResults: [String: String] = [:]
+    var wantsSharedResults = false
+    var temporaries = 0
+    /// Where `sh` runs, relative to the Lanefile: fastlane runs it in the fastlane folder, `Dir.chdir` moves it.
+    var shellDirectory = "fastlane"
+
+    func local(_ name: String) -> SwiftValue.Kind? {
+        for scope in scopes.reversed() { if let kind = scope[name] { return kind } }
+        return nil
+    }
+
+    mutating func declareEnvironment(_ name: String, secret: Bool) {
+        if secret {
+            if !secrets.contains(name) { secrets.append(name) }
+        } else if !environment.contains(name) && !secrets.contains(name) {
+            environment.append(name)
+        }
+    }
+}
+
+/// Writes a Lanefile from a parsed Fastfile: lanes, hooks, steps, and a report entry for every action call.
+struct FastfileTranslator {
+    var report = ImportReport()
+    var output = LanefileEmitter()
+    var globals: [String: SwiftValue.Kind] = [:]
+    var globalLines = LanefileEmitter()
+    var optionDeclarations: [String] = []
+    var lane = LaneState(name: "")
+    /// fastlane lane name (`beta`, `ios beta`) to lanes lane name.
+    var laneNames: [String: String] = [:]
+    var helperMethods: Set<String> = []
+    let configuration: FastlaneConfiguration
+    let statementTexts: [SourcePosition: String]
+    let secretNames = SecretNames(variables: [:])
+    var currentPlatform: String?
+    var prelude: [String] = []
+
+    init(configuration: FastlaneConfiguration, statementTexts: [SourcePosition: String]) {
+        self.configuration = configuration
+        self.statementTexts = statementTexts
+    }
+
+    struct LaneDefinition {
+        let platform: String?
+        let name: String
+        let isPrivate: Bool
+        let summary: String?
+        let block: RubyBlock
+        let position: SourcePosition
+    }
+
+    /// The whole Lanefile for `statements` (a Fastfile's top level).
+    mutating func translate(_ statements: [RubyNode], source: String) -> (lanefile: String, lineMap: [Int: Int]) {
+        report.source = source
+        var definitions: [LaneDefinition] = []
+        var hooks: [(kind: String, block: RubyBlock, platform: String?)] = []
+        var topLevel: [RubyNode] = []
+        collect(statements, platform: nil, definitions: &definitions, hooks: &hooks, topLevel: &topLevel)
+        nameLanes(definitions)
+
+        var header = LanefileEmitter()
+        header.emit("// Imported from \(source) by `lanes import fastlane`. Lines marked TODO(import) need a human;", source: nil)
+        header.emit("// the migration report lists every action call and what it became.", source: nil)
+        header.emit("import Lanes", source: nil)
+        header.emit("", source: nil)
+
+        for (key, value) in configuration.appfile.sorted(by: { $0.key < $1.key }) {
+            let constant = swiftIdentifier(camelCase(key))
+            globals[key] = .string
+            globalLines.emit("/// From the Appfile: \(key).", source: nil)
+            globalLines.emit("let \(constant) = \(SwiftValue.quoted(value))", source: nil)
+        }
+        lane = LaneState(name: "top level")
+        for statement in topLevel { translateTopLevel(statement) }
+
+        var functions = LanefileEmitter()
+        for method in helperDefinitions { translateHelper(method, into: &functions) }
+
+        var body = LanefileEmitter()
+        body.indent = 1
+        for hook in hooks { translateHook(hook.kind, block: hook.block, platform: hook.platform, into: &body) }
+        for definition in definitions { translateLane(definition, into: &body) }
+
+        if usesFoundation { header.emit("import Foundation", source: nil) }
+        output = header
+        output.append(globalLines)
+        for declaration in optionDeclarations { output.emit(declaration, source: nil) }
+        if !globalLines.lines.isEmpty || !optionDeclarations.isEmpty { output.emit("", source: nil) }
+        output.emit("let lanes = Lanefile {", source: nil)
+        output.append(body)
+        output.emit("}", source: nil)
+        output.append(functions)
+        if usesPlaceholder {
+            output.emit("", source: nil)
+            output.emit("/// Stands for a value the importer left to a human (the TODO(import) above its use): the lane stops there.", source: nil)
+            output.emit("func importTODO<Value>(line: Int) throws -> Value {", source: nil)
+            output.emit("    try fail(\"Fastfile line \\(line) was not imported: see the TODO(import) above it in the Lanefile\")", source: nil)
+            output.emit("}", source: nil)
+        }
+        report.notes += configuration.notes
+        if !configuration.plugins.isEmpty {
+            report.notes.append("The Pluginfile names \(configuration.plugins.joined(separator: ", ")); their actions are kept through fastlane (`fastlane run`), so install the plugins with `bundle exec fastlane install_plugins`.")
+        }
+        return (output.text, output.sourceLines)
+    }
+
+    /// Splits the top level into lanes, hooks and the rest, flattening `platform :ios do ... end`.
+    private mutating func collect(_ statements: [RubyNode], platform: String?, definitions: inout [LaneDefinition],
+                                  hooks: inout [(kind: String, block: RubyBlock, platform: String?)], topLevel: inout [RubyNode]) {
+        var summary: String?
+        for statement in statements {
+            if case .def(let method) = statement {
+                helperMethods.insert(method.name)
+                helperDefinitions.append(method)
+                continue
+            }
+            guard case .call(let call) = statement, call.receiver == nil else {
+                if case .unreadable(let text, _, _) = statement, text.hasPrefix("def ") || text.hasPrefix("func ") {
+                    let name = text.drop { $0 != " " }.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "?" || $0 == "!" }
+                    helperMethods.insert(String(name))
+                }
+                topLevel.append(statement)
+                continue
+            }
+            switch call.name {
+            case "desc":
+                summary = call.arguments.first.flatMap(Self.plainText)
+            case "platform" where call.block != nil:
+                let name = call.arguments.first?.symbolText ?? "platform"
+                collect(call.block?.body ?? [], platform: name, definitions: &definitions, hooks: &hooks, topLevel: &topLevel)
+            case "lane", "private_lane", "override_lane":
+                guard let name = call.arguments.first?.symbolText, let block = call.block else {
+                    topLevel.append(statement)
+                    continue
+                }
+                definitions.append(LaneDefinition(platform: platform, name: name, isPrivate: call.name == "private_lane", summary: summary,
+                                                  block: block, position: call.position))
+                summary = nil
+            case "before_all", "after_all", "error", "before_each", "after_each":
+                if let block = call.block { hooks.append((call.name, block, platform)) } else { topLevel.append(statement) }
+            default:
+                topLevel.append(statement)
+            }
+        }
+    }
+
+    /// fastlane runs `ios beta`; a lane name in lanes is one identifier. A name used on one platform
+    /// only keeps its name, one used on several gets the platform as a prefix (`ios_beta`).
+    private mutating func nameLanes(_ definitions: [LaneDefinition]) {
+        var counts: [String: Int] = [:]
+        for definition in definitions { counts[definition.name, default: 0] += 1 }
+        var used: Set<String> = []
+        for definition in definitions {
+            var name = definition.name
+            if counts[name, default: 0] > 1, let platform = definition.platform { name = "\(platform)_\(name)" }
+            name = name.filter { $0.isLetter || $0.isNumber || $0 == "_" }
+            if name.isEmpty || name.first!.isNumber { name = "lane_" + name }
+            if Subcommands.names.contains(name) || ["help", "import"].contains(name) { name += "_lane" }
+            while used.contains(name) { name += "_" }
+            used.insert(name)
+            laneNames[fastlaneName(definition)] = name
+            if laneNames[definition.name] == nil || definition.platform == currentPlatform { laneNames[definition.name] = name }
+        }
+    }
+
+    private func fastlaneName(_ definition: LaneDefinition) -> String {
+        definition.platform.map { "\($0) \(definition.name)" } ?? definition.name
+    }
+
+    static func plainText(_ node: RubyNode) -> String? {
+        switch node {
+        case .string(let parts, _):
+            return parts.map { part -> String in
+                switch part {
+                case .text(let text): return text
+                case .code: return "…"
+                }
+            }.joined()
+        case .symbol(let text, _): return text
+        default: return nil
+        }
+    }
+
+    // MARK: Top level
+
+    private mutating func translateTopLevel(_ statement: RubyNode) {
+        let line = statement.position.line
+        switch statement {
+        case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil,
+             .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil:
+            if let literal = try? literalValue(value) ?? globalExpression(value) {
+                let constant = swiftIdentifier(name)
+                globals[name] = literal.kind
+                globalConstants[name] = constant
+                globalLines.emit("let \(constant) = \(literal.code)", source: line)
+                return
+            }
+        case .name(let name, let position):
+            translateTopLevel(.call(RubyCall(receiver: nil, name: name, arguments: [], keywords: [], block: nil, position: position,
+                                             hasParentheses: false, safeNavigation: false)))
+            return
+        case .call(let call) where call.receiver == nil:
+            if let action = FastlaneActionMap.action(named: call.name) {
+                if case .implicit(let reason) = action.mapping {
+                    record(call.name, line: line, .implicit, reason)
+                    globalLines.emit("// fastlane's `\(call.name)` is not needed: \(reason).", source: line)
+                    return
+                }
+                if ["import_from_git", "import"].contains(action.name) {
+                    todoAtTopLevel(statement, reason: "`\(call.name)` loads lanes from elsewhere: import that Fastfile too, or share the lanes as a Swift package")
+                    return
+                }
+            }
+            if ["fastlane_version", "min_fastlane_version", "fastlane_require", "update_fastlane", "xcode_select", "ensure_bundle_exec"].contains(call.name) {
+                record(call.name, line: line, .implicit, "lanes needs no fastlane version")
+                globalLines.emit("// fastlane's `\(call.name)` is not needed by lanes.", source: line)
+                return
+            }
+        case .assign(.index(.constant("ENV", _), let keys, _), let value, _, _):
+            if let name = keys.first?.symbolText, let text = Self.plainText(value) {
+                report.notes.append("line \(line): the Fastfile sets \(name)=\(text) for every lane; put it in `.env.default` beside the Lanefile.")
+                globalLines.emit("// The Fastfile sets \(name) for every lane: put `\(name)=\(text.replacing("\n", with: " "))` in .env.default.", source: line)
+                return
+            }
+        default:
+            break
+        }
+        todoAtTopLevel(statement, reason: "top-level Ruby outside lanes")
+    }
+
+    private mutating func todoAtTopLevel(_ statement: RubyNode, reason: String) {
+        var lines = globalLines
+        todo(statement, reason: reason, into: &lines)
+        globalLines = lines
+    }
+
+    var globalConstants: [String: String] = [:]
+    var helperDefinitions: [RubyMethod] = []
+    /// Helpers written as Swift functions: their parameters, and the variables their bodies read
+    /// (declared on every lane that calls them).
+    var helpers: [String: (parameters: [RubyMethod.Parameter], kinds: [SwiftValue.Kind], environment: [String], secrets: [String])] = [:]
+    /// Whether the Lanefile needs Foundation (`FileManager` for Ruby's `File.exist?`).
+    var usesFoundation = false
+    /// Whether a lane uses `importTODO`, the placeholder for a value left to a human.
+    var usesPlaceholder = false
+
+    /// A top-level value built from other constants (`PATH = "#{ROOT}/x"`): fine at the top of a
+    /// Lanefile when it needs no `try`.
+    private mutating func globalExpression(_ node: RubyNode) -> SwiftValue? {
+        let saved = (report, lane)
+        guard let value = try? expression(node), !value.code.contains("try"),
+              [.string, .strings, .int, .bool, .double].contains(value.kind) else {
+            (report, lane) = saved
+            return nil
+        }
+        return value
+    }
+
+    /// A value written the same in Ruby and Swift: a string without interpolation, a number, true/false.
+    private func literalValue(_ node: RubyNode) throws -> SwiftValue {
+        switch node {
+        case .string(let parts, _):
+            guard let text = node.symbolText, parts.count <= 1 else { throw Untranslatable("not a literal") }
+            return .literal(text)
+        case .symbol(let text, _): return .literal(text)
+        case .integer(let digits, _): return SwiftValue(digits, .int)
+        case .float(let digits, _): return SwiftValue(digits, .double)
+        case .bool(let value, _): return SwiftValue(value ? "true" : "false", .bool)
+        case .array(let items, _):
+            let strings = try items.map { item -> String in
+                guard let text = item.symbolText else { throw Untranslatable("not a literal") }
+                return SwiftValue.quoted(text)
+            }
+            return SwiftValue("[" + strings.joined(separator: ", ") + "]", .strings)
+        default: throw Untranslatable("not a literal")
+        }
+    }
+
+    // MARK: Lanes and hooks
+
+    private mutating func translateLane(_ definition: LaneDefinition, into body: inout LanefileEmitter) {
+        let name = laneNames[fastlaneName(definition)] ?? definition.name
+        lane = LaneState(name: name)
+        lane.optionsParameter = definition.block.parameters.first
+        lane.reassigned = Self.reassignedNames(definition.block.body)
+        lane.wantsSharedResults = Self.mentionsLaneContext(definition.block.body)
+        currentPlatform = definition.platform
+        var content = LanefileEmitter()
+        content.indent = 1
+        translateBody(definition.block.body, into: &content)
+
+        var summary = definition.summary ?? "Imported from the Fastfile's lane \(fastlaneName(definition))"
+        if definition.isPrivate { summary += " (private_lane in the Fastfile)" }
+        var arguments = ["\(SwiftValue.quoted(name))", SwiftValue.quoted(summary)]
+        if !lane.options.isEmpty { arguments.append("options: [" + lane.options.map(\.constant).joined(separator: ", ") + "]") }
+        if !lane.environment.isEmpty { arguments.append("environment: [" + lane.environment.map(SwiftValue.quoted).joined(separator: ", ") + "]") }
+        if !lane.secrets.isEmpty { arguments.append("secrets: [" + lane.secrets.map(SwiftValue.quoted).joined(separator: ", ") + "]") }
+        if lane.usesFastlane { arguments.append("tools: [\"fastlane\"]") }
+        body.emit("Lane(\(arguments.joined(separator: ", "))) { \(lane.options.isEmpty ? "" : "lane in")", source: definition.position.line)
+        body.append(content)
+        body.emit("}", source: definition.position.line)
+        report.lanes.append(ImportReport.LaneEntry(name: name, fastlaneName: fastlaneName(definition), environment: lane.environment,
+                                                   secrets: lane.secrets, options: lane.options.map(\.name)))
+    }
+
+    /// `def name(a, b: 1)` as `func name(_ a: String, b: String = "1") async throws`: parameters are
+    /// text (Ruby does not say their type), the result is dropped (calls that use it become TODOs).
+    private mutating func translateHelper(_ method: RubyMethod, into functions: inout LanefileEmitter) {
+        lane = LaneState(name: "def \(method.name)")
+        lane.isHook = true
+        lane.reassigned = Self.reassignedNames(method.body)
+        var parameters: [String] = []
+        var kinds: [SwiftValue.Kind] = []
+        for parameter in method.parameters {
+            var kind = SwiftValue.Kind.string
+            var declaration = "\(parameter.keyword ? "" : "_ ")\(swiftIdentifier(parameter.name)): String"
+            if let value = parameter.defaultValue {
+                switch value {
+                case .nilValue: kind = .optionalString; declaration += "? = nil"
+                case .bool(let flag, _): kind = .bool; declaration = declaration.dropLast(6) + "Bool = \(flag)"
+                default:
+                    if let text = value.symbolText { declaration += " = \(SwiftValue.quoted(text))" }
+                    else if case .integer(let digits, _) = value { declaration += " = \"\(digits)\"" }
+                    else { declaration += "? = nil"; kind = .optionalString }
+                }
+            }
+            parameters.append(declaration)
+            kinds.append(kind)
+            lane.scopes[0][parameter.name] = kind
+        }
+        var content = LanefileEmitter()
+        content.indent = 1
+        translateBody(method.body, into: &content)
+        functions.emit("", source: nil)
+        functions.emit("/// `\(method.name)`, a Ruby method of the Fastfile.", source: method.position.line)
+        functions.emit("func \(swiftIdentifier(method.name))(\(parameters.joined(separator: ", "))) async throws {", source: method.position.line)
+        functions.append(content)
+        functions.emit("}", source: method.position.line)
+        helpers[method.name] = (method.parameters, kinds, lane.environment, lane.secrets)
+    }
+
+    private mutating func translateHook(_ kind: String, block: RubyBlock, platform: String?, into body: inout LanefileEmitter) {
+        lane = LaneState(name: kind)
+        lane.isHook = true
+        lane.laneParameter = block.parameters.first
+        lane.reassigned = Self.reassignedNames(block.body)
+        var opener: String
+        switch kind {
+        case "before_all", "before_each": opener = "BeforeEach { lane in"
+        case "after_all", "after_each": opener = "AfterSuccess { lane in"
+        default:
+            opener = "OnError { lane, error in"
+            lane.errorParameter = block.parameters.count > 1 ? block.parameters[1] : nil
+        }
+        var content = LanefileEmitter()
+        content.indent = 1
+        translateBody(block.body, into: &content)
+        if let platform {
+            body.emit("// fastlane's `\(kind)` of `platform :\(platform)`: here it runs around every lane.", source: block.position.line)
+        }
+        if kind == "before_each" || kind == "after_each" {
+            body.emit("// fastlane's `\(kind)` also ran around lanes called from lanes; lanes' hooks run around the lane started.", source: block.position.line)
+        }
+        body.emit(opener, source: block.position.line)
+        body.append(content)
+        body.emit("}", source: block.position.line)
+        if !lane.environment.isEmpty || !lane.secrets.isEmpty {
+            report.notes.append("The `\(kind)` hook reads \((lane.environment + lane.secrets).joined(separator: ", ")); hooks cannot declare them, so a missing one fails when the hook runs.")
+        }
+    }
+
+    static func reassignedNames(_ body: [RubyNode]) -> Set<String> {
+        var counts: [String: Int] = [:]
+        for statement in body {
+            statement.walk { node in
+                if case .assign(.name(let name, _), _, let op, _) = node { counts[name, default: 0] += op == nil ? 1 : 2 }
+            }
+        }
+        return Set(counts.filter { $0.value > 1 }.keys)
+    }
+
+    static func mentionsLaneContext(_ body: [RubyNode]) -> Bool {
+        var found = false
+        for statement in body {
+            statement.walk { node in
+                if case .name("lane_context", _) = node { found = true }
+                if case .call(let call) = node, call.name == "lane_context" { found = true }
+            }
+        }
+        return found
+    }
+
+    // MARK: Report
+
+    mutating func record(_ action: String, line: Int, _ outcome: ImportReport.Outcome, _ detail: String) {
+        report.actions.append(ImportReport.ActionEntry(lane: lane.name, action: action, line: line, outcome: outcome, detail: detail))
+    }
+
+    mutating func drop(_ option: String, of action: String, line: Int, reason: String) {
+        report.droppedOptions.append(ImportReport.DroppedOption(lane: lane.name, action: action, option: option, line: line, reason: reason))
+    }
+
+    /// A commented `TODO(import)` block with the statement's original text, and the report entries:
+    /// one todo for the block, and one per action call inside it.
+    mutating func todo(_ statement: RubyNode, reason: String, into emitter: inout LanefileEmitter) {
+        let line = statement.position.line
+        let text: String
+        if case .unreadable(let original, _, _) = statement {
+            text = original
+        } else {
+            text = statementTexts[statement.position] ?? "(line \(line))"
+        }
+        emitter.emit("// TODO(import) Fastfile line \(line): \(reason.replacing("\n", with: " "))", source: line)
+        emitter.comment(text, source: line)
+        report.todos.append(ImportReport.Todo(lane: lane.name, line: line, reason: reason, text: text))
+        var counted = false
+        statement.walk { node in
+            guard case .call(let call) = node, isActionCall(call) else { return }
+            counted = true
+            report.actions.append(ImportReport.ActionEntry(lane: lane.name, action: call.name, line: call.position.line, outcome: .todo, detail: reason))
+        }
+        if !counted, case .unreadable(let original, _, let position) = statement {
+            // Count the actions named in text the parser could not read.
+            for word in Self.actionWords(in: original) {
+                report.actions.append(ImportReport.ActionEntry(lane: lane.name, action: word, line: position.line, outcome: .todo, detail: reason))
+            }
+        }
+    }
+
+    /// Names in unreadable text that are fastlane actions, each counted once per line.
+    static func actionWords(in text: String) -> [String] {
+        var words: [String] = []
+        for line in text.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            let word = String(trimmed.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            guard !word.isEmpty, FastlaneActionMap.action(named: word) != nil, !["sh", "echo", "puts"].contains(word) else { continue }
+            words.append(word)
+        }
+        return words
+    }
+
+    /// Ruby's own methods, never fastlane actions.
+    static let rubyMethods: Set<String> = [
+        "puts", "print", "p", "pp", "require", "require_relative", "raise", "fail", "sleep", "loop", "lambda", "proc", "format",
+        "sprintf", "exit", "exit!", "abort", "at_exit", "system", "exec", "fork", "open", "gets", "rand", "srand", "catch", "throw",
+        "binding", "block_given?", "caller", "private", "public", "attr_accessor", "include", "extend", "warn", "desc", "lane",
+        "private_lane", "platform", "before_all", "after_all", "error", "before_each", "after_each", "lane_context", "options",
+        "each", "map", "select", "puts", "Integer", "Float", "String", "Array", "Hash", "__method__", "then", "tap",
+    ]
+
+    func isActionCall(_ call: RubyCall) -> Bool {
+        if let receiver = call.receiver {
+            if case .name("other_action", _) = receiver { return true }
+            return false
+        }
+        if Self.rubyMethods.contains(call.name) || lane.local(call.name) != nil || laneNames[call.name] != nil || helperMethods.contains(call.name) {
+            return false
+        }
+        return FastlaneActionMap.action(named: call.name) != nil || !call.arguments.isEmpty || !call.keywords.isEmpty
+    }
+
+    // MARK: Names
+
+    static let swiftKeywords: Set<String> = [
+        "class", "struct", "enum", "protocol", "extension", "func", "let", "var", "if", "else", "switch", "case", "default", "for",
+        "while", "repeat", "return", "break", "continue", "in", "do", "catch", "try", "throw", "throws", "import", "self", "Self",
+        "super", "init", "deinit", "nil", "true", "false", "is", "as", "where", "guard", "defer", "static", "public", "private",
+        "internal", "fileprivate", "open", "operator", "subscript", "typealias", "associatedtype", "inout", "some", "any", "await",
+        "lanes", "lane", "error", "env", "secret", "sh", "echo", "fail", "isCI",
+    ]
+
+    /// A Swift identifier for a Ruby name: Ruby's `?`/`!` dropped, Swift keywords and lanes' own names avoided.
+    func swiftIdentifier(_ name: String) -> String {
+        var identifier = name.filter { $0.isLetter || $0.isNumber || $0 == "_" }
+        if identifier.isEmpty || identifier.first!.isNumber { identifier = "value" + identifier }
+        if Self.swiftKeywords.contains(identifier) || StepCatalog.builtIn.contains(where: { $0.definition.functionName == identifier }) {
+            identifier += "Value"
+        }
+        return identifier
+    }
+
+    func camelCase(_ name: String) -> String {
+        StepDefinition.functionName(of: name.lowercased())
+    }
+
+    func looksSecret(_ name: String) -> Bool { secretNames.isSecret(name) }
+}
