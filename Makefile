@@ -48,7 +48,7 @@ LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesS
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
+.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive clean
 
 all: build
 
@@ -231,3 +231,10 @@ bench-schedule: deps
 bench-buildlog: deps
 	$(SWIFT) build -c release --product BuildLogBenchmark
 	.build/release/BuildLogBenchmark
+
+# Archives of any size: a sparse 6 GB dSYM bundle zipped by lanes and by Info-ZIP zip, and packed as
+# tar.gz by lanes and by GNU tar, side by side (wall time, peak RSS); GIGABYTES=N to change the size.
+GIGABYTES ?= 6
+bench-archive: deps
+	$(SWIFT) build -c release --product ArchiveBenchmark
+	.build/release/ArchiveBenchmark --gigabytes $(GIGABYTES)

@@ -102,7 +102,7 @@ extension AtomicFile {
 let temporaryMarker = "lanes-tmp-"
 
 /// Removes temporary files of `name` whose writer process no longer exists.
-private func removeStaleTemporaries(of name: String, in folder: String) {
+func removeStaleTemporaries(of name: String, in folder: String) {
     let prefix = ".\(name).\(temporaryMarker)"
     for entry in FilePath.entries(of: folder) where entry.hasPrefix(prefix) {
         let rest = entry.dropFirst(prefix.count)
@@ -112,7 +112,7 @@ private func removeStaleTemporaries(of name: String, in folder: String) {
 }
 
 /// The file a symbolic link points to (absolute), or the path itself when it is not a link.
-private func resolvingSymbolicLink(_ path: String) -> String {
+func resolvingSymbolicLink(_ path: String) -> String {
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return path }
     defer { free(resolved) }

@@ -15,14 +15,19 @@ public enum ArtifactCheck {
             throw .file(path: manifestPath, problem: "is not a readable artifact manifest: \(error)")
         }
         let artifactPath = LanesBuildFolders.join(FilePath.directory(of: manifestPath), manifest.file)
-        let bytes: [UInt8]
-        do { bytes = try FilePath.readBytes(artifactPath) } catch {
+        let file: ArchiveFile
+        do { file = try ArchiveFile(path: artifactPath) } catch {
             throw .artifactRefused(path: artifactPath, problem: "the manifest names it, but it cannot be read: \(error)")
         }
-        guard bytes.count == manifest.size else {
-            throw .artifactRefused(path: artifactPath, problem: "is \(bytes.count) bytes; the manifest says \(manifest.size)")
+        guard file.size == manifest.size else {
+            throw .artifactRefused(path: artifactPath, problem: "is \(file.size) bytes; the manifest says \(manifest.size)")
         }
-        let digest = MessageDigest.hex(bytes, .sha256)
+        // Hashed a piece at a time: an artifact of many gigabytes is never read into memory.
+        let running = MessageDigest.Running(.sha256)
+        do { try file.forEachChunk(count: file.size) { running.update($0) } } catch {
+            throw .artifactRefused(path: artifactPath, problem: "cannot be read to the end: \(error)")
+        }
+        let digest = running.finishHex()
         guard digest == manifest.sha256 else {
             throw .artifactRefused(path: artifactPath, problem: "has SHA-256 \(digest); the manifest says \(manifest.sha256)")
         }

@@ -58,48 +58,72 @@ public struct PackedArtifact: Sendable, Equatable {
 }
 
 /// Packs built products into `NAME-VERSION.tar.gz` (gzip through zlib) plus `NAME-VERSION.manifest.json`;
-/// both are written atomically.
+/// both are written atomically. Files stream through tar, gzip and SHA-256 into the artifact's
+/// temporary file, a piece at a time: memory stays the same for a 6 GB product as for a small one.
 public enum ArtifactPacker {
     public static func pack(name: String, version: String, commit: String, entries: [ArtifactEntry],
                             outputDirectory: String, buildTimeSecondsSince1970: Int) throws(BuildError) -> PackedArtifact {
+        try pack(name: name, version: version, commit: commit, entries: entries, outputDirectory: outputDirectory,
+                 buildTimeSecondsSince1970: buildTimeSecondsSince1970, largestUstarSize: 0o77777777777 + 1)
+    }
+
+    static func pack(name: String, version: String, commit: String, entries: [ArtifactEntry], outputDirectory: String,
+                     buildTimeSecondsSince1970: Int, largestUstarSize: Int) throws(BuildError) -> PackedArtifact {
         guard !entries.isEmpty else { throw .package(path: outputDirectory, problem: "nothing to pack for \(name)") }
-        var tar = TarArchive()
+        // Every product is checked before anything is written.
+        var files: [(entry: ArtifactEntry, file: ArchiveFile)] = []
         for entry in entries {
+            var path = entry.sourcePath
             if let folder = entry.containingFolder {
                 guard let root = FilePath.realPath(folder), let real = FilePath.realPath(entry.sourcePath),
                       real.hasPrefix(root + "/") else {
                     throw .file(path: entry.sourcePath, problem: "is a link to a file outside \(folder); lanes packs only what the build made")
                 }
                 guard !FilePath.isDirectory(real) else { throw .file(path: entry.sourcePath, problem: "is a folder, not a built product") }
+                path = real
             }
-            let contents: [UInt8]
-            do { contents = try FilePath.readBytes(entry.sourcePath) } catch {
+            let file: ArchiveFile
+            do { file = try ArchiveFile(path: path) } catch {
                 throw .file(path: entry.sourcePath, problem: "cannot read it for the artifact: \(error)")
             }
-            var status = stat()
-            let mode = stat(entry.sourcePath, &status) == 0 ? Int(status.st_mode) & 0o777 : 0o644
-            do {
-                try tar.addFile(named: entry.archiveName, contents: contents, mode: mode, modificationTime: buildTimeSecondsSince1970)
-            } catch {
-                throw .package(path: entry.sourcePath, problem: "archive name \"\(entry.archiveName)\" is too long for tar")
-            }
-        }
-        let compressed: [UInt8]
-        do { compressed = try Zlib.deflate(tar.finished(), format: .gzip) } catch {
-            throw .package(path: outputDirectory, problem: "gzip: \(error.message)")
+            files.append((entry, file))
         }
         let fileName = "\(name)-\(version).tar.gz"
         let artifactPath = LanesBuildFolders.join(outputDirectory, fileName)
         let manifestPath = LanesBuildFolders.join(outputDirectory, "\(name)-\(version).manifest.json")
-        let manifest = ArtifactManifest(name: name, version: version, commit: commit, file: fileName,
-                                        sha256: MessageDigest.hex(compressed, .sha256), size: compressed.count,
-                                        buildTime: ArtifactManifest.isoTime(secondsSince1970: buildTimeSecondsSince1970))
+        let digest = MessageDigest.Running(.sha256)
+        let size: Int
         do {
             try FilePath.makeDirectories(outputDirectory)
-            try AtomicFile.write(compressed, to: artifactPath)
-            try AtomicFile.write(manifest.json, to: manifestPath)
+            let output = try AtomicFileStream(path: artifactPath)
+            let gzip = try Zlib.Deflater(format: .gzip, level: 9) { compressed in
+                digest.update(compressed)
+                try output.write(compressed)
+            }
+            let tar = TarWriter(largestUstarSize: largestUstarSize) { try gzip.add($0) }
+            for (entry, file) in files {
+                try tar.beginFile(named: entry.archiveName, size: file.size, mode: file.mode & 0o777,
+                                  modificationTime: buildTimeSecondsSince1970)
+                try file.forEachChunk(count: file.size) { try gzip.add($0) }
+                guard !file.grew else { throw BuildError.file(path: entry.sourcePath, problem: "changed while lanes packed it") }
+                try tar.pad(file.size)
+            }
+            try tar.finish()
+            try gzip.finish()
+            size = output.offset
+            try output.commit()
+        } catch let error as BuildError {
+            throw error
+        } catch let error as Zlib.Failure {
+            throw .package(path: outputDirectory, problem: "gzip: \(error.message)")
         } catch {
             throw .file(path: outputDirectory, problem: "cannot write the artifact: \(error)")
+        }
+        let manifest = ArtifactManifest(name: name, version: version, commit: commit, file: fileName,
+                                        sha256: digest.finishHex(), size: size,
+                                        buildTime: ArtifactManifest.isoTime(secondsSince1970: buildTimeSecondsSince1970))
+        do { try AtomicFile.write(manifest.json, to: manifestPath) } catch {
+            throw .file(path: outputDirectory, problem: "cannot write the manifest: \(error)")
         }
         return PackedArtifact(artifactPath: artifactPath, manifestPath: manifestPath, manifest: manifest)
     }

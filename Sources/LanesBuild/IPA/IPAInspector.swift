@@ -29,15 +29,19 @@ public struct EmbeddedProfile: Sendable, Equatable {
 /// Reads an .ipa and refuses one that is not what the lane built.
 public enum IPAInspector {
     public static func inspect(path: String) throws(BuildError) -> IPAInspection {
-        let bytes: [UInt8]
-        do { bytes = try FilePath.readBytes(path) } catch {
+        // Read where each record is, never whole: an .ipa may be gigabytes.
+        let file: ArchiveFile
+        do { file = try ArchiveFile(path: path) } catch {
             throw .file(path: path, problem: "cannot read the .ipa: \(error)")
         }
-        return try inspect(bytes: bytes, path: path)
+        return try inspect(ZipArchive(source: .file(file), path: path), path: path)
     }
 
     public static func inspect(bytes: [UInt8], path: String) throws(BuildError) -> IPAInspection {
-        let zip = try ZipArchive(bytes: bytes, path: path)
+        try inspect(ZipArchive(bytes: bytes, path: path), path: path)
+    }
+
+    static func inspect(_ zip: ZipArchive, path: String) throws(BuildError) -> IPAInspection {
         // `Payload/NAME.app/Info.plist`, exactly one level below Payload (not a plug-in's Info.plist).
         let apps = zip.entries.filter { entry in
             let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
