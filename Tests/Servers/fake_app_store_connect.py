@@ -15,6 +15,7 @@ import copy, hashlib, json, os, sys, threading, time, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import jwt
+import fake_signing_portal  # match's certificate and profile creation, in its own module
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -70,6 +71,7 @@ def reset(config):
         "profileContent": config.get("profileContent", ""), "createdProfiles": [], "appInfos": config.get("appInfos", []),
         "appInfoLocalizations": config.get("appInfoLocalizations", []), "uploads": {}, "files": {}, "log": [], "errors": [], "next": 1, "tokens": [],
     }
+    fake_signing_portal.reset(state, config)
 
 
 reset({})
@@ -156,7 +158,7 @@ class Handler(BaseHTTPRequestHandler):
                     return self.send(200, {k: state[k] for k in ("log", "errors", "localizations", "groupBuilds", "submissions",
                                                                  "reviewDetails", "builds", "tokens", "versions",
                                                                  "versionLocalizations", "releases", "devices", "createdProfiles",
-                                                                 "appInfoLocalizations")} | {"loadSeconds": LOAD_SECONDS})
+                                                                 "appInfoLocalizations") + fake_signing_portal.log_keys()} | {"loadSeconds": LOAD_SECONDS})
                 if url.path.startswith("/_part/"):
                     return self.part(url.path, body)
                 self.check_token()
@@ -238,6 +240,8 @@ class Handler(BaseHTTPRequestHandler):
     def route(self, method, path, query, body):
         parts = path.strip("/").split("/")
         if self.throttled(path):
+            return
+        if fake_signing_portal.route(self, state, method, path, body):
             return
         if state["conflict"] == path and method == "POST":
             return self.apple_error(409, "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE", "The provided entity includes an attribute with a value that has already been used",
