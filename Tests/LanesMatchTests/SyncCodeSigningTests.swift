@@ -124,14 +124,19 @@ struct SyncCodeSigningTests {
         #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory + "/keychains/ci.keychain"))
     }
 
-    @Test func readonlyFalseNamesTheMissingServiceInsteadOfCreating() async throws {
+    /// Creating needs App Store Connect: without a key the error says what was missing and which variables to set.
+    @Test func readonlyFalseWithoutAnAPIKeyNamesWhatItMustCreateAndTheKeyVariables() async throws {
         let fixture = try MatchFixture()
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
         let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.unknown"], "readonly": false,
                                                 "storage_mode": "storage", "keychain_name": "ci"])
-        await #expect { try await step.run(in: harness.context) } throws: { "\($0)".contains("App Store Connect API") }
+        await #expect { try await step.run(in: harness.context) } throws: { error in
+            let text = "\(error)"
+            return text.contains("readonly:false must create") && text.contains("APP_STORE_CONNECT_API_KEY_KEY_ID")
+        }
+        #expect(harness.logged.contains { $0.contains("AppStore_works.sth.unknown.mobileprovision") })
     }
 
     /// What a killed run left (its process is gone) is removed by the next run.

@@ -1552,6 +1552,8 @@ public func gitPull(
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -1576,6 +1578,8 @@ public func syncCodeSigning(
     keychainName: String? = nil,
     keychainPassword: Secret? = nil,
     keepKeychain: Bool? = nil,
+    gitFullName: String? = nil,
+    gitUserEmail: String? = nil,
     trust: String? = nil,
     timeout: Double? = nil
 ) async throws -> MatchSigningResult {
@@ -1600,6 +1604,8 @@ public func syncCodeSigning(
         "keychain_name": keychainName,
         "keychain_password": keychainPassword,
         "keep_keychain": keepKeychain,
+        "git_full_name": gitFullName,
+        "git_user_email": gitUserEmail,
         "trust": trust,
         "timeout": timeout,
     ])
@@ -1628,6 +1634,8 @@ public func syncCodeSigning(
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -1652,6 +1660,8 @@ public func match(
     keychainName: String? = nil,
     keychainPassword: Secret? = nil,
     keepKeychain: Bool? = nil,
+    gitFullName: String? = nil,
+    gitUserEmail: String? = nil,
     trust: String? = nil,
     timeout: Double? = nil
 ) async throws -> MatchSigningResult {
@@ -1676,6 +1686,8 @@ public func match(
         "keychain_name": keychainName,
         "keychain_password": keychainPassword,
         "keep_keychain": keepKeychain,
+        "git_full_name": gitFullName,
+        "git_user_email": gitUserEmail,
         "trust": trust,
         "timeout": timeout,
     ])
