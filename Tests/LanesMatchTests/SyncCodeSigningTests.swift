@@ -55,9 +55,16 @@ struct SyncCodeSigningTests {
                                        project: fixture.temp.path)
         defer { harness.temp.remove() }
         let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer.tv"], "readonly": true,
-                                                "platform": MatchPlatform.tvos, "keychain_name": "ci", "team_id": "ABCDE12345"],
+                                                "platform": MatchPlatform.tvos, "keychain_name": "ci", "team_id": "ABCDE12345",
+                                                "shallow_clone": true],
                                                environment: harness.context.environment)
         let result = try await step.run(in: harness.context)
+        // shallow_clone cannot be honoured with libgit2 1.5: said once a lane, however often match runs.
+        let again = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer.tv"], "readonly": true,
+                                                 "platform": MatchPlatform.tvos, "keychain_name": "ci2", "shallow_clone": true],
+                                                environment: harness.context.environment)
+        #expect(try await again.run(in: harness.context).certificateSHA1 == MatchFixture.distSHA1)
+        #expect(harness.logged.filter { $0.contains("shallow_clone is ignored") }.count == 1)
         #expect(result.certificateSHA1 == MatchFixture.distSHA1)
         #expect(result.profiles.map(\.uuid) == [MatchFixture.profiles[2].uuid])
         let exported = harness.context.values[ChildProcessEnvironment.self] ?? [:]

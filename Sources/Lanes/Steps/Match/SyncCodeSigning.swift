@@ -35,9 +35,10 @@ public struct SyncCodeSigning: Step {
     var gitURL: String?
     @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
     var gitBranch: String
-    @StepOption("shallow_clone", "Accepted for fastlane compatibility: lanes always fetches the one branch only", env: "MATCH_SHALLOW_CLONE", default: false)
+    @StepOption("shallow_clone", "Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane)",
+                env: "MATCH_SHALLOW_CLONE", default: false)
     var shallowClone: Bool
-    @StepOption("clone_branch_directly", "Accepted for fastlane compatibility: lanes always fetches the one branch only", env: "MATCH_CLONE_BRANCH_DIRECTLY", default: false)
+    @StepOption("clone_branch_directly", "Always in effect: lanes fetches git_branch and no other branch", env: "MATCH_CLONE_BRANCH_DIRECTLY", default: false)
     var cloneBranchDirectly: Bool
     @StepOption("git_basic_authorization", "Base64 of user:token sent as an https Basic Authorization header", env: "MATCH_GIT_BASIC_AUTHORIZATION", secret: true)
     var gitBasicAuthorization: Secret?
@@ -118,6 +119,10 @@ public struct SyncCodeSigning: Step {
 
     private func prepare(in context: StepContext) async throws -> Plan {
         let password = try MatchStorageSettings.password(context.environment)
+        if shallowClone, storageMode == "git", context.values[MatchShallowNotice.self] == nil {
+            context.values[MatchShallowNotice.self] = true
+            context.log.line("notice: shallow_clone is ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches branch \(gitBranch) with its history (and no other branch)")
+        }
         let opened = try storage.open(context: context)
         let reader = MatchReader(files: opened.files, password: password, passwordVariable: MatchStorageSettings.passwordVariable)
         // Clear files created through App Store Connect, encrypted and stored in one commit below.
@@ -230,6 +235,11 @@ public struct SyncCodeSigning: Step {
         context.values[ChildProcessEnvironment.self] = exported
         return installed
     }
+}
+
+/// Set once the lane has said that `shallow_clone` is ignored.
+enum MatchShallowNotice: LaneValueKey {
+    typealias Value = Bool
 }
 
 /// What `sync_code_signing` did: the certificate it imported and, per app identifier, the
