@@ -7,4 +7,6 @@ public protocol MatchPortal: Sendable {
     /// A new signed profile for `appIdentifier` listing `certificateIDs`.
     func createProfile(type: MatchType, appIdentifier: String, platform: MatchPlatform,
                        certificateIDs: [String]) async throws -> [UInt8]
+    /// The UDIDs of the devices enabled for the team (what a new development or ad hoc profile lists).
+    func enabledDevices() async throws -> [String]
 }

@@ -1,9 +1,11 @@
 import Foundation
 import Lanes
+import LanesAppStoreConnect
 import LanesMatch
 import LanesPlatform
 import LanesSigning
 import LanesTestSupport
+import LanesUpload
 import Testing
 
 /// `sync_code_signing readonly:false` against the local App Store Connect (every request and answer
@@ -31,10 +33,12 @@ extension LocalAppStoreConnectTests {
                                cleanups: CleanupStack(), processes: NoChildProcesses())
         }
 
-        func sync(readonly: Bool, certificateID: String? = nil, _ context: StepContext) async throws -> MatchSigningResult {
+        func sync(readonly: Bool, certificateID: String? = nil, type: MatchType = .appstore, forceForNewDevices: Bool = false,
+                  _ context: StepContext) async throws -> MatchSigningResult {
             do {
-                let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "keychain_name": "ci",
-                                                        "readonly": readonly, "certificate_id": certificateID], environment: context.environment)
+                let step = try SyncCodeSigning.resolve(["type": type, "app_identifier": ["works.sth.brewer"], "keychain_name": "ci",
+                                                        "readonly": readonly, "certificate_id": certificateID,
+                                                        "force_for_new_devices": forceForNewDevices], environment: context.environment)
                 let result = try await step.run(in: context)
                 _ = await context.cleanups.runAll()
                 return result
@@ -102,6 +106,40 @@ extension LocalAppStoreConnectTests {
             #expect(created.last?["certificates"] as? [String] == ["DISTID0001"])
             #expect((log["deletedProfiles"] as? [String])?.count == 1, "the old profile of that name is deleted first, as fastlane's force does")
             #expect((log["createdCertificates"] as? [[String: Any]])?.count == 1)
+            let errors = try server.errors()
+            #expect(errors.isEmpty, "\(errors)")
+        }
+
+        @Test func forceForNewDevicesRenewsAnAdHocProfileThatMissesADeviceAndOnlyThen() async throws {
+            let temp = try TemporaryDirectory()
+            defer { temp.remove() }
+            let device = { (id: String, udid: String) -> [String: Any] in
+                ["id": id, "attributes": ["name": id, "udid": udid, "platform": "IOS", "status": "ENABLED"]]
+            }
+            try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
+                              "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]],
+                              "devices": [device("DEV1", "00008030-001A2B3C4D5E6F70")]])
+            let remote = temp.path + "/certificates.git"
+            try check(["git", "init", "-q", "--bare", remote])
+            let first = try await sync(readonly: false, type: .adhoc, context(temp, remote: remote))
+            #expect(first.created.contains("profiles/adhoc/AdHoc_works.sth.brewer.mobileprovision"))
+
+            // A device registered since: without force_for_new_devices the stored profile is used as it is.
+            let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: server.keyPEM)
+            let client = AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: { _ in })
+            _ = try await client.registerDevices([(name: "QA iPad", udid: "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678")], platform: "IOS")
+            let unforced = try await sync(readonly: false, type: .adhoc, context(temp, remote: remote))
+            #expect(unforced.created.isEmpty)
+            #expect(unforced.profiles.map(\.uuid) == first.profiles.map(\.uuid))
+
+            let forced = try await sync(readonly: false, type: .adhoc, forceForNewDevices: true, context(temp, remote: remote))
+            #expect(forced.created == ["profiles/adhoc/AdHoc_works.sth.brewer.mobileprovision"])
+            #expect(forced.certificateSHA1 == first.certificateSHA1, "the certificate stays")
+            let installed = try ProvisioningProfileReader.read(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: try #require(forced.profiles.first).path))),
+                                                               source: "renewed")
+            #expect(Set(installed.provisionedDevices ?? []) == ["00008030-001A2B3C4D5E6F70", "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"])
+            // Up to date now: a second forced run keeps it.
+            #expect(try await sync(readonly: false, type: .adhoc, forceForNewDevices: true, context(temp, remote: remote)).created.isEmpty)
             let errors = try server.errors()
             #expect(errors.isEmpty, "\(errors)")
         }

@@ -1552,6 +1552,7 @@ public func gitPull(
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter forceForNewDevices: With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect (environment MATCH_FORCE_FOR_NEW_DEVICES; default false)
 /// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
 /// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
@@ -1578,6 +1579,7 @@ public func syncCodeSigning(
     keychainName: String? = nil,
     keychainPassword: Secret? = nil,
     keepKeychain: Bool? = nil,
+    forceForNewDevices: Bool? = nil,
     gitFullName: String? = nil,
     gitUserEmail: String? = nil,
     trust: String? = nil,
@@ -1604,6 +1606,7 @@ public func syncCodeSigning(
         "keychain_name": keychainName,
         "keychain_password": keychainPassword,
         "keep_keychain": keepKeychain,
+        "force_for_new_devices": forceForNewDevices,
         "git_full_name": gitFullName,
         "git_user_email": gitUserEmail,
         "trust": trust,
@@ -1634,6 +1637,7 @@ public func syncCodeSigning(
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter forceForNewDevices: With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect (environment MATCH_FORCE_FOR_NEW_DEVICES; default false)
 /// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
 /// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
@@ -1660,6 +1664,7 @@ public func match(
     keychainName: String? = nil,
     keychainPassword: Secret? = nil,
     keepKeychain: Bool? = nil,
+    forceForNewDevices: Bool? = nil,
     gitFullName: String? = nil,
     gitUserEmail: String? = nil,
     trust: String? = nil,
@@ -1686,6 +1691,7 @@ public func match(
         "keychain_name": keychainName,
         "keychain_password": keychainPassword,
         "keep_keychain": keepKeychain,
+        "force_for_new_devices": forceForNewDevices,
         "git_full_name": gitFullName,
         "git_user_email": gitUserEmail,
         "trust": trust,

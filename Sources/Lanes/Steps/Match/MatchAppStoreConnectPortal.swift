@@ -23,6 +23,11 @@ struct AppStoreConnectMatchPortal: MatchPortal {
                                                certificateIDs: certificateIDs, devices: type == .development || type == .adhoc).content
     }
 
+    func enabledDevices() async throws -> [String] {
+        try await client.getAll("/v1/devices", query: [("filter[status]", "ENABLED"), ("limit", "200")], as: Resource<DeviceAttributes>.self)
+            .compactMap { $0.attributes?.udid }
+    }
+
     /// The certificate type fastlane's `cert` asks for (Apple's CertificateType).
     static func certificateType(_ type: MatchType) -> String? {
         switch type {

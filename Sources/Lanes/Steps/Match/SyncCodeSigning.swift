@@ -64,6 +64,9 @@ public struct SyncCodeSigning: Step {
     var keychainPassword: Secret?
     @StepOption("keep_keychain", "Keep the keychain after the lane instead of deleting it", env: "LANES_KEEP_KEYCHAIN", default: false)
     var keepKeychain: Bool
+    @StepOption("force_for_new_devices", "With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect",
+                env: "MATCH_FORCE_FOR_NEW_DEVICES", default: false)
+    var forceForNewDevices: Bool
     @StepOption("git_full_name", "Commit author name of what readonly:false stores", env: "MATCH_GIT_FULL_NAME", default: "lanes")
     var gitFullName: String
     @StepOption("git_user_email", "Commit author email of what readonly:false stores", env: "MATCH_GIT_USER_EMAIL", default: "lanes@localhost")
@@ -133,7 +136,7 @@ public struct SyncCodeSigning: Step {
         var profiles: [StoredProfile] = []
         if type.profilePrefix != nil {
             for appIdentifier in appIdentifier {
-                if let stored = try usableProfile(reader, appIdentifier: appIdentifier, chosen: chosen, context: context) {
+                if let stored = try await usableProfile(reader, appIdentifier: appIdentifier, chosen: chosen, context: context) {
                     profiles.append(stored)
                     continue
                 }
@@ -187,7 +190,7 @@ public struct SyncCodeSigning: Step {
     /// the chosen certificate and not expired. Otherwise nil with `readonly: false` (it is made
     /// again), an error naming the file with `readonly: true`.
     private func usableProfile(_ reader: MatchReader, appIdentifier: String, chosen: MatchCertificate,
-                               context: StepContext) throws -> StoredProfile? {
+                               context: StepContext) async throws -> StoredProfile? {
         let found: (path: String, bytes: [UInt8])
         do {
             found = try reader.profile(type: type, appIdentifier: appIdentifier, platform: platform)
@@ -203,12 +206,22 @@ public struct SyncCodeSigning: Step {
             problem = "the profile does not list the chosen certificate " + chosen.path + " (SHA-1 " + chosen.certificate.sha1 + ")"
         } else if read.expirationDate <= Date() {
             problem = "the profile expired on \(read.expirationDate.formatted(.iso8601))"
+        } else if let missing = try await missingDevices(read, context: context), !missing.isEmpty {
+            problem = "the profile lacks \(missing.count) device(s) enabled in App Store Connect (\(missing.prefix(5).joined(separator: ", ")))"
         } else {
             return profile
         }
         if readonly { throw MatchError.unreadable(file: found.path, problem: problem) }
         context.log.line("\(found.path): \(problem); renewing it")
         return nil
+    }
+
+    /// With `force_for_new_devices` (development and ad hoc, `readonly: false`): the enabled
+    /// devices the profile does not list; nil when the check does not apply.
+    private func missingDevices(_ profile: ProvisioningProfile, context: StepContext) async throws -> [String]? {
+        guard forceForNewDevices, !readonly, type == .development || type == .adhoc else { return nil }
+        let listed = Set((profile.provisionedDevices ?? []).map { $0.lowercased() })
+        return try await context.matchPortal().enabledDevices().filter { !listed.contains($0.lowercased()) }
     }
 
     /// A profile must list the chosen certificate before the keychain changes.
