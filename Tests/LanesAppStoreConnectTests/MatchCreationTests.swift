@@ -110,6 +110,21 @@ extension LocalAppStoreConnectTests {
             #expect(errors.isEmpty, "\(errors)")
         }
 
+        /// Apple issued a certificate, then the profile failed (the bundle id is not registered): the
+        /// certificate and its key are stored anyway, since they exist nowhere else.
+        @Test func aCertificateCreatedBeforeAFailingProfileIsStillStored() async throws {
+            let temp = try TemporaryDirectory()
+            defer { temp.remove() }
+            try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"]])
+            let remote = temp.path + "/certificates.git"
+            try check(["git", "init", "-q", "--bare", remote])
+            await #expect { try await sync(readonly: false, context(temp, remote: remote)) } throws: { "\($0)".contains("no bundle id works.sth.brewer") }
+            let stored = try git(remote, "ls-tree", "-r", "--name-only", "master").split(separator: "\n").map(String.init)
+            #expect(stored.filter { $0.hasPrefix("certs/distribution/CERT") }.count == 2, "\(stored)")
+            #expect(!stored.contains { $0.hasPrefix("profiles/") })
+            #expect(try git(remote, "log", "-1", "--format=%s", "master") == "[fastlane] Updated appstore and platform ios")
+        }
+
         @Test func forceForNewDevicesRenewsAnAdHocProfileThatMissesADeviceAndOnlyThen() async throws {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }

@@ -132,31 +132,51 @@ public struct SyncCodeSigning: Step {
         var created: [String: [UInt8]] = [:]
         let (chosen, identity) = try await certificate(reader, created: &created, context: context)
         for warning in chosen.warnings { context.log.line("warning: " + warning) }
-        let certificateID = String(chosen.path.split(separator: "/").last?.dropLast(4) ?? "")
         var profiles: [StoredProfile] = []
-        if type.profilePrefix != nil {
-            for appIdentifier in appIdentifier {
-                if let stored = try await usableProfile(reader, appIdentifier: appIdentifier, chosen: chosen, context: context) {
-                    profiles.append(stored)
-                    continue
-                }
-                guard let path = MatchLayout.profilePath(type: type, appIdentifier: appIdentifier, platform: platform) else { continue }
-                context.log.line("creating profile \(path) for certificate \(certificateID) through App Store Connect")
-                let bytes = try await context.matchPortal().createProfile(type: type, appIdentifier: appIdentifier, platform: platform,
-                                                                     certificateIDs: [certificateID])
-                let profile = StoredProfile(appIdentifier: appIdentifier, path: path, bytes: bytes)
-                try checkListsCertificate(profile, chosen)
-                created[path] = bytes
-                profiles.append(profile)
+        do {
+            profiles = try await storedOrCreatedProfiles(reader, chosen: chosen, created: &created, context: context)
+        } catch {
+            // A certificate Apple issued is stored even when a profile then fails: its key exists nowhere else.
+            if !created.isEmpty {
+                try save(created, to: opened, password: password, context: context)
             }
+            throw error
         }
         if !created.isEmpty {
-            var changes: [String: [UInt8]] = [:]
-            for (path, clear) in created { changes[path] = try MatchEncryption.encrypt(clear, password: password) }
-            try opened.save(changes, message: MatchLayout.commitMessage(type: type, platform: platform), context: context,
-                            author: (gitFullName, gitUserEmail))
+            try save(created, to: opened, password: password, context: context)
         }
         return Plan(certificate: chosen, identity: identity, profiles: profiles, created: created.keys.sorted())
+    }
+
+    /// Each app identifier's profile: the stored one when it fits, else (`readonly: false`) a new one.
+    private func storedOrCreatedProfiles(_ reader: MatchReader, chosen: MatchCertificate, created: inout [String: [UInt8]],
+                                         context: StepContext) async throws -> [StoredProfile] {
+        guard type.profilePrefix != nil else { return [] }
+        let certificateID = String(chosen.path.split(separator: "/").last?.dropLast(4) ?? "")
+        var profiles: [StoredProfile] = []
+        for appIdentifier in appIdentifier {
+            if let stored = try await usableProfile(reader, appIdentifier: appIdentifier, chosen: chosen, context: context) {
+                profiles.append(stored)
+                continue
+            }
+            guard let path = MatchLayout.profilePath(type: type, appIdentifier: appIdentifier, platform: platform) else { continue }
+            context.log.line("creating profile \(path) for certificate \(certificateID) through App Store Connect")
+            let bytes = try await context.matchPortal().createProfile(type: type, appIdentifier: appIdentifier, platform: platform,
+                                                                     certificateIDs: [certificateID])
+            let profile = StoredProfile(appIdentifier: appIdentifier, path: path, bytes: bytes)
+            try checkListsCertificate(profile, chosen)
+            created[path] = bytes
+            profiles.append(profile)
+        }
+        return profiles
+    }
+
+    /// Encrypts (v2) what was created and stores it in one commit with fastlane's message.
+    private func save(_ created: [String: [UInt8]], to opened: OpenedMatchStorage, password: String, context: StepContext) throws {
+        var changes: [String: [UInt8]] = [:]
+        for (path, clear) in created { changes[path] = try MatchEncryption.encrypt(clear, password: password) }
+        try opened.save(changes, message: MatchLayout.commitMessage(type: type, platform: platform), context: context,
+                        author: (gitFullName, gitUserEmail))
     }
 
     /// The newest valid stored certificate and its key; with `readonly: false` and none there, a new one.
