@@ -207,7 +207,8 @@ public struct SyncCodeSigning: Step {
     }
 
     /// The stored profile for `appIdentifier` when it can be installed as it is: present, listing
-    /// the chosen certificate and not expired. Otherwise nil with `readonly: false` (it is made
+    /// the chosen certificate, not expired and (`force_for_new_devices`) listing every enabled
+    /// device. Otherwise nil with `readonly: false` (it is made
     /// again), an error naming the file with `readonly: true`.
     private func usableProfile(_ reader: MatchReader, appIdentifier: String, chosen: MatchCertificate,
                                context: StepContext) async throws -> StoredProfile? {
