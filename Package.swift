@@ -112,9 +112,9 @@ let package = Package(
         .executableTarget(name: "DaemonClockHelper", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Tests/DaemonClockHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
-        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes"]),
+        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
         .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
-        .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes"], exclude: ["match_format.py"]),
+        .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes", "LanesPlatform"], exclude: ["match_format.py"]),
     ]
 )

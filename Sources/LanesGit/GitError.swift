@@ -27,11 +27,15 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// What the user can do about it, when known.
     public let hint: String?
+    /// Set when a fetch found no such branch among the remote's heads (kind `notFound`), so callers
+    /// that accept a missing branch (a new match storage) match it by value, not by message text.
+    public let missingRemoteBranch: String?
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    public init(_ kind: Kind, _ message: String, hint: String? = nil, missingRemoteBranch: String? = nil) {
         self.kind = kind
         self.message = message
         self.hint = hint
+        self.missingRemoteBranch = missingRemoteBranch
     }
 
     /// Printed in the one error shape (GitError+Shape.swift).

@@ -27,7 +27,7 @@ extension Repository {
             guard let tip = heads[source] else {
                 let branches = heads.keys.filter { $0.hasPrefix("refs/heads/") }.map { $0.dropFirst(11) }.sorted()
                 throw GitError(.notFound, credentials.redact("branch \(branch) does not exist on remote \(remote)"),
-                               hint: "the remote's branches: \(branches.prefix(10).joined(separator: ", "))")
+                               hint: "the remote's branches: \(branches.prefix(10).joined(separator: ", "))", missingRemoteBranch: branch)
             }
             return tip
         }

@@ -124,7 +124,7 @@ extension Repository {
             try check(git_reference_create(&reference, handle, "refs/heads/\(branch)", &oid, 1, "fetched"), "recording \(branch)")
             git_reference_free(reference)
             return tip
-        } catch let error as GitError where error.kind == .notFound && error.message.contains("does not exist on remote") {
+        } catch let error as GitError where error.missingRemoteBranch == branch {
             return nil
         }
     }

@@ -53,6 +53,18 @@ public enum MatchLayout {
         return "profiles/\(type.rawValue)/\(name).\(suffix)"
     }
 
+    /// The name fastlane match gives the profiles it creates: `match AppStore <bundle id>`, with
+    /// the platform after it when it is not iOS.
+    public static func profileName(type: MatchType, appIdentifier: String, platform: MatchPlatform) -> String? {
+        guard let prefix = type.profilePrefix else { return nil }
+        return platform == .ios ? "match \(prefix) \(appIdentifier)" : "match \(prefix) \(appIdentifier) \(platform.rawValue)"
+    }
+
+    /// fastlane's commit message for what match stores (`match import`, or created by `match`).
+    public static func commitMessage(type: MatchType, platform: MatchPlatform) -> String {
+        "[fastlane] Updated \(type.rawValue) and platform \(platform.rawValue)"
+    }
+
     /// The file extension of a stored path.
     public static func fileExtension(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path

@@ -134,6 +134,13 @@ public struct MatchCertificate: Sendable {
     public let keyPath: String
     /// One line per certificate that was skipped, naming its file.
     public let warnings: [String]
+
+    public init(certificate: Certificate, path: String, keyPath: String, warnings: [String]) {
+        self.certificate = certificate
+        self.path = path
+        self.keyPath = keyPath
+        self.warnings = warnings
+    }
 }
 
 /// Just enough DER to tell whether bytes are one complete SEQUENCE (a PKCS#12 file, a CMS message).

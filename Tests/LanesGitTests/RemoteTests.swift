@@ -57,6 +57,7 @@ import Testing
 
         let error = #expect(throws: GitError.self) { try repository.poll(branch: "release/9.9") }
         #expect(error?.kind == .notFound)
+        #expect(error?.missingRemoteBranch == "release/9.9")
         #expect(error?.description.contains("release/9.9") == true)
     }
 

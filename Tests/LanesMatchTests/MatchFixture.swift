@@ -1,6 +1,7 @@
 import Foundation
 import Lanes
 import LanesMatch
+import LanesPlatform
 import LanesTestSupport
 import Synchronization
 
@@ -102,18 +103,16 @@ struct MatchFixture {
 
     /// Decrypts a stored file with the Python implementation; nil when the password does not fit.
     static func pythonDecrypt(_ path: String, password: String) throws -> [UInt8]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", python, "decrypt", path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["MATCH_PASSWORD": password]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 3 { return nil }
-        guard process.terminationStatus == 0 else { throw FixtureError("match_format.py decrypt \(path) exited \(process.terminationStatus)") }
-        return Array(data)
+        // posix_spawn and waitpid (see MatchTestServers): Foundation's Process could wait forever.
+        let output = path + ".clear-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var child = ChildProcess(["python3", python, "decrypt", path],
+                                 environment: ProcessInfo.processInfo.environment.merging(["MATCH_PASSWORD": password]) { $1 })
+        child.standardOutput = .appending(path: output, mode: 0o600)
+        let status = ChildProcess.wait(try child.start())
+        if status.exitCode == 3 { return nil }
+        guard status.exitCode == 0 else { throw FixtureError("match_format.py decrypt \(path) ended \(status)") }
+        return try bytes(output)
     }
 
     /// A bare git repository whose branch `branch` holds the storage (made with the git CLI, as a

@@ -1,6 +1,7 @@
 import Foundation
 import Lanes
 import LanesMatch
+import LanesPlatform
 import LanesTestSupport
 import LanesUpload
 import Testing
@@ -16,17 +17,15 @@ enum MatchTestServers {
         try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         let script = URL(fileURLWithPath: MatchFixture.testsDirectory).deletingLastPathComponent().appendingPathComponent("Servers/test-servers.sh").path
         let log = base + "/start.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = ["start", base, String(getpid())]
+        // posix_spawn and waitpid, not Foundation's Process: its waitUntilExit never returned when
+        // another test's child ended at the same moment (the hang that kept this suite disabled).
+        var child = ChildProcess([script, "start", base, String(getpid())])
         // A file, not a pipe: the daemons inherit it and would hold a pipe open.
-        guard let handle = FileHandle(forWritingAtPath: log) else { return .failure(FixtureError("cannot write \(log)")) }
-        process.standardOutput = handle
-        process.standardError = handle
-        do { try process.run() } catch { return .failure(FixtureError("\(error)")) }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let text = try? String(contentsOfFile: base + "/env", encoding: .utf8) else {
+        child.standardOutput = .appending(path: log, mode: 0o600)
+        child.standardError = .standardOutput
+        let status: WaitStatus
+        do { status = ChildProcess.wait(try child.start()) } catch { return .failure(FixtureError("\(error)")) }
+        guard status.exitCode == 0, let text = try? String(contentsOfFile: base + "/env", encoding: .utf8) else {
             return .failure(FixtureError("test-servers.sh failed: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"))
         }
         var values: [String: String] = [:]
@@ -38,8 +37,7 @@ enum MatchTestServers {
     }
 }
 
-// Disabled: in its first full-suite run it never finished (S3 storage of match is untested; see issue 23).
-@Suite("match storage on S3 (Ceph RGW)", .disabled("hangs against RGW; S3 match storage is not finished"),
+@Suite("match storage on S3 (Ceph RGW)",
        .enabled(if: MatchTestServers.installed, "Ceph RGW is not installed (make deps-upload-tests)"))
 struct MatchS3Tests {
     @Test func syncReadsTheTeamFolderAndImportWritesWhatPythonDecrypts() async throws {
@@ -51,10 +49,9 @@ struct MatchS3Tests {
                               credentials: credentials, http: HTTPClient())
         let bucket = "m-" + UUID().uuidString.lowercased().prefix(18)
         try client.createBucket(String(bucket))
-        // fastlane's S3 layout: <s3_object_prefix>/<team_id>/ then the storage.
-        for path in try FileManager.default.subpathsOfDirectory(atPath: fixture.storage) where !MatchFixture.isDirectory("\(fixture.storage)/\(path)") {
-            try client.putObject(bucket: String(bucket), key: "match/ABCDE12345/\(path)", bytes: MatchFixture.bytes("\(fixture.storage)/\(path)"))
-        }
+        // fastlane's S3 layout: <s3_object_prefix>/<team_id>/ then the storage, uploaded by another S3
+        // client (the AWS CLI, as fastlane's AWS SDK would) so lanes' reading is checked against it.
+        try aws(["s3", "cp", "--recursive", "--only-show-errors", fixture.storage, "s3://\(bucket)/match/ABCDE12345/"], servers)
         // Another team's folder beside it, which team_id keeps out.
         try client.putObject(bucket: String(bucket), key: "match/OTHERTEAM1/certs/distribution/X.cer", bytes: Array("garbage".utf8))
 
@@ -84,9 +81,29 @@ struct MatchS3Tests {
                                            "p12_path": "clear/certs/distribution/DISTID0001.p12", "storage_mode": "s3",
                                            "s3_bucket": String(bucket), "s3_object_prefix": "match", "team_id": "ABCDE12345"])
             .run(in: importer.context)
-        let stored = try client.getObject(bucket: String(bucket), key: "match/ABCDE12345/certs/development/DISTID0001.p12")
+        // Downloaded by the AWS CLI from where fastlane looks for it, and decrypted by the Python implementation.
         let downloaded = fixture.temp.path + "/downloaded.p12"
-        try Data(stored).write(to: URL(fileURLWithPath: downloaded))
+        try aws(["s3", "cp", "--only-show-errors", "s3://\(bucket)/match/ABCDE12345/certs/development/DISTID0001.p12", downloaded], servers)
         #expect(try MatchFixture.pythonDecrypt(downloaded, password: fixture.password) == MatchFixture.bytes("\(fixture.clear)/certs/distribution/DISTID0001.p12"))
+    }
+
+    /// The AWS CLI (`make test` installs it into .build/venv) against the RGW, started with
+    /// posix_spawn like the servers.
+    func aws(_ arguments: [String], _ servers: [String: String]) throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-match-aws-\(UUID().uuidString.prefix(8)).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["AWS_ACCESS_KEY_ID"] = servers["S3_ACCESS_KEY"]
+        environment["AWS_SECRET_ACCESS_KEY"] = servers["S3_SECRET_KEY"]
+        environment["AWS_DEFAULT_REGION"] = "us-east-1"
+        environment["AWS_CONFIG_FILE"] = "/nonexistent"
+        environment["AWS_SHARED_CREDENTIALS_FILE"] = "/nonexistent"
+        var child = ChildProcess(["aws", "--endpoint-url", servers["S3_ENDPOINT"]!] + arguments, environment: environment)
+        child.standardOutput = .appending(path: log, mode: 0o600)
+        child.standardError = .standardOutput
+        let status = ChildProcess.wait(try child.start())
+        guard status.exitCode == 0 else {
+            throw FixtureError("aws \(arguments.joined(separator: " ")) ended \(status): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
     }
 }

@@ -17,6 +17,7 @@ import hashlib, json, os, sys, threading, time, urllib.parse
 
 import jwt
 
+import fake_signing_portal  # match's certificate and profile creation, in its own module
 from fake_server_common import JSONHandler, serve, write_key
 
 BASE, SPEC = sys.argv[1], sys.argv[2]
@@ -71,6 +72,7 @@ def reset(config):
         "screenshotPolls": config.get("screenshotPolls", 0), "inHouse": config.get("inHouse", False),
         "betaDetails": config.get("betaDetails", {}), "screenshotFailure": config.get("screenshotFailure"),
     }
+    fake_signing_portal.reset(state, config)
 
 
 reset({})
@@ -143,7 +145,7 @@ class Handler(JSONHandler):
                                                                  "reviewDetails", "builds", "tokens", "versions",
                                                                  "versionLocalizations", "releases", "devices", "createdProfiles",
                                                                  "appInfoLocalizations", "screenshotSets", "screenshots",
-                                                                 "betaDetails")} | {"loadSeconds": LOAD_SECONDS})
+                                                                 "betaDetails") + fake_signing_portal.log_keys()} | {"loadSeconds": LOAD_SECONDS})
                 if url.path.startswith("/_part/"):
                     return self.part(method, url, body)
                 self.check_token()
@@ -231,6 +233,8 @@ class Handler(JSONHandler):
     def route(self, method, path, query, body):
         parts = path.strip("/").split("/")
         if self.throttled(path):
+            return
+        if fake_signing_portal.route(self, state, method, path, body):
             return
         if state["conflict"] == path and method == "POST":
             return self.apple_error(409, "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE", "The provided entity includes an attribute with a value that has already been used",

@@ -1572,8 +1572,8 @@ public func gitPull(
 /// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
 /// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
 /// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
-/// - Parameter shallowClone: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_SHALLOW_CLONE; default false)
-/// - Parameter cloneBranchDirectly: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
+/// - Parameter shallowClone: Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane) (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Always in effect: lanes fetches git_branch and no other branch (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
 /// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
 /// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
 /// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
@@ -1586,6 +1586,9 @@ public func gitPull(
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter forceForNewDevices: With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect (environment MATCH_FORCE_FOR_NEW_DEVICES; default false)
+/// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -1610,6 +1613,9 @@ public func syncCodeSigning(
     keychainName: String? = nil,
     keychainPassword: Secret? = nil,
     keepKeychain: Bool? = nil,
+    forceForNewDevices: Bool? = nil,
+    gitFullName: String? = nil,
+    gitUserEmail: String? = nil,
     trust: String? = nil,
     timeout: Double? = nil
 ) async throws -> MatchSigningResult {
@@ -1634,6 +1640,9 @@ public func syncCodeSigning(
         "keychain_name": keychainName,
         "keychain_password": keychainPassword,
         "keep_keychain": keepKeychain,
+        "force_for_new_devices": forceForNewDevices,
+        "git_full_name": gitFullName,
+        "git_user_email": gitUserEmail,
         "trust": trust,
         "timeout": timeout,
     ])
@@ -1648,8 +1657,8 @@ public func syncCodeSigning(
 /// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
 /// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
 /// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
-/// - Parameter shallowClone: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_SHALLOW_CLONE; default false)
-/// - Parameter cloneBranchDirectly: Accepted for fastlane compatibility: lanes always fetches the one branch only (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
+/// - Parameter shallowClone: Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane) (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Always in effect: lanes fetches git_branch and no other branch (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
 /// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
 /// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
 /// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
@@ -1662,6 +1671,9 @@ public func syncCodeSigning(
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
+/// - Parameter forceForNewDevices: With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect (environment MATCH_FORCE_FOR_NEW_DEVICES; default false)
+/// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -1686,6 +1698,9 @@ public func match(
     keychainName: String? = nil,
     keychainPassword: Secret? = nil,
     keepKeychain: Bool? = nil,
+    forceForNewDevices: Bool? = nil,
+    gitFullName: String? = nil,
+    gitUserEmail: String? = nil,
     trust: String? = nil,
     timeout: Double? = nil
 ) async throws -> MatchSigningResult {
@@ -1710,6 +1725,9 @@ public func match(
         "keychain_name": keychainName,
         "keychain_password": keychainPassword,
         "keep_keychain": keepKeychain,
+        "force_for_new_devices": forceForNewDevices,
+        "git_full_name": gitFullName,
+        "git_user_email": gitUserEmail,
         "trust": trust,
         "timeout": timeout,
     ])

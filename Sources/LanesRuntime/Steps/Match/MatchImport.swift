@@ -114,7 +114,7 @@ public struct MatchImport: Step {
         }
         var changes: [String: [UInt8]] = [:]
         for (path, bytes) in clear { changes[path] = try MatchEncryption.encrypt(bytes, password: password) }
-        try opened.save(changes, message: "[fastlane] Updated \(type.rawValue) and platform \(platform.rawValue)", context: context,
+        try opened.save(changes, message: MatchLayout.commitMessage(type: type, platform: platform), context: context,
                         author: (gitFullName, gitUserEmail))
         return changes.keys.sorted()
     }

@@ -148,12 +148,16 @@ extension StepContext {
     }
 }
 
-/// `readonly: false` creates and renews through App Store Connect (`MatchPortal`); this build has
-/// no client for it yet, so the step says what is missing and how to go on.
-enum MatchAppleAccount {
-    static func unavailable(missing: String, detail: String) -> MatchError {
-        .unavailable("\(missing); creating or renewing it needs the App Store Connect API, which lanes cannot use for match yet",
-                     hint: "\(detail.isEmpty ? "" : detail + "; ")add it with `lanes match import`, or pass readonly:true to only read the storage")
+extension StepContext {
+    /// Apple, for `readonly: false`: the App Store Connect API with the lane's key. Asked for only
+    /// when something must be created, so a complete storage needs no key.
+    func matchPortal() throws -> any MatchPortal {
+        do {
+            return AppStoreConnectMatchPortal(client: try appStoreConnect())
+        } catch let error as UploadError {
+            throw LanesError(error.lanesKind, "readonly:false must create a certificate or profile through App Store Connect: \(error.message)",
+                             hint: error.hint ?? "set APP_STORE_CONNECT_API_KEY_KEY_ID, _ISSUER_ID and _KEY (or call app_store_connect_api_key), or pass readonly:true")
+        }
     }
 }
 

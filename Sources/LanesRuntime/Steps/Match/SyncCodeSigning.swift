@@ -35,9 +35,10 @@ public struct SyncCodeSigning: Step {
     var gitURL: String?
     @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
     var gitBranch: String
-    @StepOption("shallow_clone", "Accepted for fastlane compatibility: lanes always fetches the one branch only", env: "MATCH_SHALLOW_CLONE", default: false)
+    @StepOption("shallow_clone", "Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane)",
+                env: "MATCH_SHALLOW_CLONE", default: false)
     var shallowClone: Bool
-    @StepOption("clone_branch_directly", "Accepted for fastlane compatibility: lanes always fetches the one branch only", env: "MATCH_CLONE_BRANCH_DIRECTLY", default: false)
+    @StepOption("clone_branch_directly", "Always in effect: lanes fetches git_branch and no other branch", env: "MATCH_CLONE_BRANCH_DIRECTLY", default: false)
     var cloneBranchDirectly: Bool
     @StepOption("git_basic_authorization", "Base64 of user:token sent as an https Basic Authorization header", env: "MATCH_GIT_BASIC_AUTHORIZATION", secret: true)
     var gitBasicAuthorization: Secret?
@@ -63,6 +64,13 @@ public struct SyncCodeSigning: Step {
     var keychainPassword: Secret?
     @StepOption("keep_keychain", "Keep the keychain after the lane instead of deleting it", env: "LANES_KEEP_KEYCHAIN", default: false)
     var keepKeychain: Bool
+    @StepOption("force_for_new_devices", "With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect",
+                env: "MATCH_FORCE_FOR_NEW_DEVICES", default: false)
+    var forceForNewDevices: Bool
+    @StepOption("git_full_name", "Commit author name of what readonly:false stores", env: "MATCH_GIT_FULL_NAME", default: "lanes")
+    var gitFullName: String
+    @StepOption("git_user_email", "Commit author email of what readonly:false stores", env: "MATCH_GIT_USER_EMAIL", default: "lanes@localhost")
+    var gitUserEmail: String
     @StepOption("trust", "PEM file of CA certificates each profile's signer must chain to (Apple's root CA)", env: "LANES_PROFILE_TRUST")
     var trust: String?
 
@@ -88,13 +96,13 @@ public struct SyncCodeSigning: Step {
     private func sync(in context: StepContext) async throws -> MatchSigningResult {
         let keychainPassword = try self.keychainPassword?.value ?? RandomSecret.hex(bytes: 32)
         context.environment.redactor.register(keychainPassword)
-        let plan = try prepare(in: context)
+        let plan = try await prepare(in: context)
         let keychain = try SigningConfiguration.keychain(named: keychainName, password: keychainPassword, context: context)
         let imported = try await ImportCertificate.store(plan.identity, from: plan.certificate.path, expiryWarning: nil, in: keychain,
                                                          keep: keepKeychain, context: context)
         let installed = try install(plan.profiles, certificateName: imported.signingIdentity, context: context)
         return MatchSigningResult(type: type.rawValue, certificate: imported, certificateStoredPath: plan.certificate.path,
-                                  skipped: plan.certificate.warnings, profiles: installed)
+                                  skipped: plan.certificate.warnings, profiles: installed, created: plan.created)
     }
 
     /// What the storage gives, decrypted and checked before anything on the machine changes.
@@ -102,6 +110,8 @@ public struct SyncCodeSigning: Step {
         let certificate: MatchCertificate
         let identity: SigningIdentity
         let profiles: [StoredProfile]
+        /// Stored paths of what `readonly: false` created and committed.
+        let created: [String]
     }
 
     private struct StoredProfile: Sendable {
@@ -110,58 +120,137 @@ public struct SyncCodeSigning: Step {
         let bytes: [UInt8]
     }
 
-    private func prepare(in context: StepContext) throws -> Plan {
+    private func prepare(in context: StepContext) async throws -> Plan {
         let password = try MatchStorageSettings.password(context.environment)
+        if shallowClone, storageMode == "git", context.values[MatchShallowNotice.self] == nil {
+            context.values[MatchShallowNotice.self] = true
+            context.log.line("notice: shallow_clone is ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches branch \(gitBranch) with its history (and no other branch)")
+        }
         let opened = try storage.open(context: context)
         let reader = MatchReader(files: opened.files, password: password, passwordVariable: MatchStorageSettings.passwordVariable)
-        let chosen = try chooseCertificate(reader)
+        // Clear files created through App Store Connect, encrypted and stored in one commit below.
+        var created: [String: [UInt8]] = [:]
+        let (chosen, identity) = try await certificate(reader, created: &created, context: context)
         for warning in chosen.warnings { context.log.line("warning: " + warning) }
-        let identity = try reader.identity(for: chosen)
         var profiles: [StoredProfile] = []
-        if type.profilePrefix != nil {
-            for appIdentifier in appIdentifier {
-                profiles.append(try storedProfile(reader, appIdentifier: appIdentifier))
+        do {
+            profiles = try await storedOrCreatedProfiles(reader, chosen: chosen, created: &created, context: context)
+        } catch {
+            // A certificate Apple issued is stored even when a profile then fails: its key exists nowhere else.
+            if !created.isEmpty {
+                try save(created, to: opened, password: password, context: context)
             }
+            throw error
         }
-        for profile in profiles {
+        if !created.isEmpty {
+            try save(created, to: opened, password: password, context: context)
+        }
+        return Plan(certificate: chosen, identity: identity, profiles: profiles, created: created.keys.sorted())
+    }
+
+    /// Each app identifier's profile: the stored one when it fits, else (`readonly: false`) a new one.
+    private func storedOrCreatedProfiles(_ reader: MatchReader, chosen: MatchCertificate, created: inout [String: [UInt8]],
+                                         context: StepContext) async throws -> [StoredProfile] {
+        guard type.profilePrefix != nil else { return [] }
+        let certificateID = String(chosen.path.split(separator: "/").last?.dropLast(4) ?? "")
+        var profiles: [StoredProfile] = []
+        for appIdentifier in appIdentifier {
+            if let stored = try await usableProfile(reader, appIdentifier: appIdentifier, chosen: chosen, context: context) {
+                profiles.append(stored)
+                continue
+            }
+            guard let path = MatchLayout.profilePath(type: type, appIdentifier: appIdentifier, platform: platform) else { continue }
+            context.log.line("creating profile \(path) for certificate \(certificateID) through App Store Connect")
+            let bytes = try await context.matchPortal().createProfile(type: type, appIdentifier: appIdentifier, platform: platform,
+                                                                     certificateIDs: [certificateID])
+            let profile = StoredProfile(appIdentifier: appIdentifier, path: path, bytes: bytes)
             try checkListsCertificate(profile, chosen)
+            created[path] = bytes
+            profiles.append(profile)
         }
-        return Plan(certificate: chosen, identity: identity, profiles: profiles)
+        return profiles
     }
 
-    private func chooseCertificate(_ reader: MatchReader) throws -> MatchCertificate {
+    /// Encrypts (v2) what was created and stores it in one commit with fastlane's message.
+    private func save(_ created: [String: [UInt8]], to opened: OpenedMatchStorage, password: String, context: StepContext) throws {
+        var changes: [String: [UInt8]] = [:]
+        for (path, clear) in created { changes[path] = try MatchEncryption.encrypt(clear, password: password) }
+        try opened.save(changes, message: MatchLayout.commitMessage(type: type, platform: platform), context: context,
+                        author: (gitFullName, gitUserEmail))
+    }
+
+    /// The newest valid stored certificate and its key; with `readonly: false` and none there, a new one.
+    private func certificate(_ reader: MatchReader, created: inout [String: [UInt8]],
+                             context: StepContext) async throws -> (MatchCertificate, SigningIdentity) {
         do {
-            return try reader.chooseCertificate(type: type, teamID: teamID, certificateID: certificateID, at: Date())
+            let chosen = try reader.chooseCertificate(type: type, teamID: teamID, certificateID: certificateID, at: Date())
+            return (chosen, try reader.identity(for: chosen))
         } catch {
-            throw readonly ? error : Self.needsPortal(error)
+            guard case .notFound = error, !readonly, certificateID == nil else { throw error }
+            context.log.line("\(error.description); creating a \(type.certificateFolder) certificate through App Store Connect")
+            return try await createCertificate(portal: context.matchPortal(), into: &created)
         }
     }
 
-    private func storedProfile(_ reader: MatchReader, appIdentifier: String) throws -> StoredProfile {
+    /// A new key and CSR (OpenSSL), the certificate Apple issues for it, stored as fastlane's
+    /// `cert` stores them: `<id>.cer` (DER) and `<id>.p12` holding the PEM key.
+    private func createCertificate(portal: any MatchPortal, into created: inout [String: [UInt8]]) async throws -> (MatchCertificate, SigningIdentity) {
+        let request = try CertificateRequest.generate(commonName: "lanes match \(type.rawValue)")
+        let issued = try await portal.createCertificate(type: type, csrPEM: request.csrPEM)
+        let folder = MatchLayout.certificateFolder(type)
+        let path = "\(folder)/\(issued.id).cer"
+        let certificate = try Certificate(der: issued.der, source: path)
+        let identity = try SigningIdentity.pair(certificateDER: issued.der, privateKeyPEM: request.privateKeyPEM, source: path)
+        created[path] = issued.der
+        created["\(folder)/\(issued.id).p12"] = request.privateKeyPEM
+        return (MatchCertificate(certificate: certificate, path: path, keyPath: "\(folder)/\(issued.id).p12", warnings: []), identity)
+    }
+
+    /// The stored profile for `appIdentifier` when it can be installed as it is: present, listing
+    /// the chosen certificate, not expired and (`force_for_new_devices`) listing every enabled
+    /// device. Otherwise nil with `readonly: false` (it is made
+    /// again), an error naming the file with `readonly: true`.
+    private func usableProfile(_ reader: MatchReader, appIdentifier: String, chosen: MatchCertificate,
+                               context: StepContext) async throws -> StoredProfile? {
+        let found: (path: String, bytes: [UInt8])
         do {
-            let found = try reader.profile(type: type, appIdentifier: appIdentifier, platform: platform)
-            return StoredProfile(appIdentifier: appIdentifier, path: found.path, bytes: found.bytes)
+            found = try reader.profile(type: type, appIdentifier: appIdentifier, platform: platform)
         } catch {
-            throw readonly ? error : Self.needsPortal(error)
+            guard case .notFound = error, !readonly else { throw error }
+            context.log.line(error.description)
+            return nil
         }
+        let profile = StoredProfile(appIdentifier: appIdentifier, path: found.path, bytes: found.bytes)
+        let read = try ProvisioningProfileReader.read(bytes: found.bytes, source: found.path)
+        let problem: String
+        if !read.contains(chosen.certificate) {
+            problem = "the profile does not list the chosen certificate " + chosen.path + " (SHA-1 " + chosen.certificate.sha1 + ")"
+        } else if read.expirationDate <= Date() {
+            problem = "the profile expired on \(read.expirationDate.formatted(.iso8601))"
+        } else if let missing = try await missingDevices(read, context: context), !missing.isEmpty {
+            problem = "the profile lacks \(missing.count) device(s) enabled in App Store Connect (\(missing.prefix(5).joined(separator: ", ")))"
+        } else {
+            return profile
+        }
+        if readonly { throw MatchError.unreadable(file: found.path, problem: problem) }
+        context.log.line("\(found.path): \(problem); renewing it")
+        return nil
     }
 
-    /// A missing certificate or profile would be created with `readonly: false`.
-    private static func needsPortal(_ error: MatchError) -> MatchError {
-        guard case let .notFound(message, hint) = error else { return error }
-        return MatchAppleAccount.unavailable(missing: message, detail: hint)
+    /// With `force_for_new_devices` (development and ad hoc, `readonly: false`): the enabled
+    /// devices the profile does not list; nil when the check does not apply.
+    private func missingDevices(_ profile: ProvisioningProfile, context: StepContext) async throws -> [String]? {
+        guard forceForNewDevices, !readonly, type == .development || type == .adhoc else { return nil }
+        let listed = Set((profile.provisionedDevices ?? []).map { $0.lowercased() })
+        return try await context.matchPortal().enabledDevices().filter { !listed.contains($0.lowercased()) }
     }
 
     /// A profile must list the chosen certificate before the keychain changes.
     private func checkListsCertificate(_ profile: StoredProfile, _ chosen: MatchCertificate) throws {
         let read = try ProvisioningProfileReader.read(bytes: profile.bytes, source: profile.path)
-        if read.contains(chosen.certificate) { return }
-        let sha1 = chosen.certificate.sha1
-        if readonly {
-            throw MatchError.unreadable(file: profile.path, problem: "the profile does not list the chosen certificate " + chosen.path + " (SHA-1 " + sha1 + ")")
+        guard read.contains(chosen.certificate) else {
+            throw MatchError.unreadable(file: profile.path, problem: "App Store Connect made a profile that does not list certificate " + chosen.path)
         }
-        throw MatchAppleAccount.unavailable(missing: profile.path + ": the profile does not list certificate " + chosen.path + " (SHA-1 " + sha1 + ")",
-                                            detail: "renewing it needs the App Store Connect API")
     }
 
     private func install(_ profiles: [StoredProfile], certificateName: String, context: StepContext) throws -> [MatchInstalledProfile] {
@@ -182,6 +271,11 @@ public struct SyncCodeSigning: Step {
     }
 }
 
+/// Set once the lane has said that `shallow_clone` is ignored.
+enum MatchShallowNotice: LaneValueKey {
+    typealias Value = Bool
+}
+
 /// What `sync_code_signing` did: the certificate it imported and, per app identifier, the
 /// profile it installed.
 public struct MatchSigningResult: Sendable {
@@ -193,6 +287,8 @@ public struct MatchSigningResult: Sendable {
     /// Why other certificates were not used, one line each, naming the file.
     public let skipped: [String]
     public let profiles: [MatchInstalledProfile]
+    /// Stored paths of the files `readonly: false` created through App Store Connect and committed.
+    public let created: [String]
 
     public var certificateName: String { certificate.signingIdentity }
     public var certificateSHA1: String { certificate.sha1 }
@@ -221,6 +317,7 @@ extension MatchSigningResult: ReportableResult {
     public var report: StepResultReport {
         var lines = ["certificate: \(certificateName) (SHA-1 \(certificateSHA1)) from \(certificateStoredPath)"]
         lines += skipped.map { "skipped: \($0)" }
+        lines += created.map { "created: \($0)" }
         for profile in profiles {
             lines.append("\(profile.appIdentifier): '\(profile.name)' UUID \(profile.uuid) team \(profile.teamIdentifier ?? "none") (\(profile.type.rawValue)) at \(profile.path)")
         }
@@ -242,7 +339,8 @@ extension MatchSigningResult: ReportableResult {
         }
         let skippedJSON: [JSONValue] = skipped.map { JSONValue.string($0) }
         let json: JSONValue = .object([("type", .string(type)), ("certificate", certificateJSON),
-                                       ("skipped", .array(skippedJSON)), ("profiles", .array(profilesJSON))])
+                                       ("skipped", .array(skippedJSON)), ("profiles", .array(profilesJSON)),
+                                       ("created", .array(created.map { JSONValue.string($0) }))])
         return StepResultReport(lines: lines, json: json)
     }
 }
