@@ -154,7 +154,7 @@ extension StepContext {
     func matchPortal() throws -> any MatchPortal {
         do {
             return AppStoreConnectMatchPortal(client: try appStoreConnect())
-        } catch let error as UploadError {
+        } catch let error as any ClassifiedError {
             throw LanesError(error.lanesKind, "readonly:false must create a certificate or profile through App Store Connect: \(error.message)",
                              hint: error.hint ?? "set APP_STORE_CONNECT_API_KEY_KEY_ID, _ISSUER_ID and _KEY (or call app_store_connect_api_key), or pass readonly:true")
         }
