@@ -100,9 +100,10 @@ let results = [
 let outputs = [work + "/lanes.zip", work + "/zip.zip", work + "/lanes-pack/big-1.tar.gz", work + "/tar.tar.gz"]
 for (result, output) in zip(results, outputs) {
     let rate = Double(size) / 1e6 / max(result.seconds, 1e-9)
-    print(String(format: "  %-22@ %7.1f s  %7.0f MB/s  peak RSS %7.1f MiB  output %9d bytes%@",
-                 result.tool as NSString, result.seconds, rate, result.peakRSSMiB, fileSize(output),
-                 (result.status == 0 ? "" : "  (exit \(result.status))") as NSString))
+    let label = result.tool.padding(toLength: 22, withPad: " ", startingAt: 0)
+    print("  \(label)" + String(format: " %7.1f s  %7.0f MB/s  peak RSS %7.1f MiB  output %9d bytes",
+                                 result.seconds, rate, result.peakRSSMiB, fileSize(output))
+          + (result.status == 0 ? "" : "  (exit \(result.status))"))
 }
 // Readers other than lanes check what lanes wrote (listing only: a full CRC pass is another minute).
 print("checks of lanes' output:")

@@ -140,8 +140,9 @@ for _ in 0..<options.runs {
 print(String(format: "lane printing %d MB (%d lines), %d runs each, output read through a pipe", options.megabytes, lineNumber, options.runs))
 for (index, side) in sides.enumerated() {
     let throughput = Double(printed[index]) / 1_048_576 / median(wall[index])
-    print(String(format: "  %-28@ median %.3f s wall (%6.1f MiB/s out), %.3f s CPU  (%d bytes out)",
-                 side.name as NSString, median(wall[index]), throughput, median(cpu[index]), printed[index]))
+    let label = side.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+    print("  \(label)" + String(format: " median %.3f s wall (%6.1f MiB/s out), %.3f s CPU  (%d bytes out)",
+                                 median(wall[index]), throughput, median(cpu[index]), printed[index]))
 }
 let overhead = (median(wall[1]) / median(wall[0]) - 1) * 100
 let cpuOverhead = (median(cpu[1]) / median(cpu[0]) - 1) * 100
