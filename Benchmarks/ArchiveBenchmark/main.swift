@@ -45,10 +45,11 @@ func measure(_ tool: String, _ arguments: [String]) -> Measurement {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
     let start = ContinuousClock.now
-    guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else {
+    guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) == 0 else {
         return Measurement(tool: tool, seconds: 0, peakRSSMiB: 0, status: 127)
     }
     var status: Int32 = 0

@@ -7,15 +7,14 @@ import Testing
 /// Ceph's daemons are started and stopped the same way. Processes are found from /proc, apart
 /// from the script's own PID files.
 @Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: "/usr/sbin/nginx")
-                      && FileManager.default.fileExists(atPath: "/proc/self/environ"), "needs nginx and /proc"))
+                      && FileManager.default.fileExists(atPath: "/proc/self/cmdline"), "needs nginx and /proc"))
 struct TestServersLifetimeTests {
     static let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Servers/test-servers.sh").path
 
     /// Live (not zombie) processes that name BASE in their command line (nginx's master, the
-    /// watchdog, Ceph's daemons through their configuration) or carry its marker in their
-    /// environment, and every process of the sessions they lead (nginx's workers).
+    /// watchdog, the stubborn client below), and every process of the sessions they lead (nginx's
+    /// workers). Ceph's daemons are found by their session the same way.
     static func running(_ base: String) -> [pid_t] {
-        let marker = Array("LANES_TEST_SERVERS=\(base)".utf8)
         let named = Array(base.utf8)
         struct Entry { let pid: pid_t; let session: pid_t; let names: Bool }
         let ownSession = getsid(0)
@@ -24,9 +23,7 @@ struct TestServersLifetimeTests {
                   let fields = stat.components(separatedBy: ") ").last?.split(separator: " "), fields.count > 3,
                   fields[0] != "Z", let session = pid_t(fields[3]) else { return nil }
             let command = [UInt8](FileManager.default.contents(atPath: "/proc/\(name)/cmdline") ?? Data())
-            let environment = FileManager.default.contents(atPath: "/proc/\(name)/environ") ?? Data()
-            let names = command.firstRange(of: named) != nil || environment.split(separator: 0).contains { Array($0) == marker }
-            return Entry(pid: pid, session: session, names: names)
+            return Entry(pid: pid, session: session, names: command.firstRange(of: named) != nil)
         }
         let sessions = Set(entries.filter { $0.names && $0.session != ownSession }.map(\.session))
         return entries.filter { $0.names || sessions.contains($0.session) }.map(\.pid).filter { $0 != getpid() }
@@ -59,10 +56,11 @@ struct TestServersLifetimeTests {
         // nginx's master and workers, and the watchdog.
         let started = Self.running(base)
         #expect(started.count >= 3, "\(started)")
-        // A client stuck like a hung radosgw-admin: marked, in no recorded group, deaf to SIGTERM.
+        // A client stuck like a hung radosgw-admin: marked as the script marks what it starts, in
+        // no recorded group, deaf to SIGTERM (BASE is its $0, so the scan above sees it too).
         var environment = ProcessInfo.processInfo.environment
         environment["LANES_TEST_SERVERS"] = base
-        let stubborn = try Spawn.start(["/bin/sh", "-c", "trap '' TERM; exec /bin/sleep 600"], environment: environment)
+        let stubborn = try Spawn.start(["/bin/sh", "-c", "trap '' TERM; /bin/sleep 600; :", base], environment: environment)
         defer { kill(stubborn, SIGKILL); waitpid(stubborn, nil, 0) }
         #expect(Self.waitFor(seconds: 5) { Self.running(base).contains(stubborn) })
         let stopped = try Spawn.run([Self.script, "stop", base], outputPath: base + ".log")
