@@ -35,6 +35,7 @@ PIP_PACKAGES += kubernetes-validate check-jsonschema
 UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-ext curl
 # The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
 APT_PACKAGES += chromium chromium-driver
+APT_PACKAGES += zip unzip  # Info-ZIP: bench-archive's anchor and an independent reader of lanes' Zip64 zips
 PIP_PACKAGES += selenium
 PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' requests against Apple's OpenAPI description
 # The tests find the virtual environment's python3 and tools first.

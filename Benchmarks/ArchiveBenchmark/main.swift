@@ -45,10 +45,11 @@ func measure(_ tool: String, _ arguments: [String]) -> Measurement {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
     let start = ContinuousClock.now
-    guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else {
+    guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) == 0 else {
         return Measurement(tool: tool, seconds: 0, peakRSSMiB: 0, status: 127)
     }
     var status: Int32 = 0
@@ -100,9 +101,10 @@ let results = [
 let outputs = [work + "/lanes.zip", work + "/zip.zip", work + "/lanes-pack/big-1.tar.gz", work + "/tar.tar.gz"]
 for (result, output) in zip(results, outputs) {
     let rate = Double(size) / 1e6 / max(result.seconds, 1e-9)
-    print(String(format: "  %-22@ %7.1f s  %7.0f MB/s  peak RSS %7.1f MiB  output %9d bytes%@",
-                 result.tool as NSString, result.seconds, rate, result.peakRSSMiB, fileSize(output),
-                 (result.status == 0 ? "" : "  (exit \(result.status))") as NSString))
+    let label = result.tool.padding(toLength: 22, withPad: " ", startingAt: 0)
+    print("  \(label)" + String(format: " %7.1f s  %7.0f MB/s  peak RSS %7.1f MiB  output %9d bytes",
+                                 result.seconds, rate, result.peakRSSMiB, fileSize(output))
+          + (result.status == 0 ? "" : "  (exit \(result.status))"))
 }
 // Readers other than lanes check what lanes wrote (listing only: a full CRC pass is another minute).
 print("checks of lanes' output:")

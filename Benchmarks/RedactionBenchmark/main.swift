@@ -1,7 +1,10 @@
 // Redaction cost on a lane that prints 100 MB: the same lane (`cat` of a 100 MB text file in an
 // `sh` step, through lanes' terminal output to a pipe) run without any secret, and with 10 secrets
-// registered (some of which occur in the text, so masking happens too). Prints the medians and the
-// overhead; the target is at most 5%.
+// registered (some of which occur in the text, so masking happens too; each secret also brings its
+// base64, URL- and JSON-encoded forms). Side by side, as anchors on the same file through the same
+// pipe: `cat` alone (what the bytes cost without lanes) and `sed` replacing the same 10 secrets
+// (a plain stream masker). Prints medians, output throughput and the overhead; the target is at
+// most 5%.
 // Usage: swift run -c release RedactionBenchmark [--lanes PATH] [--runs N] [--megabytes N]
 import Foundation
 
@@ -115,25 +118,37 @@ var withSecrets = base
 for (index, secret) in secrets.enumerated() { withSecrets["BENCH_SECRET_\(index)"] = secret }
 
 _ = try timedRun([options.lanes, "loud"], in: project, environment: base)  // compiles the Lanefile
-var plain: [Double] = [], plainCPU: [Double] = []
-var redacted: [Double] = [], redactedCPU: [Double] = []
-var printed = (0, 0)
+let sed = ["/usr/bin/env", "sed", secrets.map { "s/\($0)/***/g" }.joined(separator: ";"), output.path]
+let sides: [(name: String, arguments: [String], environment: [String: String])] = [
+    ("lanes, no secrets", [options.lanes, "loud"], base),
+    ("lanes, 10 secrets (masked)", [options.lanes, "loud"], withSecrets),
+    ("cat (anchor: no lanes)", ["/usr/bin/env", "cat", output.path], base),
+    ("sed masking 10 (anchor)", sed, base),
+]
+var wall = Array(repeating: [Double](), count: sides.count)
+var cpu = Array(repeating: [Double](), count: sides.count)
+var printed = Array(repeating: 0, count: sides.count)
 for _ in 0..<options.runs {
-    // Alternate, so that a slower or busier moment of the machine hits both sides alike.
-    let (plainTime, plainCPUTime, plainBytes) = try timedRun([options.lanes, "loud"], in: project, environment: base)
-    let (redactedTime, redactedCPUTime, redactedBytes) = try timedRun([options.lanes, "loud"], in: project, environment: withSecrets)
-    plain.append(plainTime)
-    plainCPU.append(plainCPUTime)
-    redacted.append(redactedTime)
-    redactedCPU.append(redactedCPUTime)
-    printed = (plainBytes, redactedBytes)
+    // Alternate, so that a slower or busier moment of the machine hits every side alike.
+    for (index, side) in sides.enumerated() {
+        let (time, cpuTime, bytes) = try timedRun(side.arguments, in: project, environment: side.environment)
+        wall[index].append(time)
+        cpu[index].append(cpuTime)
+        printed[index] = bytes
+    }
 }
-let overhead = (median(redacted) / median(plain) - 1) * 100
-let cpuOverhead = (median(redactedCPU) / median(plainCPU) - 1) * 100
 print(String(format: "lane printing %d MB (%d lines), %d runs each, output read through a pipe", options.megabytes, lineNumber, options.runs))
-print(String(format: "  no secrets:          median %.3f s wall, %.3f s CPU  (%d bytes out)", median(plain), median(plainCPU), printed.0))
-print(String(format: "  10 secrets (masked): median %.3f s wall, %.3f s CPU  (%d bytes out)", median(redacted), median(redactedCPU), printed.1))
+for (index, side) in sides.enumerated() {
+    let throughput = Double(printed[index]) / 1_048_576 / median(wall[index])
+    let label = side.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+    print("  \(label)" + String(format: " median %.3f s wall (%6.1f MiB/s out), %.3f s CPU  (%d bytes out)",
+                                 median(wall[index]), throughput, median(cpu[index]), printed[index]))
+}
+let overhead = (median(wall[1]) / median(wall[0]) - 1) * 100
+let cpuOverhead = (median(cpu[1]) / median(cpu[0]) - 1) * 100
 print(String(format: "  redaction overhead:  %+.1f%% wall (target: at most +5%%), %+.1f%% CPU", overhead, cpuOverhead))
+print(String(format: "  lanes over cat:      %.2fx wall without secrets, %.2fx with; sed masking over cat: %.2fx",
+             median(wall[0]) / median(wall[2]), median(wall[1]) / median(wall[2]), median(wall[3]) / median(wall[2])))
 
 /// The benchmark's "no secrets" side must not inherit secret-named variables from the shell.
 enum SecretNamesForBenchmark {

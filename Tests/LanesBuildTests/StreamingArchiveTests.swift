@@ -173,3 +173,20 @@ import Testing
         #expect(try ArtifactCheck.verify(manifestPath: packed.manifestPath).sha256 == packed.manifest.sha256)
     }
 }
+
+extension StreamingArchiveTests {
+    /// An Info.plist whose directory entry claims 200 MB (within deflate's ratio of its data, so
+    /// the ratio check alone lets it through) is refused before anything is inflated.
+    @Test func metadataClaimingHundredsOfMegabytesIsNotReadIntoMemory() throws {
+        let work = LanesProcess.temporaryDirectory("zip-big-plist").path
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let made = try runProgram(["python3", "-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('Payload/Big.app/Info.plist', b'<plist>' + b' ' * (200 << 20) + b'</plist>')
+            """, work + "/big.ipa"])
+        #expect(made.status == 0, "\(made.error)")
+        let error = #expect(throws: BuildError.self) { _ = try IPAInspector.inspect(path: work + "/big.ipa") }
+        #expect(error?.description.contains("more than the 67108864 lanes reads into memory") == true, "\(String(describing: error))")
+    }
+}

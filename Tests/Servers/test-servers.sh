@@ -5,8 +5,15 @@
 #
 #   test-servers.sh start BASE OWNER_PID   starts both, writes BASE/env (KEY=VALUE lines), prints it;
 #                                          a watchdog stops everything once OWNER_PID exits
-#   test-servers.sh stop BASE              stops everything started under BASE, by PID
+#   test-servers.sh stop BASE              stops everything started under BASE
+#   TEST_SERVERS=nginx test-servers.sh start ...   starts nginx only (the script's own test)
 #
+# Every server runs in the foreground of its own session (setsid), so its PID is its process group
+# and stop ends the whole group (nginx's workers too): SIGTERM, then SIGKILL after a grace period.
+# Every process the script starts carries LANES_TEST_SERVERS=BASE in its environment, and stop
+# then ends any process still carrying it (a daemon that forked away, a hung ceph or radosgw-admin
+# client; nginx overwrites its environment with its process title, but its group ends it). The watchdog runs in a session of its own, so killing the test's process group leaves
+# it to clean up; it knows the owner by PID and start time, so a reused PID does not keep it waiting.
 # Each run has its own BASE, ports and Ceph fsid, so several test runs can share a machine.
 set -Eeuo pipefail
 
@@ -15,6 +22,7 @@ BASE=${2:?BASE folder}
 PIDS=$BASE/pids
 S3_ACCESS_KEY=LANESTESTACCESSKEY01
 S3_SECRET_KEY=lanes-test-secret-key-0123456789abcdefghij
+export LANES_TEST_SERVERS=$BASE
 
 log() { printf '[test-servers %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
@@ -25,20 +33,53 @@ wait_http() { # url seconds
     sleep 0.2
   done
 }
+# The start time of a process (field 22 of /proc/PID/stat, after the command's parentheses).
+start_time() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+
+# True while PID runs; a zombie (ended, not yet reaped by init) counts as ended.
+alive() { local state; state=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1); [ -n "$state" ] && [ "$state" != Z ]; }
+
+# Starts a server in the foreground of a new session, its output in a log; records its PID as NAME.
+run_server() { # NAME LOG COMMAND...
+  local name=$1 out=$2; shift 2
+  setsid "$@" </dev/null >>"$out" 2>&1 &
+  echo $! > "$PIDS/$name"
+}
+
+# The PIDs of live processes (other than this script, its watchdog and its own helpers) that
+# carry this BASE's marker. One grep, run without the marker, reads every environment.
+marked() {
+  env -u LANES_TEST_SERVERS grep -lzxF "LANES_TEST_SERVERS=$BASE" /proc/[0-9]*/environ 2>/dev/null |
+    while IFS=/ read -r _ _ pid _; do
+      [ "$pid" != $$ ] && [ "$pid" != "$BASHPID" ] && [ "$pid" != "${WATCHDOG_SELF:-}" ] && alive "$pid" && echo "$pid"
+    done
+  return 0
+}
 
 stop_all() {
-  # Gateway first, then the OSD (it tells the monitor it goes down), then the monitor.
+  # Gateway first, then the OSD (it tells the monitor it goes down), then the monitor; each by
+  # its process group, so what it forked goes with it.
   local f p i
   for f in "$PIDS"/watchdog "$PIDS"/nginx "$PIDS"/radosgw "$PIDS"/osd "$PIDS"/mon; do
     [ -s "$f" ] || continue
     p=$(cat "$f")
     if [ "$(basename "$f")" != watchdog ] || [ "$p" != "${WATCHDOG_SELF:-}" ]; then
-      kill "$p" 2>/dev/null || true
-      for i in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$p" 2>/dev/null || true
+      kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true
+      for i in $(seq 1 50); do alive "$p" || break; sleep 0.1; done
+      kill -KILL -- "-$p" 2>/dev/null || true
+      kill -KILL "$p" 2>/dev/null || true
     fi
     rm -f "$f"
   done
+  # Whatever else this BASE started and is still there.
+  local left
+  left=$(marked)
+  [ -z "$left" ] && return 0
+  kill -TERM $left 2>/dev/null || true
+  for i in $(seq 1 30); do left=$(marked); [ -z "$left" ] && return 0; sleep 0.1; done
+  kill -KILL $left 2>/dev/null || true
+  for i in $(seq 1 30); do [ -z "$(marked)" ] && return 0; sleep 0.1; done
+  log "processes still running after SIGKILL: $(marked)"
 }
 
 start_nginx() {
@@ -48,7 +89,7 @@ start_nginx() {
   cat > "$d/nginx.conf" <<CONF
 load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
 $user
-daemon on;
+daemon off;
 worker_processes 2;
 pid $d/nginx.pid;
 error_log $d/logs/error.log warn;
@@ -77,9 +118,8 @@ http {
 }
 CONF
   printf 'ci:%s\n' "$(openssl passwd -apr1 lanes-webdav-password)" > "$d/htpasswd"
-  nginx -e "$d/logs/error.log" -p "$d" -c "$d/nginx.conf"
+  run_server nginx "$d/logs/nginx.out" nginx -e "$d/logs/error.log" -p "$d" -c "$d/nginx.conf"
   wait_http "http://127.0.0.1:$port/" 20
-  cp "$d/nginx.pid" "$PIDS/nginx"
   echo "WEBDAV_URL=http://127.0.0.1:$port" >> "$BASE/env"
   echo "WEBDAV_USER=ci" >> "$BASE/env"
   echo "WEBDAV_PASSWORD=lanes-webdav-password" >> "$BASE/env"
@@ -134,18 +174,13 @@ CONF
   # An explicit monitor map: without one the monitor binds the default ports 3300/6789.
   monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$mon_port]" "$d/monmap" >"$d/log/mon-mkfs.out" 2>&1
   ceph-mon -i a --mkfs --monmap "$d/monmap" >>"$d/log/mon-mkfs.out" 2>&1
-  ceph-mon -i a
-  cp "$d/run/mon.a.pid" "$PIDS/mon"
+  run_server mon "$d/log/mon-start.out" ceph-mon -f -i a
   osd=$(ceph --connect-timeout 20 osd create 2>>"$d/log/osd-create.out")
   ceph-osd -i "$osd" --mkfs >"$d/log/osd-mkfs.out" 2>&1
-  ceph-osd -i "$osd" 2>>"$d/log/osd-start.out"
-  cp "$d/run/osd.$osd.pid" "$PIDS/osd"
-  radosgw -n client.rgw.lanes
+  run_server osd "$d/log/osd-start.out" ceph-osd -f -i "$osd"
+  run_server radosgw "$d/log/rgw-start.out" radosgw -f -n client.rgw.lanes
   local i
-  for i in $(seq 1 100); do [ -s "$d/run/client.rgw.lanes.pid" ] && break; sleep 0.1; done
-  [ -s "$d/run/client.rgw.lanes.pid" ] && cp "$d/run/client.rgw.lanes.pid" "$PIDS/radosgw"
   wait_http "http://127.0.0.1:$rgw_port/" 90
-  [ -s "$PIDS/radosgw" ] || cp "$d/run/client.rgw.lanes.pid" "$PIDS/radosgw"
   for i in $(seq 1 30); do
     radosgw-admin -n client.rgw.lanes user create --uid lanes --display-name "lanes tests" \
       --access-key "$S3_ACCESS_KEY" --secret-key "$S3_SECRET_KEY" >>"$d/log/user-create.out" 2>&1 && break
@@ -162,18 +197,22 @@ CONF
 case "$cmd" in
   start)
     OWNER=${3:?OWNER_PID}
+    owner_start=$(start_time "$OWNER")
+    [ -n "$owner_start" ] || { log "owner process $OWNER is not running"; exit 1; }
     mkdir -p "$PIDS"; : > "$BASE/env"
     trap 'log "start failed; stopping what started"; stop_all; exit 1' ERR
     start_nginx
-    start_rgw
+    [ "${TEST_SERVERS:-all}" = nginx ] || start_rgw
     trap - ERR
     # The watchdog: when the test process is gone (passed, failed or crashed), stop the servers.
-    ( exec </dev/null >/dev/null 2>&1
-      while kill -0 "$OWNER" 2>/dev/null; do sleep 1; done
-      WATCHDOG_SELF=$BASHPID stop_all
-      rm -rf "$BASE" ) &
+    setsid "$0" watch "$BASE" "$OWNER" "$owner_start" </dev/null >/dev/null 2>&1 &
     echo $! > "$PIDS/watchdog"
     cat "$BASE/env" ;;
+  watch)
+    OWNER=${3:?OWNER_PID}; owner_start=${4:?start time}
+    while [ "$(start_time "$OWNER")" = "$owner_start" ]; do sleep 0.5; done
+    WATCHDOG_SELF=$$ stop_all
+    rm -rf "$BASE" ;;
   stop) stop_all ;;
   *) echo "usage: test-servers.sh start BASE OWNER_PID | stop BASE" >&2; exit 64 ;;
 esac

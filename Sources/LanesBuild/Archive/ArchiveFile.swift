@@ -12,8 +12,9 @@ final class ArchiveFile {
     /// The piece read at a time.
     static let chunkSize = 1 << 20
 
-    init(path: String) throws(BuildError) {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    /// Opens `path`; with `followingLinks` false a symbolic link put in its place is refused.
+    init(path: String, followingLinks: Bool = true) throws(BuildError) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { throw .file(path: path, problem: "cannot be read: \(String(cString: strerror(errno)))") }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {

@@ -49,7 +49,8 @@ public enum ZipWriter {
 
     /// Writes the local header and data of `item`; returns its central directory entry.
     private static func write(_ item: Item, to output: AtomicFileStream, limits: Limits, destination: String) throws -> [UInt8] {
-        let file: ArchiveFile? = try item.path.map { try ArchiveFile(path: $0) }
+        // Links were left out when the folder was listed; one swapped in since is refused, not followed.
+        let file: ArchiveFile? = try item.path.map { try ArchiveFile(path: $0, followingLinks: false) }
         let size = file?.size ?? 0
         let zip64 = size >= limits.size
         let name = Array(item.name.utf8)

@@ -98,17 +98,24 @@ final class ZipArchive {
         self.entries = entries
     }
 
-    /// An entry's contents, checked against its CRC-32, read and inflated a piece at a time.
-    func contents(of entry: Entry) throws(BuildError) -> [UInt8] {
+    /// An entry's contents, checked against its CRC-32, read and inflated a piece at a time. An
+    /// entry larger than `limit` (metadata that claims to be huge) is refused before it is read.
+    func contents(of entry: Entry, limit: Int = 64 << 20) throws(BuildError) -> [UInt8] {
         var contents: [UInt8] = []
-        try forEachChunk(of: entry) { contents.append(contentsOf: $0) }
+        try forEachChunk(of: entry, limit: limit) { contents.append(contentsOf: $0) }
         return contents
     }
 
     /// Hands an entry's contents to `body` a piece at a time, then checks their size and CRC-32:
     /// an entry of any size passes through a fixed buffer.
-    func forEachChunk(of entry: Entry, _ body: @escaping (UnsafeRawBufferPointer) throws -> Void) throws(BuildError) {
+    func forEachChunk(of entry: Entry, limit: Int = .max, _ body: @escaping (UnsafeRawBufferPointer) throws -> Void) throws(BuildError) {
         guard entry.flags & 1 == 0 else { throw .archive(path: path, problem: "\(entry.name) is encrypted") }
+        guard entry.method != 8 || entry.uncompressedSize <= entry.compressedSize * Zlib.largestRatio + 1024 else {
+            throw .archive(path: path, problem: "\(entry.name): claims \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, more than deflate can give")
+        }
+        guard entry.uncompressedSize <= limit else {
+            throw .archive(path: path, problem: "\(entry.name) is \(entry.uncompressedSize) bytes, more than the \(limit) lanes reads into memory")
+        }
         let local = entry.localHeaderOffset
         let header = try source.read(at: local, count: 30)
         guard header.count == 30, Self.u32(header, 0) == 0x0403_4B50 else {
@@ -133,9 +140,6 @@ final class ZipArchive {
                 }
                 try forEachPiece(from: start, count: entry.compressedSize, deliver)
             case 8:
-                guard entry.uncompressedSize <= entry.compressedSize * Zlib.largestRatio + 1024 else {
-                    throw BuildError.archive(path: path, problem: "\(entry.name): claims \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, more than deflate can give")
-                }
                 let inflater = try Zlib.Inflater(format: .raw, limit: entry.uncompressedSize, output: deliver)
                 try forEachPiece(from: start, count: entry.compressedSize) { try inflater.add($0) }
                 guard inflater.ended else { throw Zlib.Failure(message: "the deflate stream is cut short") }

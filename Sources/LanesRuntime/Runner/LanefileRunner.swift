@@ -134,6 +134,9 @@ public enum LanefileRunner {
             for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
                 diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
             }
+            for folder in ScratchFolder.sweep(in: StepContext.keyFolders(stateDirectory: context.stateDirectory)) {
+                diagnostics.warning("removed \(folder) (an App Store Connect key for xcodebuild), left behind by a lane that crashed or was killed")
+            }
             let ended = processes.takeOver(leasesIn: context.stateDirectory + "/processes")
             if ended > 0 {
                 diagnostics.warning("ended \(ended) process(es) left running by a lane that crashed or was killed")

@@ -56,18 +56,21 @@ extension StepContext {
     }
 
     /// The lane's key as xcodebuild takes it (`-authenticationKeyPath/ID/IssuerID`): the PEM written
-    /// 0600 under the state folder, deleted when the lane ends. Nil when no step set a key.
+    /// 0600 into a 0700 folder of this process under the state folder, deleted when the lane ends;
+    /// after a kill -9 the next run's sweep removes it. Nil when no step set a key.
     func laneKeyForXcodebuild() throws -> (path: String, keyID: String, issuerID: String)? {
         guard let key = values[LaneAppStoreConnectKey.self] else { return nil }
         if let path = values[LaneAppStoreConnectKeyFile.self] { return (path, key.keyID, key.issuerID) }
-        let folder = stateDirectory + "/asc"
-        try FilePath.makeDirectories(folder, mode: 0o700)
-        let path = folder + "/AuthKey_\(key.keyID)-\(UInt32.random(in: 0...UInt32.max)).p8"
+        let folder = try ScratchFolder.create(in: Self.keyFolders(stateDirectory: stateDirectory))
+        cleanups.push("delete \(folder)") { FilePath.removeTree(folder) }
+        let path = folder + "/AuthKey_\(key.keyID).p8"
         try AtomicFile.write(key.privateKeyPEM, to: path, permissions: 0o600)
-        cleanups.push("delete \(path)") { FilePath.removeTree(path) }
         values[LaneAppStoreConnectKeyFile.self] = path
         return (path, key.keyID, key.issuerID)
     }
+
+    /// Where each run's key folder for xcodebuild goes (swept at the start of every run).
+    static func keyFolders(stateDirectory: String) -> String { stateDirectory + "/asc" }
 
     /// The App Store Connect id of the app: `apple_id` when given, else looked up by bundle id.
     func appStoreConnectAppID(client: AppStoreConnectClient, appleID: String?, bundleID: String?, step: String) async throws -> String {
