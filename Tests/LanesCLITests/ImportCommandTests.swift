@@ -118,4 +118,20 @@ import Testing
         #expect(missing.status == 64, "\(missing.standardError)")
         #expect(missing.standardError.contains("no Fastfile") || missing.standardError.contains("does not exist"), "\(missing.standardError)")
     }
+
+    @Test func initInAFastlaneProjectOffersTheImport() throws {
+        let project = try project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        // No terminal: the offer is printed and the template written, as before.
+        let offered = try lanes.run(["init"], in: project)
+        #expect(offered.status == 0, "\(offered.output)")
+        #expect(offered.standardOutput.contains("This project has fastlane/Fastfile. Import it"), "\(offered.standardOutput)")
+        #expect(offered.standardOutput.contains("lanes init --import"))
+        let imported = try lanes.run(["init", "--import", "--force"], in: project)
+        #expect(imported.status == 0, "\(imported.output)")
+        let lanefile = try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)
+        #expect(lanefile.contains("// Imported from fastlane/Fastfile"))
+        #expect(lanefile.contains(#"Lane("beta", "Sign, build and upload a beta to TestFlight""#))
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("lanes-import.md").path))
+    }
 }
