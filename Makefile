@@ -48,7 +48,7 @@ LANEFILE_MODULES := Lanes LanesCron LanesXcode LanesSigning LanesGit LanesBuild 
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction clean
+.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-import clean
 
 all: build
 
@@ -193,6 +193,13 @@ bench-redaction: deps
 
 # Git figures: `lanes git info` against git rev-list --count + git status on a 100,000-commit
 # repository (built once under Benchmarks/.work/).
+# lanes import fastlane over a folder of real Fastfiles (CORPUS=DIR, one project per subfolder): the
+# share of Lanefiles that compile as written and of action calls mapped to a step (docs/import.md).
+bench-import: deps
+	$(SWIFT) build --product lanes
+	$(SWIFT) build --product lanes-tool
+	Tools/import-corpus.sh $(CORPUS)
+
 bench-git: deps
 	$(SWIFT) build -c release --product lanes
 	$(SWIFT) build -c release --product lanes-tool

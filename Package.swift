@@ -60,7 +60,7 @@ let package = Package(
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
         .target(name: "LanesCodegen", dependencies: ["Lanes"]),
         // `lanes import fastlane`: a Ruby/Swift Fastfile reader and the Lanefile writer, over the fastlane action map.
-        .target(name: "LanesImport", dependencies: ["Lanes"]),
+        .target(name: "LanesImport", dependencies: ["Lanes", "LanesPlatform"]),
         .executableTarget(name: "StepCodegen", dependencies: ["Lanes", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
         // Process running, temporary folders and seeded randomness shared by the test targets.
         .target(name: "LanesTestSupport", path: "Tests/LanesTestSupport"),
