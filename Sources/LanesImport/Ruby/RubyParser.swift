@@ -769,7 +769,7 @@ struct RubyParser {
         case "false": advance(); return .bool(false, position)
         case "self": advance(); return .selfValue(position)
         case "__FILE__": advance(); return .string([.text("Fastfile")], position)
-        case "__dir__": advance(); return .string([.text(".")], position)
+        case "__dir__": advance(); return .string([.text("fastlane")], position)  // the Fastfile's folder, from the project
         case "if", "unless":
             advance()
             let condition = try parseExpressionStatement()

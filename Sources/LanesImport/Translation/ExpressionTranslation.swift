@@ -312,6 +312,11 @@ extension FastfileTranslator {
             if call.name == "lane_context" { throw Untranslatable("lane_context without a key") }
             throw Untranslatable("fastlane's internal API (\(name).\(call.name))")
         }
+        // Paths: `File.dirname(File.expand_path(__dir__))` is the project folder, which is where the Lanefile is.
+        if case .constant("File", _) = receiver, ["expand_path", "dirname", "basename"].contains(call.name), call.arguments.count == 1,
+           let path = staticPath(call) {
+            return .literal(path)
+        }
         if case .constant("File", _) = receiver, call.name == "join", !call.arguments.isEmpty {
             let parts = try call.arguments.map { node -> String in
                 let value = try expression(node)
@@ -346,6 +351,7 @@ extension FastfileTranslator {
         if case .result(let type) = base.kind, let access = FastlaneValues.resultText[type] {
             text = SwiftValue(base.code + access.accessor, access.kind)
         }
+        if ["freeze", "dup", "to_sym"].contains(call.name), call.arguments.isEmpty { return text }
         if text.kind == .optionalString, !["nil?", "to_s", "empty?"].contains(call.name) {
             text = SwiftValue("(\(text.code) ?? \"\")", .string)
         }
@@ -383,6 +389,26 @@ extension FastfileTranslator {
             throw Untranslatable("\(call.name) on a step result")
         default:
             throw Untranslatable("the Ruby method .\(call.name)")
+        }
+    }
+
+    /// A path Ruby computes from literals only, relative to the project folder.
+    private func staticPath(_ call: RubyCall) -> String? {
+        let inner: String?
+        switch call.arguments[0] {
+        case .call(let nested) where nested.receiver.map({ if case .constant("File", _) = $0 { true } else { false } }) == true
+            && nested.arguments.count == 1:
+            inner = staticPath(nested)
+        default:
+            inner = call.arguments[0].symbolText
+        }
+        guard let path = inner else { return nil }
+        switch call.name {
+        case "expand_path": return path.hasPrefix("/") || path == "fastlane" || path.hasPrefix("fastlane/") ? path : StatementPaths.join("fastlane", path)
+        case "dirname":
+            let parent = StatementPaths.join(path, "..")
+            return parent
+        default: return String(path.split(separator: "/").last ?? "")
         }
     }
 
