@@ -281,6 +281,9 @@ extension FastfileTranslator {
     private mutating func methodValue(_ call: RubyCall, assigning: Bool, optionalRead: Bool) throws -> SwiftValue {
         guard let receiver = call.receiver else { return try callValue(call, assigning: assigning) }
         if case .constant("ENV", _) = receiver {
+            if ["key?", "has_key?", "include?"].contains(call.name), let name = call.arguments.first?.symbolText {
+                return SwiftValue("!\(environmentValue(name, optionalRead: true, fallback: nil).code).isEmpty", .bool)
+            }
             guard call.name == "fetch", let name = call.arguments.first?.symbolText else { throw Untranslatable("ENV.\(call.name)") }
             if call.arguments.count > 1 {
                 let fallback = try expression(call.arguments[1])
@@ -335,7 +338,7 @@ extension FastfileTranslator {
                 let value = try expression(call.arguments[0])
                 guard let text = value.asString else { throw Untranslatable("\(name).\(call.name) of a value that is not text") }
                 let base = lane.shellDirectory == "." ? "" : lane.shellDirectory + "/"
-                path = "{ let path = \(text); return path.hasPrefix(\"/\") ? path : \(SwiftValue.quoted(base)) + path }()"
+                path = "{ (path: String) in path.hasPrefix(\"/\") ? path : \(SwiftValue.quoted(base)) + path }(\(text))"
             }
             usesFoundation = true
             return SwiftValue("FileManager.default.fileExists(atPath: \(path))", .bool)
