@@ -25,8 +25,9 @@ extension FastfileTranslator {
                 return text
             }
             return SwiftValue("[" + strings.joined(separator: ", ") + "]", .strings)
-        case .command(let parts, _):
-            let command = try stringValue(parts)
+        case .command(let parts, let position):
+            guard case .string(let shellParts, _) = shellReferences(.string(parts, position)) else { throw Untranslatable("a command") }
+            let command = try stringValue(shellParts)
             lane.usesFastlane = lane.usesFastlane || false
             let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftValue.quoted(lane.shellDirectory))"
             return try hoist(SwiftValue("try await sh(\"sh\", \"-c\", \(command.code)\(directory)).text", .string), assigning: assigning)
