@@ -225,7 +225,7 @@ struct FastfileTranslator {
         switch statement {
         case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil,
              .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil:
-            if let literal = try? literalValue(value) ?? globalExpression(value) {
+            if let literal = (try? literalValue(value)) ?? globalExpression(value) {
                 let constant = swiftIdentifier(name)
                 globals[name] = literal.kind
                 globalConstants[name] = constant
