@@ -49,7 +49,7 @@ LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesS
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive clean
+.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
 
 all: build
 
@@ -202,6 +202,13 @@ bench-redaction: deps
 
 # Git figures: `lanes git info` against git rev-list --count + git status on a 100,000-commit
 # repository (built once under Benchmarks/.work/).
+# lanes import fastlane over a folder of real Fastfiles (CORPUS=DIR, one project per subfolder): the
+# share of Lanefiles that compile as written and of action calls mapped to a step (docs/import.md).
+bench-import: deps
+	$(SWIFT) build --product lanes
+	$(SWIFT) build --product lanes-tool
+	Tools/import-corpus.sh $(CORPUS)
+
 bench-git: deps
 	$(SWIFT) build -c release --product lanes
 	$(SWIFT) build -c release --product lanes-tool

@@ -66,7 +66,7 @@ let package = Package(
         // It links the runtime, never `Lanes`: the module it writes into may be stale or not compile.
         .target(name: "LanesCodegen", dependencies: ["LanesRuntime"]),
         // `lanes import fastlane`: a Ruby/Swift Fastfile reader and the Lanefile writer, over the fastlane action map.
-        .target(name: "LanesImport", dependencies: ["LanesRuntime"]),
+        .target(name: "LanesImport", dependencies: ["LanesRuntime", "LanesPlatform"]),
         .executableTarget(name: "StepCodegen", dependencies: ["LanesRuntime", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
         // Process running, temporary folders and seeded randomness shared by the test targets.
         .target(name: "LanesTestSupport", path: "Tests/LanesTestSupport"),

@@ -94,6 +94,10 @@ import Testing
         #expect(result.lanefile.contains(#"try await sh("fastlane", "run", "discord_notifier", "title:Built")"#))
         #expect(result.report.droppedOptions.first?.option == "webhook_url")
         #expect(result.report.droppedOptions.first?.reason.contains("never puts on a command line") == true)
+        // In a shell string the shell reads the secret from its environment instead.
+        let shell = lanefile(#"lane :u do\#n  sh("curl -H 'Authorization: #{ENV["API_TOKEN"]}' https://example.com")\#nend\#n"#)
+        #expect(shell.lanefile.contains(#"try await sh("sh", "-c", "curl -H 'Authorization: ${API_TOKEN}' https://example.com", directory: "fastlane")"#))
+        #expect(shell.report.lanes.first?.secrets == ["API_TOKEN"])
     }
 
     @Test func laneOptionsBecomeTypedLaneOptions() {

@@ -22,4 +22,37 @@ import Testing
         #expect(gym.keyword("export_method")?.symbolText == "ad-hoc")
         #expect(gym.position == SourcePosition(line: 2, column: 3))
     }
+
+    @Test func heredocsInterpolationAndWhatCannotBeReadKeepTheirPositions() {
+        let statements = RubyParser.parse("""
+            import "../shared/Fastfile"
+            class Helper
+              def self.x; end
+            end
+            lane :notes do
+              pilot(changelog: <<~TEXT, distribute_external: true)
+                Build #{ENV["BUILD_NUMBER"]}
+                  indented
+              TEXT
+            end
+            """)
+        #expect(statements.count == 3)
+        guard case .call(let importCall) = statements[0], case .unreadable(let text, _, let position) = statements[1],
+              case .call(let lane) = statements[2], case .call(let pilot)? = lane.block?.body.first else {
+            Issue.record("unexpected tree: \(statements)")
+            return
+        }
+        #expect(importCall.name == "import" && importCall.arguments.first?.symbolText == "../shared/Fastfile")
+        #expect(text == "class Helper\n  def self.x; end\nend")
+        #expect(position == SourcePosition(line: 2, column: 1))
+        #expect(pilot.position == SourcePosition(line: 6, column: 3))
+        guard case .string(let parts, _)? = pilot.keyword("changelog"), parts.count == 3,
+              case .text("Build ") = parts[0], case .code(.index(.constant("ENV", _), _, let envPosition)) = parts[1],
+              case .text("\n  indented\n") = parts[2] else {
+            Issue.record("heredoc not read: \(String(describing: pilot.keyword("changelog")))")
+            return
+        }
+        #expect(envPosition.line == 7)
+        #expect(pilot.keyword("distribute_external").map { if case .bool(true, _) = $0 { true } else { false } } == true)
+    }
 }

@@ -21,6 +21,12 @@ struct InitCommand: AsyncParsableCommand {
     @Flag(help: "Overwrite files that already exist.")
     var force = false
 
+    @Flag(name: .customLong("import"), help: "With a fastlane/ folder here: write the Lanefile from its Fastfile (lanes import fastlane) instead of the template.")
+    var importFastlane = false
+
+    @Flag(name: .customLong("template"), help: "With a fastlane/ folder here: write the template Lanefile without asking.")
+    var template = false
+
     /// Template file → where it goes in the project.
     static let files: [(template: String, destination: String)] = [
         ("Lanefile.swift.mustache", "Lanefile.swift"),
@@ -31,6 +37,7 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = FilePath.currentDirectory()
+        if try offerFastlaneImport(in: directory) { return }
         let installation = try Installation.locate(environment: ProcessEnvironment.current())
         let output = TextOutput.standardOutput(Redactor())
         let values: InitValues
@@ -64,5 +71,32 @@ struct InitCommand: AsyncParsableCommand {
             output.writeLine("\(path == gitignore ? "updated" : "created") \(path.dropFirst(directory.count + 1))")
         }
         output.writeLine("Next: cp .env.example .env, fill it in, then `lanes list` and `lanes developerRelease`.")
+    }
+
+    /// A project with fastlane gets the offer to import its Fastfile: `--import` (or yes at the
+    /// terminal) imports, `--template` (or no, or no terminal) writes the template as before.
+    /// Returns whether the import ran.
+    private func offerFastlaneImport(in directory: String) throws -> Bool {
+        guard !template, let fastfile = ["fastlane/Fastfile", "fastlane/Fastfile.swift", ".fastlane/Fastfile"]
+            .first(where: { FilePath.exists(directory + "/" + $0) }) else { return false }
+        var accepted = importFastlane
+        if !accepted {
+            print("This project has \(fastfile). Import it into Lanefile.swift (lanes import fastlane) instead of the template? [Y/n] ",
+                  terminator: "")
+            if isatty(0) == 1, let answer = readLine() {
+                accepted = answer.isEmpty || answer.lowercased().hasPrefix("y")
+            } else {
+                print("\nnot a terminal: writing the template; run `lanes init --import` or `lanes import fastlane` to import \(fastfile)")
+            }
+        }
+        guard accepted else { return false }
+        let outcome = try FastlaneImport(path: directory, output: nil, force: force, compile: true).perform()
+        let report = directory + "/lanes-import.md"
+        try AtomicFile.write(outcome.report.markdown, to: report)
+        print("wrote \(outcome.lanefile) and lanes-import.md: \(outcome.summary)")
+        if outcome.report.compiled == false {
+            throw LanesError(.compilation, "\(outcome.lanefile) does not compile yet; lanes-import.md lists the errors with their Fastfile lines")
+        }
+        return true
     }
 }

@@ -636,16 +636,16 @@ struct RubyParser {
         switch first.kind {
         case .string(let pieces):
             advance()
-            var parts = try stringParts(pieces)
+            var parts = stringParts(pieces)
             // Adjacent literals concatenate: "a" "b".
             while case .string(let more) = current.kind, !token(at: 1).isPunct(":") || token(at: 1).spaceBefore {
                 advance()
-                parts += try stringParts(more)
+                parts += stringParts(more)
             }
             return .string(parts, position)
         case .command(let pieces):
             advance()
-            return .command(try stringParts(pieces), position)
+            return .command(stringParts(pieces), position)
         case .symbol(let name):
             advance()
             return .symbol(name, position)
@@ -747,8 +747,8 @@ struct RubyParser {
         }
     }
 
-    private mutating func stringParts(_ pieces: [StringPiece]) throws -> [RubyStringPart] {
-        try pieces.map { piece in
+    private mutating func stringParts(_ pieces: [StringPiece]) -> [RubyStringPart] {
+        pieces.map { piece in
             switch piece {
             case .text(let text): return .text(text)
             case .code(let code, let position):
@@ -769,7 +769,7 @@ struct RubyParser {
         case "false": advance(); return .bool(false, position)
         case "self": advance(); return .selfValue(position)
         case "__FILE__": advance(); return .string([.text("Fastfile")], position)
-        case "__dir__": advance(); return .string([.text(".")], position)
+        case "__dir__": advance(); return .string([.text("fastlane")], position)  // the Fastfile's folder, from the project
         case "if", "unless":
             advance()
             let condition = try parseExpressionStatement()

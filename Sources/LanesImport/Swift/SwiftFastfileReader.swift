@@ -485,8 +485,7 @@ struct SwiftFastfileReader {
                 default:
                     // `betaLane()` calls the lane `beta`; everything else is fastlane's API in camel case.
                     let callName = name.hasSuffix("Lane") && name.count > 4 ? String(name.dropLast(4)) : Self.snakeCase(name)
-                    let unwrapped = keywords.map { RubyPair(key: $0.key, value: Self.unwrap($0.value)) }
-                    return .call(RubyCall(receiver: nil, name: callName, arguments: arguments.map(Self.unwrap), keywords: unwrapped, block: nil,
+                    return .call(RubyCall(receiver: nil, name: callName, arguments: arguments, keywords: keywords, block: nil,
                                           position: position, hasParentheses: true, safeNavigation: false))
                 }
             }
@@ -533,8 +532,6 @@ struct SwiftFastfileReader {
         }
     }
 
-    /// `.userDefined("x")` and `.fastlaneDefault(x)` wrap a plain value in fastlane's Swift API.
-    private static func unwrap(_ node: RubyNode) -> RubyNode { node }
 
 
     /// `uploadToTestflight` -> `upload_to_testflight`, `gitURL` -> `git_url`.

@@ -326,6 +326,10 @@ extension FastfileTranslator {
         if parts.count == 1 {
             if case .array(let items, _) = parts[0] { parts = items }
         }
+        if parts.count == 1 { parts[0] = shellReferences(parts[0]) }
+        if parts.count > 1, parts.contains(where: { secretVariable(in: $0) != nil }) {
+            throw Untranslatable("a secret in a command's arguments: lanes never puts one on a command line (use \"$NAME\" in a sh -c string)")
+        }
         let values = try parts.map { node -> String in
             let value = try expression(node)
             guard let text = value.asString else { throw Untranslatable("sh with an argument that is not text") }
@@ -402,7 +406,20 @@ extension FastfileTranslator {
         return SwiftValue("try await sh(\(arguments.joined(separator: ", ")))", .void)
     }
 
-    private func secretVariable(in node: RubyNode) -> String? {
+    /// A shell command string with `#{ENV["SECRET"]}` replaced by `${SECRET}`: the shell reads the
+    /// secret from its environment, so it never appears in a process's arguments. The secret is declared.
+    mutating func shellReferences(_ node: RubyNode) -> RubyNode {
+        guard case .string(let parts, let position) = node else { return node }
+        return .string(parts.map { part in
+            if case .code(.index(.constant("ENV", _), let keys, _)) = part, let name = keys.first?.symbolText, looksSecret(name) {
+                lane.declareEnvironment(name, secret: true)
+                return .text("${\(name)}")
+            }
+            return part
+        }, position)
+    }
+
+    func secretVariable(in node: RubyNode) -> String? {
         var found: String?
         node.walk { inner in
             if case .index(.constant("ENV", _), let keys, _) = inner, let name = keys.first?.symbolText, looksSecret(name) { found = name }

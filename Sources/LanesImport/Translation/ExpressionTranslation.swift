@@ -25,8 +25,9 @@ extension FastfileTranslator {
                 return text
             }
             return SwiftValue("[" + strings.joined(separator: ", ") + "]", .strings)
-        case .command(let parts, _):
-            let command = try stringValue(parts)
+        case .command(let parts, let position):
+            guard case .string(let shellParts, _) = shellReferences(.string(parts, position)) else { throw Untranslatable("a command") }
+            let command = try stringValue(shellParts)
             lane.usesFastlane = lane.usesFastlane || false
             let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftValue.quoted(lane.shellDirectory))"
             return try hoist(SwiftValue("try await sh(\"sh\", \"-c\", \(command.code)\(directory)).text", .string), assigning: assigning)
@@ -281,6 +282,9 @@ extension FastfileTranslator {
     private mutating func methodValue(_ call: RubyCall, assigning: Bool, optionalRead: Bool) throws -> SwiftValue {
         guard let receiver = call.receiver else { return try callValue(call, assigning: assigning) }
         if case .constant("ENV", _) = receiver {
+            if ["key?", "has_key?", "include?"].contains(call.name), let name = call.arguments.first?.symbolText {
+                return SwiftValue("!\(environmentValue(name, optionalRead: true, fallback: nil).code).isEmpty", .bool)
+            }
             guard call.name == "fetch", let name = call.arguments.first?.symbolText else { throw Untranslatable("ENV.\(call.name)") }
             if call.arguments.count > 1 {
                 let fallback = try expression(call.arguments[1])
@@ -312,6 +316,11 @@ extension FastfileTranslator {
             if call.name == "lane_context" { throw Untranslatable("lane_context without a key") }
             throw Untranslatable("fastlane's internal API (\(name).\(call.name))")
         }
+        // Paths: `File.dirname(File.expand_path(__dir__))` is the project folder, which is where the Lanefile is.
+        if case .constant("File", _) = receiver, ["expand_path", "dirname", "basename"].contains(call.name), call.arguments.count == 1,
+           let path = staticPath(call) {
+            return .literal(path)
+        }
         if case .constant("File", _) = receiver, call.name == "join", !call.arguments.isEmpty {
             let parts = try call.arguments.map { node -> String in
                 let value = try expression(node)
@@ -330,7 +339,7 @@ extension FastfileTranslator {
                 let value = try expression(call.arguments[0])
                 guard let text = value.asString else { throw Untranslatable("\(name).\(call.name) of a value that is not text") }
                 let base = lane.shellDirectory == "." ? "" : lane.shellDirectory + "/"
-                path = "{ let path = \(text); return path.hasPrefix(\"/\") ? path : \(SwiftValue.quoted(base)) + path }()"
+                path = "{ (path: String) in path.hasPrefix(\"/\") ? path : \(SwiftValue.quoted(base)) + path }(\(text))"
             }
             usesFoundation = true
             return SwiftValue("FileManager.default.fileExists(atPath: \(path))", .bool)
@@ -346,6 +355,7 @@ extension FastfileTranslator {
         if case .result(let type) = base.kind, let access = FastlaneValues.resultText[type] {
             text = SwiftValue(base.code + access.accessor, access.kind)
         }
+        if ["freeze", "dup", "to_sym"].contains(call.name), call.arguments.isEmpty { return text }
         if text.kind == .optionalString, !["nil?", "to_s", "empty?"].contains(call.name) {
             text = SwiftValue("(\(text.code) ?? \"\")", .string)
         }
@@ -383,6 +393,26 @@ extension FastfileTranslator {
             throw Untranslatable("\(call.name) on a step result")
         default:
             throw Untranslatable("the Ruby method .\(call.name)")
+        }
+    }
+
+    /// A path Ruby computes from literals only, relative to the project folder.
+    private func staticPath(_ call: RubyCall) -> String? {
+        let inner: String?
+        switch call.arguments[0] {
+        case .call(let nested) where nested.receiver.map({ if case .constant("File", _) = $0 { true } else { false } }) == true
+            && nested.arguments.count == 1:
+            inner = staticPath(nested)
+        default:
+            inner = call.arguments[0].symbolText
+        }
+        guard let path = inner else { return nil }
+        switch call.name {
+        case "expand_path": return path.hasPrefix("/") || path == "fastlane" || path.hasPrefix("fastlane/") ? path : StatementPaths.join("fastlane", path)
+        case "dirname":
+            let parent = StatementPaths.join(path, "..")
+            return parent
+        default: return String(path.split(separator: "/").last ?? "")
         }
     }
 

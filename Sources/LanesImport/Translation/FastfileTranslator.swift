@@ -225,13 +225,24 @@ struct FastfileTranslator {
         switch statement {
         case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil,
              .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil:
-            if let literal = try? literalValue(value) ?? globalExpression(value) {
+            if let literal = (try? literalValue(value)) ?? globalExpression(value) {
                 let constant = swiftIdentifier(name)
                 globals[name] = literal.kind
                 globalConstants[name] = constant
                 globalLines.emit("let \(constant) = \(literal.code)", source: line)
                 return
             }
+            // A value that reads the environment is read when a lane uses it: a computed global.
+            let saved = (report, lane)
+            if let computed = try? expression(value), !computed.code.contains("await"),
+               let type = ([.string: "String", .strings: "[String]", .int: "Int", .bool: "Bool", .optionalString: "String?"] as [SwiftValue.Kind: String])[computed.kind] {
+                let constant = swiftIdentifier(name)
+                globals[name] = computed.kind
+                globalConstants[name] = "(try \(constant))"
+                globalLines.emit("var \(constant): \(type) { get throws { \(computed.code) } }", source: line)
+                return
+            }
+            (report, lane) = saved
         case .name(let name, let position):
             translateTopLevel(.call(RubyCall(receiver: nil, name: name, arguments: [], keywords: [], block: nil, position: position,
                                              hasParentheses: false, safeNavigation: false)))

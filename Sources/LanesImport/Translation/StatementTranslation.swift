@@ -199,9 +199,8 @@ extension FastfileTranslator {
                 return
             }
             let mutable = lane.reassigned.contains(name)
-            var kind = right.kind
-            var code = right.code
-            if mutable, kind == .string, Self.laterAssignsOptional(name) { kind = .optionalString; code = "\(code) as String?" }
+            let kind = right.kind
+            let code = right.code
             lane.scopes[lane.scopes.count - 1][name] = kind
             emitWithPrelude("\(mutable ? "var" : "let") \(identifier) = \(code)", line: line, into: &emitter)
         case .index(.constant("ENV", _), let keys, _):
@@ -214,7 +213,6 @@ extension FastfileTranslator {
         }
     }
 
-    private static func laterAssignsOptional(_ name: String) -> Bool { false }
 
     private mutating func translateCase(subject: RubyNode?, whens: [RubyWhen], otherwise: [RubyNode]?, line: Int,
                                         into emitter: inout LanefileEmitter) throws {

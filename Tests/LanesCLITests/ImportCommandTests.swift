@@ -1,0 +1,137 @@
+import Foundation
+import LanesTestSupport
+import Testing
+
+/// `lanes import fastlane` end to end: a Fastfile with match, gym, pilot, an error block and ENV
+/// secrets becomes a Lanefile that compiles through `lanes`, whose help lists the secrets, and whose
+/// build lane runs on Linux with the stand-in xcodebuild.
+@Suite struct ImportCommandTests {
+    static let standIn = LanesProcess.fixtures.appendingPathComponent("xcodebuild-standin").path
+    static let ipa = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa").path
+    static let brewer = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesXcodeTests/Fixtures/Brewer.xcodeproj")
+    static let swiftDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        .first { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }.map(String.init) ?? "/usr/bin"
+    let lanes = LanesProcess()
+
+    static let fastfile = """
+        default_platform(:ios)
+
+        platform :ios do
+          before_all do
+            setup_ci
+          end
+
+          desc "Sign, build and upload a beta to TestFlight"
+          lane :beta do
+            app_store_connect_api_key(key_id: ENV["ASC_KEY_ID"], issuer_id: ENV["ASC_ISSUER_ID"], key_content: ENV["ASC_KEY_CONTENT"])
+            match(type: "appstore", readonly: true, git_url: ENV["MATCH_GIT_URL"])
+            gym(scheme: "Brewer", project: "Brewer.xcodeproj", export_method: "app-store", output_directory: "out")
+            pilot(skip_waiting_for_build_processing: true, changelog: "Beta #{ENV['BUILD_NUMBER']}")
+          end
+
+          desc "Build for QA"
+          lane :qa do |options|
+            gym(scheme: "Brewer", project: "Brewer.xcodeproj", export_method: "ad-hoc", output_directory: "out", clean: options[:clean])
+            UI.message("Built #{lane_context[SharedValues::IPA_OUTPUT_PATH]}")
+          end
+
+          error do |lane, exception|
+            UI.error("Lane #{lane} failed: #{exception.message}")
+          end
+        end
+        """
+
+    func project() throws -> URL {
+        let work = LanesProcess.temporaryDirectory("import")
+        let project = work.appendingPathComponent("brewer")
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("fastlane"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.brewer, to: project.appendingPathComponent("Brewer.xcodeproj"))
+        try Self.fastfile.write(to: project.appendingPathComponent("fastlane/Fastfile"), atomically: true, encoding: .utf8)
+        try "app_identifier(\"works.sth.brewer\")\nteam_id(\"ABCDE12345\")\n"
+            .write(to: project.appendingPathComponent("fastlane/Appfile"), atomically: true, encoding: .utf8)
+        return project
+    }
+
+    @Test func aFastfileWithMatchGymPilotAndSecretsBecomesALanefileThatCompilesAndRuns() throws {
+        let project = try project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        let imported = try lanes.run(["import", "fastlane", "--json", "--report", "import.json"], in: project)
+        #expect(imported.status == 0, "\(imported.output)")
+        #expect(imported.standardOutput.contains("it compiles"), "\(imported.output)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent("import.json"))) as? [String: Any] ?? [:]
+        let actions = report["actions"] as? [[String: Any]] ?? []
+        let beta = actions.filter { $0["lane"] as? String == "beta" }
+        #expect(beta.map { $0["action"] as? String ?? "" } == ["app_store_connect_api_key", "match", "gym", "pilot"])
+        #expect(beta.allSatisfy { $0["outcome"] as? String == "step" })
+        #expect(beta.map { $0["line"] as? Int ?? 0 } == [10, 11, 12, 13])
+        #expect(report["secrets"] as? [String] == ["ASC_KEY_CONTENT"])
+        #expect(report["compiled"] as? Bool == true)
+
+        // `lanes help beta` names the declared secret and variables.
+        let help = try lanes.run(["help", "beta"], in: project)
+        #expect(help.status == 0, "\(help.standardError)")
+        for name in ["ASC_KEY_CONTENT", "ASC_KEY_ID", "MATCH_GIT_URL"] { #expect(help.output.contains(name), "\(name) not in\n\(help.output)") }
+
+        // The QA lane builds for real with the stand-in xcodebuild and reads gym's result (lane_context).
+        let calls = project.appendingPathComponent("xcodebuild-calls.txt")
+        let environment = ["PATH": "\(Self.standIn):\(Self.swiftDirectory):/usr/bin:/bin", "XCODEBUILD_RECORD": calls.path, "XCODEBUILD_IPA": Self.ipa]
+        let qa = try lanes.run(["qa", "clean:true"], in: project, extraEnvironment: environment)
+        #expect(qa.status == 0, "\(qa.output)")
+        let recorded = (try? String(contentsOf: calls, encoding: .utf8)) ?? ""
+        #expect(recorded.contains("archive\n"), "\(recorded)")
+        #expect(recorded.contains("-exportArchive"), "\(recorded)")
+        #expect(qa.standardOutput.contains("Built ") && qa.output.contains("out/"), "\(qa.output)")
+
+        // The beta lane stops at the first step that cannot work here, and the error block runs,
+        // without printing the secret.
+        let secretValue = "Canary-Key-Content-25"
+        let failed = try lanes.run(["beta"], in: project, extraEnvironment: environment.merging([
+            "ASC_KEY_ID": "D383SF739A", "ASC_ISSUER_ID": "6053b7fe-68a8-4acb-89be-165aa6465141", "ASC_KEY_CONTENT": secretValue,
+            "MATCH_GIT_URL": project.appendingPathComponent("no-such-storage.git").path, "BUILD_NUMBER": "7",
+        ]) { $1 })
+        #expect(failed.status != 0)
+        #expect(failed.output.contains("Lane beta failed:"), "\(failed.output)")
+        #expect(!failed.output.contains(secretValue))
+    }
+
+    @Test func anExistingLanefileIsNeverOverwrittenWithoutForce() throws {
+        let project = try project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        try "// mine\n".write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let refused = try lanes.run(["import", "fastlane", "--no-compile"], in: project)
+        #expect(refused.status == 78, "\(refused.output)\(refused.standardError)")
+        #expect(refused.standardError.contains("already exists") && refused.standardError.contains("--force"), "\(refused.standardError)")
+        #expect(try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8) == "// mine\n")
+        let forced = try lanes.run(["import", "fastlane", "--no-compile", "--force"], in: project)
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8).contains("let lanes = Lanefile {"))
+    }
+
+    @Test func outputChoosesTheLanefileAndAMissingFastfileIsAUsageError() throws {
+        let project = try project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        let output = project.appendingPathComponent("Broken.swift")
+        let imported = try lanes.run(["import", "fastlane", "--no-compile", "--output", output.path], in: project)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(FileManager.default.fileExists(atPath: output.path))
+        let missing = try lanes.run(["import", "fastlane", "nowhere"], in: project)
+        #expect(missing.status == 64, "\(missing.standardError)")
+        #expect(missing.standardError.contains("no Fastfile") || missing.standardError.contains("does not exist"), "\(missing.standardError)")
+    }
+
+    @Test func initInAFastlaneProjectOffersTheImport() throws {
+        let project = try project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        // No terminal: the offer is printed and the template written, as before.
+        let offered = try lanes.run(["init"], in: project)
+        #expect(offered.status == 0, "\(offered.output)")
+        #expect(offered.standardOutput.contains("This project has fastlane/Fastfile. Import it"), "\(offered.standardOutput)")
+        #expect(offered.standardOutput.contains("lanes init --import"))
+        let imported = try lanes.run(["init", "--import", "--force"], in: project)
+        #expect(imported.status == 0, "\(imported.output)")
+        let lanefile = try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)
+        #expect(lanefile.contains("// Imported from fastlane/Fastfile"))
+        #expect(lanefile.contains(#"Lane("beta", "Sign, build and upload a beta to TestFlight""#))
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("lanes-import.md").path))
+    }
+}
