@@ -78,9 +78,10 @@ import Testing
         let words: [String] = ["/usr/bin/env", "python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
                                services.path, String(getpid())]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var server = pid_t()
-        try #require(posix_spawn(&server, "/usr/bin/env", nil, nil, argv, environ) == 0)
+        try #require(posix_spawn(&server, "/usr/bin/env", nil, nil, argv, envp) == 0)
         defer {
             kill(server, SIGKILL)
             var status: Int32 = 0
