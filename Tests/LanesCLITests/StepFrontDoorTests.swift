@@ -50,7 +50,8 @@ import Testing
         try "payload".write(to: file, atomically: true, encoding: .utf8)
         let token = "tok-\(UInt64.random(in: 1...UInt64.max))"
         let result = try LanesProcess().run(["upload", file.path, "--to", folder.appendingPathComponent("store").path, "--json"],
-                                            in: folder, extraEnvironment: ["LANES_HTTP_TOKEN": token, "AWS_SECRET_ACCESS_KEY": token + "x"])
+                                            in: folder, extraEnvironment: ["LANES_HTTP_TOKEN": token, "AWS_SECRET_ACCESS_KEY": token + "x",
+                                                                                "AWS_DEFAULT_REGION": "eu-west-1", "AWS_PROFILE": "ci"])
         try #require(result.status == 0, "\(result.output)")
         #expect(!result.output.contains(token))
         let started = try #require(result.standardOutput.split(separator: "\n").first { $0.contains("\"step_started\"") })
@@ -59,6 +60,8 @@ import Testing
         #expect(options["http_token"]?["source"] == "$LANES_HTTP_TOKEN")
         #expect(options["aws_secret_access_key"]?["source"] == "$AWS_SECRET_ACCESS_KEY")
         #expect(options["http_token"]?["value"]?.contains("tok-") == false)
+        #expect(options["default_region"]?["source"] == "$AWS_DEFAULT_REGION" && options["default_region"]?["value"] == "eu-west-1")
+        #expect(options["profile"]?["source"] == "$AWS_PROFILE")
     }
 }
 
