@@ -50,7 +50,8 @@ import Testing
         try "payload".write(to: file, atomically: true, encoding: .utf8)
         let token = "tok-\(UInt64.random(in: 1...UInt64.max))"
         let result = try LanesProcess().run(["upload", file.path, "--to", folder.appendingPathComponent("store").path, "--json"],
-                                            in: folder, extraEnvironment: ["LANES_HTTP_TOKEN": token, "AWS_SECRET_ACCESS_KEY": token + "x"])
+                                            in: folder, extraEnvironment: ["LANES_HTTP_TOKEN": token, "AWS_SECRET_ACCESS_KEY": token + "x",
+                                                                                "AWS_DEFAULT_REGION": "eu-west-1", "AWS_PROFILE": "ci"])
         try #require(result.status == 0, "\(result.output)")
         #expect(!result.output.contains(token))
         let started = try #require(result.standardOutput.split(separator: "\n").first { $0.contains("\"step_started\"") })
@@ -59,5 +60,75 @@ import Testing
         #expect(options["http_token"]?["source"] == "$LANES_HTTP_TOKEN")
         #expect(options["aws_secret_access_key"]?["source"] == "$AWS_SECRET_ACCESS_KEY")
         #expect(options["http_token"]?["value"]?.contains("tok-") == false)
+        #expect(options["default_region"]?["source"] == "$AWS_DEFAULT_REGION" && options["default_region"]?["value"] == "eu-west-1")
+        #expect(options["profile"]?["source"] == "$AWS_PROFILE")
+    }
+}
+
+/// Issue 21, attacking the credential chain: container and web identity credentials, the keys they
+/// hand out and a proxy's password reach no output, event or file of a failing `lanes upload`.
+@Suite struct UploadCredentialChainLeakTests {
+    @Test func noSecretOfTheChainOrTheProxyIsShownWhenTheUploadFails() throws {
+        let folder = LanesProcess.temporaryDirectory("upload-chain")
+        let services = folder.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let unique = { (label: String) in "\(label)-\(UInt64.random(in: 1...UInt64.max))" }
+        let secrets = ["web_token": unique("webtok"), "container_token": unique("ctrtok"), "secret": unique("secretkey"),
+                       "session_token": unique("sesstok")]
+        let config = secrets.merging(["role_arn": "arn:aws:iam::123456789012:role/ci", "key": "ASIALEAKTEST0000001"]) { $1 }
+        try JSONSerialization.data(withJSONObject: config).write(to: services.appendingPathComponent("config.json"))
+        // posix_spawn, not Foundation's Process: with two Process children at once, one may never be reaped.
+        let words: [String] = ["/usr/bin/env", "python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
+                               services.path, String(getpid())]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var server = pid_t()
+        try #require(posix_spawn(&server, "/usr/bin/env", nil, nil, argv, envp) == 0)
+        defer {
+            kill(server, SIGKILL)
+            var status: Int32 = 0
+            waitpid(server, &status, 0)
+        }
+        var port: String?
+        for _ in 0..<400 where port == nil {
+            port = try? String(contentsOf: services.appendingPathComponent("port"), encoding: .utf8)
+            if port == nil { Thread.sleep(forTimeInterval: 0.025) }
+        }
+        let standIn = "http://127.0.0.1:\(try #require(port))"
+        let file = folder.appendingPathComponent("app.ipa")
+        try "payload".write(to: file, atomically: true, encoding: .utf8)
+        let tokenFile = folder.appendingPathComponent("web-token")
+        try secrets["web_token"]!.write(to: tokenFile, atomically: true, encoding: .utf8)
+        let proxyPassword = unique("proxypw")
+        let common = ["HOME": folder.path, "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "", "AWS_PROFILE": "",
+                      "AWS_EC2_METADATA_DISABLED": "true", "http_proxy": "http://ci:\(proxyPassword)@127.0.0.1:1",
+                      "NO_PROXY": "127.0.0.1:\(try #require(port))"]  // STS direct, the upload through the proxy
+        let sources: [[String: String]] = [
+            ["AWS_CONTAINER_CREDENTIALS_FULL_URI": standIn + "/container/creds", "AWS_CONTAINER_AUTHORIZATION_TOKEN": secrets["container_token"]!],
+            ["AWS_ROLE_ARN": config["role_arn"]!, "AWS_WEB_IDENTITY_TOKEN_FILE": tokenFile.path, "AWS_ENDPOINT_URL_STS": standIn],
+        ]
+        let lanes = LanesProcess()
+        for source in sources {
+            let result = try lanes.run(["upload", file.path, "--to", "s3://builds/app.ipa", "--endpoint", "http://127.0.0.1:9/", "--json"],
+                                       in: folder, extraEnvironment: common.merging(source) { $1 })
+            #expect(result.status != 0)
+            #expect(result.output.contains("proxy http://127.0.0.1:1"), "the upload went to the proxy: \(result.output)")
+            for (name, value) in secrets.merging(["proxy password": proxyPassword]) { $1 } {
+                #expect(!result.output.contains(value), "\(name) in the output")
+            }
+        }
+        let requests = (try? String(contentsOf: services.appendingPathComponent("requests"), encoding: .utf8)) ?? ""
+        #expect(requests.contains("/container/creds") && requests.contains("AssumeRoleWithWebIdentity"), "both sources were used")
+        for path in FileManager.default.enumerator(atPath: folder.path)?.compactMap({ $0 as? String }) ?? [] where !path.hasPrefix("services") && path != "web-token" {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { continue }
+            for (name, value) in secrets where data.range(of: Data(value.utf8)) != nil { Issue.record("\(name) in \(path)") }
+        }
+        for directory in [lanes.cacheDirectory.path] {
+            for path in FileManager.default.enumerator(atPath: directory)?.compactMap({ $0 as? String }) ?? [] {
+                guard let data = FileManager.default.contents(atPath: directory + "/" + path) else { continue }
+                for (name, value) in secrets where data.range(of: Data(value.utf8)) != nil { Issue.record("\(name) in the cache's \(path)") }
+            }
+        }
     }
 }

@@ -72,11 +72,11 @@ struct ChildProcessSecretTests {
         let deadline = Date().addingTimeInterval(20)
         // lanes stays alive until its output is drained: watch its tree until it is seen blocked on output.
         while Date() < deadline {
-            observed += ProcTable.commandLines(ofTreeRootedAt: pid)
+            observed += ProcessTree.commandLines(below: pid)
             if ProcTable.isBlockedOnPipe(pid) { break }
             usleep(1000)
         }
-        observed += ProcTable.commandLines(ofTreeRootedAt: pid)
+        observed += ProcessTree.commandLines(below: pid)
         let result = run.finish()
         #expect(result.status == 0, "\(result.errors)")
         // `lanes` execs `lanes-tool` for subcommands (same process, argv[0] "lanes"): look for the command itself.
@@ -89,7 +89,7 @@ struct ChildProcessSecretTests {
     }
 }
 
-/// Reads `/proc` to list the command lines of a process and its descendants.
+/// Reads `/proc` for whether a process is blocked writing to a pipe.
 enum ProcTable {
     /// Whether `pid` sleeps in a pipe write (its output pipe is full).
     static func isBlockedOnPipe(_ pid: Int32) -> Bool {
@@ -97,29 +97,6 @@ enum ProcTable {
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return threads.contains { thread in
             (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/wchan", encoding: .utf8))?.hasSuffix("pipe_write") == true
-        }
-    }
-
-    static func commandLines(ofTreeRootedAt root: Int32) -> [String] {
-        var parents: [Int32: Int32] = [:]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
-        }
-        var tree: Set<Int32> = [root]
-        var grew = true
-        while grew {
-            grew = false
-            for (pid, parent) in parents where tree.contains(parent) && !tree.contains(pid) {
-                tree.insert(pid)
-                grew = true
-            }
-        }
-        return tree.compactMap { pid in
-            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
-            return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
         }
     }
 }

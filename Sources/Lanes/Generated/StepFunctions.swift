@@ -913,7 +913,8 @@ public func checkArtifact(
 /// - Parameter file: The file (default: what build_app or build_swift_package made in this lane)
 /// - Parameter to: A folder or file:// URL, an http(s):// URL, or s3://BUCKET/KEY (a KEY ending in / gets the file name) (environment LANES_UPLOAD_DESTINATION; default .lanes/store)
 /// - Parameter endpoint: S3-compatible endpoint URL (default AWS) (environment AWS_ENDPOINT_URL)
-/// - Parameter region: S3 region (else AWS_DEFAULT_REGION, else us-east-1) (environment AWS_REGION)
+/// - Parameter region: S3 region (else default_region, else us-east-1) (environment AWS_REGION)
+/// - Parameter defaultRegion: S3 region when region is unset, as the AWS CLI reads it (environment AWS_DEFAULT_REGION)
 /// - Parameter profile: AWS profile in ~/.aws/credentials or ~/.aws/config (credential_process, web identity) (environment AWS_PROFILE)
 /// - Parameter virtualHosted: Address the bucket as a host name instead of a path (default false)
 /// - Parameter partSize: S3 multipart part size in MiB (at least 5) (default 64)
@@ -933,6 +934,7 @@ public func upload(
     to: String? = nil,
     endpoint: String? = nil,
     region: String? = nil,
+    defaultRegion: String? = nil,
     profile: String? = nil,
     virtualHosted: Bool? = nil,
     partSize: Int? = nil,
@@ -952,6 +954,7 @@ public func upload(
         "to": to,
         "endpoint": endpoint,
         "region": region,
+        "default_region": defaultRegion,
         "profile": profile,
         "virtual_hosted": virtualHosted,
         "part_size_mib": partSize,

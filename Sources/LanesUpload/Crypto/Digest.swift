@@ -1,5 +1,6 @@
 internal import LanesPlatform
 internal import COpenSSL
+import Synchronization
 
 /// OpenSSL's process-wide start: the one in COpenSSL's shim, shared with LanesSigning.
 enum OpenSSLStart {
@@ -11,7 +12,7 @@ enum OpenSSLStart {
 /// A message digest computed incrementally, so that a file of any size is hashed in constant memory.
 /// Not Sendable: it owns an OpenSSL context; one per task.
 final class Digest {
-    enum Algorithm {
+    enum Algorithm: Sendable {
         case md5, sha1, sha256
 
         var name: String {
@@ -90,6 +91,27 @@ enum FileDigest {
             buffer.withUnsafeBytes { raw in digests.forEach { $0.update(UnsafeRawBufferPointer(rebasing: raw[0..<count])) } }
             done += Int64(count)
         }
+    }
+}
+
+extension FileDigest {
+    /// The digests of a whole file, each on a thread of its own (a pass each over the page cache),
+    /// so that three digests cost about the slowest one, not their sum, on a machine with cores.
+    static func computeInParallel(_ algorithms: [Digest.Algorithm], path: String) throws(UploadError) -> [[UInt8]] {
+        let results = Mutex<[Int: Result<[UInt8], UploadError>]>([:])
+        ParallelWorkers.run(count: algorithms.count) { index in
+            let digest = Digest(algorithms[index])
+            let outcome: Result<[UInt8], UploadError>
+            do throws(UploadError) { try compute([digest], path: path); outcome = .success(digest.finish()) } catch { outcome = .failure(error) }
+            results.withLock { $0[index] = outcome }
+        }
+        let collected = results.withLock { $0 }
+        var sums: [[UInt8]] = []
+        for index in algorithms.indices {
+            guard let outcome = collected[index] else { throw .internal("a digest thread of \(path) ended without a result") }
+            sums.append(try outcome.get())
+        }
+        return sums
     }
 }
 

@@ -57,9 +57,8 @@ public struct HTTPPutDestination: ArtifactDestination {
         let size = file.size
         file.close()
         let target = url.path.hasSuffix("/") ? url.with(path: url.path + HTTPURL.encode(FilePathName.last(path)), query: url.query) : url
-        let sha256 = Digest(.sha256), sha1 = Digest(.sha1), md5 = Digest(.md5)
-        try FileDigest.compute([sha256, sha1, md5], path: path)
-        let sums = (sha256: sha256.finish().hex, sha1: sha1.finish().hex, md5: md5.finish())
+        let digests = try FileDigest.computeInParallel([.sha256, .sha1, .md5], path: path)
+        let sums = (sha256: digests[0].hex, sha1: digests[1].hex, md5: digests[2])
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/octet-stream"),
             ("X-Checksum-Sha256", sums.sha256), ("X-Checksum-Sha1", sums.sha1), ("X-Checksum-Md5", sums.md5.hex),

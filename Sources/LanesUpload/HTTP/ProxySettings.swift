@@ -34,7 +34,8 @@ public struct ProxyServer: Sendable, CustomStringConvertible {
             throw TransportError(reason: .proxy, detail: "\(variable)=\(shown) is not a proxy URL (use http://[user:password@]host:port)")
         }
         host = url.host
-        port = url.port == 80 && !rest.contains(":") ? 1080 : url.port  // curl's default proxy port
+        let hasPort = !rest.hasSuffix("]") && rest.contains(":")
+        port = hasPort ? url.port : 1080  // curl's default proxy port
         if let user, let password {
             let header = "Basic " + Array("\(user):\(password)".utf8).base64
             authorization = header

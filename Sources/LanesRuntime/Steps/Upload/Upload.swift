@@ -27,8 +27,10 @@ public struct Upload: Step {
     var to: String
     @StepOption("endpoint", "S3-compatible endpoint URL (default AWS)", env: "AWS_ENDPOINT_URL")
     var endpoint: String?
-    @StepOption("region", "S3 region (else AWS_DEFAULT_REGION, else us-east-1)", env: "AWS_REGION")
+    @StepOption("region", "S3 region (else default_region, else us-east-1)", env: "AWS_REGION")
     var region: String?
+    @StepOption("default_region", "S3 region when region is unset, as the AWS CLI reads it", env: "AWS_DEFAULT_REGION")
+    var defaultRegion: String?
     @StepOption("profile", "AWS profile in ~/.aws/credentials or ~/.aws/config (credential_process, web identity)", env: "AWS_PROFILE")
     var profile: String?
     @StepOption("virtual_hosted", "Address the bucket as a host name instead of a path", default: false)
@@ -78,7 +80,7 @@ public struct Upload: Step {
         if case .directory(let folder) = target { target = .directory(path: context.resolve(folder)) }
         if case .firebase = target { throw LanesError(.usage, "upload: use firebase_app_distribution for Firebase") }
         if case .testFlight = target { throw LanesError(.usage, "upload: use upload_to_testflight for TestFlight") }
-        let settings = UploadSettings(s3Endpoint: endpoint, s3Region: region, s3Profile: profile,
+        let settings = UploadSettings(s3Endpoint: endpoint, s3Region: region ?? defaultRegion, s3Profile: profile,
                                       s3Addressing: virtualHosted ? .virtualHosted : nil,
                                       s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency,
                                                           checksum: checksum == .md5 ? .md5 : .sha256))
