@@ -204,7 +204,7 @@ public struct SyncCodeSigning: Step {
     private func missingDevices(_ profile: ProvisioningProfile, context: StepContext) async throws -> [String]? {
         guard forceForNewDevices, !readonly, type == .development || type == .adhoc else { return nil }
         let listed = Set((profile.provisionedDevices ?? []).map { $0.lowercased() })
-        return try await context.matchPortal().enabledDevices().filter { !listed.contains($0.lowercased()) }
+        return try await context.matchPortal().enabledDevices(platform: platform).filter { !listed.contains($0.lowercased()) }
     }
 
     /// A profile must list the chosen certificate before the keychain changes.
