@@ -32,21 +32,24 @@ extension AppStoreConnectClient {
         return IssuedCertificate(id: created.id, der: Array(der))
     }
 
+    /// The enabled devices of `platform` (Apple's `IOS` or `MAC_OS`), as match puts them in profiles.
+    public func enabledDevices(platform: String) async throws -> [Resource<DeviceAttributes>] {
+        try await getAll("/v1/devices", query: [("filter[platform]", platform), ("filter[status]", "ENABLED"), ("limit", "200")],
+                         as: Resource<DeviceAttributes>.self)
+    }
+
     /// A new profile named `name` of Apple's `profileType` for `bundleIdentifier`, listing exactly
-    /// `certificateIDs` and, when `devices` is true, every enabled device. Profiles already named
+    /// `certificateIDs` and every enabled device of `devicePlatform` (nil: none). Profiles already named
     /// `name` for that bundle id are deleted first, as fastlane's renewal (`force`) does.
     public func replaceProfile(name: String, profileType: String, bundleIdentifier: String, certificateIDs: [String],
-                               devices: Bool) async throws -> DownloadedProfile {
+                               devicePlatform: String?) async throws -> DownloadedProfile {
         let bundle = try await bundleID(identifier: bundleIdentifier)
         let existing = try await getAll("/v1/bundleIds/\(bundle.id)/profiles", query: [("limit", "200")], as: Resource<ProfileAttributes>.self)
         for old in existing where old.attributes?.name == name {
             try await send("DELETE", "/v1/profiles/\(old.id)", body: NoAttributes?.none)
         }
         var deviceIDs: [String] = []
-        if devices {
-            deviceIDs = try await getAll("/v1/devices", query: [("filter[status]", "ENABLED"), ("limit", "200")], as: Resource<DeviceAttributes>.self)
-                .map(\.id)
-        }
+        if let devicePlatform { deviceIDs = try await enabledDevices(platform: devicePlatform).map(\.id) }
         let answer = try await send("POST", "/v1/profiles", body: ProfileCreate(
             name: name, type: profileType, bundleID: bundle.id, certificates: certificateIDs, devices: deviceIDs),
             answer: Document<Resource<ProfileAttributes>>.self)

@@ -7,6 +7,6 @@ public protocol MatchPortal: Sendable {
     /// A new signed profile for `appIdentifier` listing `certificateIDs`.
     func createProfile(type: MatchType, appIdentifier: String, platform: MatchPlatform,
                        certificateIDs: [String]) async throws -> [UInt8]
-    /// The UDIDs of the devices enabled for the team (what a new development or ad hoc profile lists).
-    func enabledDevices() async throws -> [String]
+    /// The UDIDs of the team's enabled devices for `platform` (what a new development or ad hoc profile lists).
+    func enabledDevices(platform: MatchPlatform) async throws -> [String]
 }

@@ -128,12 +128,13 @@ extension LocalAppStoreConnectTests {
         @Test func forceForNewDevicesRenewsAnAdHocProfileThatMissesADeviceAndOnlyThen() async throws {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }
-            let device = { (id: String, udid: String) -> [String: Any] in
-                ["id": id, "attributes": ["name": id, "udid": udid, "platform": "IOS", "status": "ENABLED"]]
+            let device = { (id: String, udid: String, platform: String) -> [String: Any] in
+                ["id": id, "attributes": ["name": id, "udid": udid, "platform": platform, "status": "ENABLED"]]
             }
             try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
                               "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]],
-                              "devices": [device("DEV1", "00008030-001A2B3C4D5E6F70")]])
+                              // A Mac, which an iOS profile never lists.
+                              "devices": [device("DEV1", "00008030-001A2B3C4D5E6F70", "IOS"), device("MAC1", "00006001-000A1B2C3D4E5F60", "MAC_OS")]])
             let remote = temp.path + "/certificates.git"
             try check(["git", "init", "-q", "--bare", remote])
             let first = try await sync(readonly: false, type: .adhoc, context(temp, remote: remote))

@@ -358,7 +358,8 @@ class Handler(JSONHandler):
             return self.send(200, self.page(path, query, items))
         if method == "GET" and path == "/v1/devices":
             items = [self.resource("devices", d) for d in state["devices"]
-                     if "filter[status]" not in query or d["attributes"]["status"] in query["filter[status]"][0].split(",")]
+                     if all(key not in query or d["attributes"][field] in query[key][0].split(",")
+                            for key, field in (("filter[status]", "status"), ("filter[platform]", "platform")))]
             return self.send(200, self.page(path, query, items))
         if method == "POST" and path == "/v1/devices":
             device = {"id": new_id("device"), "attributes": dict(body["data"]["attributes"], status="ENABLED")}

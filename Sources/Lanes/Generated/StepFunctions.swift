@@ -1583,15 +1583,15 @@ public func gitPull(
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: certificates of another team are skipped (and the S3 folder) (environment FASTLANE_TEAM_ID)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
 /// - Parameter platform: ios, tvos, macos, catalyst or visionos (environment MATCH_PLATFORM; default ios)
 /// - Parameter certificateID: Use this certificate (its file name without .cer) instead of the newest valid one (environment MATCH_CERTIFICATE_ID)
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
 /// - Parameter forceForNewDevices: With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect (environment MATCH_FORCE_FOR_NEW_DEVICES; default false)
-/// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
-/// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
+/// - Parameter gitFullName: Commit author name of what lanes stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -1668,15 +1668,15 @@ public func syncCodeSigning(
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: certificates of another team are skipped (and the S3 folder) (environment FASTLANE_TEAM_ID)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
 /// - Parameter platform: ios, tvos, macos, catalyst or visionos (environment MATCH_PLATFORM; default ios)
 /// - Parameter certificateID: Use this certificate (its file name without .cer) instead of the newest valid one (environment MATCH_CERTIFICATE_ID)
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
 /// - Parameter keychainPassword: Password of that keychain; a random one when unset (environment MATCH_KEYCHAIN_PASSWORD; secret)
 /// - Parameter keepKeychain: Keep the keychain after the lane instead of deleting it (environment LANES_KEEP_KEYCHAIN; default false)
 /// - Parameter forceForNewDevices: With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect (environment MATCH_FORCE_FOR_NEW_DEVICES; default false)
-/// - Parameter gitFullName: Commit author name of what readonly:false stores (environment MATCH_GIT_FULL_NAME; default lanes)
-/// - Parameter gitUserEmail: Commit author email of what readonly:false stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
+/// - Parameter gitFullName: Commit author name of what lanes stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -1747,15 +1747,17 @@ public func match(
 /// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
 /// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
 /// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter shallowClone: Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane) (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Always in effect: lanes fetches git_branch and no other branch (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
 /// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
 /// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
 /// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: the S3 folder (environment FASTLANE_TEAM_ID)
-/// - Parameter gitFullName: Commit author name (environment MATCH_GIT_FULL_NAME; default lanes)
-/// - Parameter gitUserEmail: Commit author email (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
+/// - Parameter gitFullName: Commit author name of what lanes stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func matchImport(
@@ -1767,6 +1769,8 @@ public func matchImport(
     storageMode: String? = nil,
     gitURL: String? = nil,
     gitBranch: String? = nil,
+    shallowClone: Bool? = nil,
+    cloneBranchDirectly: Bool? = nil,
     gitBasicAuthorization: Secret? = nil,
     gitBearerAuthorization: Secret? = nil,
     gitPrivateKey: Secret? = nil,
@@ -1787,6 +1791,8 @@ public func matchImport(
         "storage_mode": storageMode,
         "git_url": gitURL,
         "git_branch": gitBranch,
+        "shallow_clone": shallowClone,
+        "clone_branch_directly": cloneBranchDirectly,
         "git_basic_authorization": gitBasicAuthorization,
         "git_bearer_authorization": gitBearerAuthorization,
         "git_private_key": gitPrivateKey,
@@ -1806,14 +1812,32 @@ public func matchImport(
 /// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
 /// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
 /// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
-/// - Parameter gitFullName: Commit author name (environment MATCH_GIT_FULL_NAME; default lanes)
-/// - Parameter gitUserEmail: Commit author email (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
+/// - Parameter shallowClone: Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane) (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Always in effect: lanes fetches git_branch and no other branch (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
+/// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
+/// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
+/// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
+/// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
+/// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
+/// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
+/// - Parameter gitFullName: Commit author name of what lanes stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func matchChangePassword(
     storageMode: String? = nil,
     gitURL: String? = nil,
     gitBranch: String? = nil,
+    shallowClone: Bool? = nil,
+    cloneBranchDirectly: Bool? = nil,
+    gitBasicAuthorization: Secret? = nil,
+    gitBearerAuthorization: Secret? = nil,
+    gitPrivateKey: Secret? = nil,
+    s3Bucket: String? = nil,
+    s3Region: String? = nil,
+    s3ObjectPrefix: String? = nil,
+    teamID: String? = nil,
     gitFullName: String? = nil,
     gitUserEmail: String? = nil,
     timeout: Double? = nil
@@ -1822,6 +1846,15 @@ public func matchChangePassword(
         "storage_mode": storageMode,
         "git_url": gitURL,
         "git_branch": gitBranch,
+        "shallow_clone": shallowClone,
+        "clone_branch_directly": cloneBranchDirectly,
+        "git_basic_authorization": gitBasicAuthorization,
+        "git_bearer_authorization": gitBearerAuthorization,
+        "git_private_key": gitPrivateKey,
+        "s3_bucket": s3Bucket,
+        "s3_region": s3Region,
+        "s3_object_prefix": s3ObjectPrefix,
+        "team_id": teamID,
         "git_full_name": gitFullName,
         "git_user_email": gitUserEmail,
         "timeout": timeout,
@@ -1835,6 +1868,15 @@ public func matchChangePassword(
 /// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
 /// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
 /// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter shallowClone: Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane) (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Always in effect: lanes fetches git_branch and no other branch (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
+/// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
+/// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
+/// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
+/// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
+/// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
+/// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func matchDecrypt(
@@ -1842,6 +1884,15 @@ public func matchDecrypt(
     storageMode: String? = nil,
     gitURL: String? = nil,
     gitBranch: String? = nil,
+    shallowClone: Bool? = nil,
+    cloneBranchDirectly: Bool? = nil,
+    gitBasicAuthorization: Secret? = nil,
+    gitBearerAuthorization: Secret? = nil,
+    gitPrivateKey: Secret? = nil,
+    s3Bucket: String? = nil,
+    s3Region: String? = nil,
+    s3ObjectPrefix: String? = nil,
+    teamID: String? = nil,
     timeout: Double? = nil
 ) async throws -> Array<String> {
     try await runStep(MatchDecrypt.self, [
@@ -1849,6 +1900,15 @@ public func matchDecrypt(
         "storage_mode": storageMode,
         "git_url": gitURL,
         "git_branch": gitBranch,
+        "shallow_clone": shallowClone,
+        "clone_branch_directly": cloneBranchDirectly,
+        "git_basic_authorization": gitBasicAuthorization,
+        "git_bearer_authorization": gitBearerAuthorization,
+        "git_private_key": gitPrivateKey,
+        "s3_bucket": s3Bucket,
+        "s3_region": s3Region,
+        "s3_object_prefix": s3ObjectPrefix,
+        "team_id": teamID,
         "timeout": timeout,
     ])
 }

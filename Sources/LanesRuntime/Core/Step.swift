@@ -23,12 +23,7 @@ extension Step {
 
     /// Everything the step says about itself, its options read from its `@StepOption` properties.
     public static var info: StepInfo {
-        let options = Mirror(reflecting: Self()).children.compactMap { child -> OptionInfo? in
-            guard var info = (child.value as? any OptionDeclaration)?.info else { return nil }
-            // The wrapper's storage is named `_property`.
-            info.swiftName = String((child.label ?? "").drop { $0 == "_" })
-            return info
-        }
+        let options = OptionReflection.options(of: Self())
         return StepInfo(definition: definition, options: options + [OptionInfo.timeout], resultType: StepInfo.resultName(of: Output.self))
     }
 

@@ -20,12 +20,17 @@ struct AppStoreConnectMatchPortal: MatchPortal {
             throw MatchError.badOption(name: "platform", problem: "Apple has no \(type.rawValue) profiles for \(platform.rawValue)")
         }
         return try await client.replaceProfile(name: name, profileType: profileType, bundleIdentifier: appIdentifier,
-                                               certificateIDs: certificateIDs, devices: type == .development || type == .adhoc).content
+                                               certificateIDs: certificateIDs,
+                                               devicePlatform: type == .development || type == .adhoc ? Self.devicePlatform(platform) : nil).content
     }
 
-    func enabledDevices() async throws -> [String] {
-        try await client.getAll("/v1/devices", query: [("filter[status]", "ENABLED"), ("limit", "200")], as: Resource<DeviceAttributes>.self)
-            .compactMap { $0.attributes?.udid }
+    func enabledDevices(platform: MatchPlatform) async throws -> [String] {
+        try await client.enabledDevices(platform: Self.devicePlatform(platform)).compactMap { $0.attributes?.udid }
+    }
+
+    /// Apple's device platform: Apple TVs and Vision Pros are registered as `IOS`, Macs as `MAC_OS`.
+    static func devicePlatform(_ platform: MatchPlatform) -> String {
+        platform == .macos || platform == .catalyst ? "MAC_OS" : "IOS"
     }
 
     /// The certificate type fastlane's `cert` asks for (Apple's CertificateType).

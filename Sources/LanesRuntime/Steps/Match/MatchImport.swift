@@ -32,40 +32,12 @@ public struct MatchImport: Step {
     var profilePath: String?
     @StepOption("platform", "ios, tvos, macos, catalyst or visionos", env: "MATCH_PLATFORM", default: .ios)
     var platform: MatchPlatform
-    @StepOption("storage_mode", "git, s3, or the path of a folder laid out like the storage", env: "MATCH_STORAGE_MODE", default: "git")
-    var storageMode: String
-    @StepOption("git_url", "URL (or path) of the match git repository", env: "MATCH_GIT_URL")
-    var gitURL: String?
-    @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
-    var gitBranch: String
-    @StepOption("git_basic_authorization", "Base64 of user:token sent as an https Basic Authorization header", env: "MATCH_GIT_BASIC_AUTHORIZATION", secret: true)
-    var gitBasicAuthorization: Secret?
-    @StepOption("git_bearer_authorization", "Token sent as an https Bearer Authorization header", env: "MATCH_GIT_BEARER_AUTHORIZATION", secret: true)
-    var gitBearerAuthorization: Secret?
-    @StepOption("git_private_key", "ssh private key for the repository: a file path, or the key itself", env: "MATCH_GIT_PRIVATE_KEY", secret: true)
-    var gitPrivateKey: Secret?
-    @StepOption("s3_bucket", "S3 bucket of the storage (storage_mode s3)", env: "MATCH_S3_BUCKET")
-    var s3Bucket: String?
-    @StepOption("s3_region", "Region of the S3 bucket", env: "MATCH_S3_REGION")
-    var s3Region: String?
-    @StepOption("s3_object_prefix", "Prefix of the storage's keys in the bucket", env: "MATCH_S3_OBJECT_PREFIX")
-    var s3ObjectPrefix: String?
-    @StepOption("team_id", "Developer team: the S3 folder", env: "FASTLANE_TEAM_ID")
-    var teamID: String?
-    @StepOption("git_full_name", "Commit author name", env: "MATCH_GIT_FULL_NAME", default: "lanes")
-    var gitFullName: String
-    @StepOption("git_user_email", "Commit author email", env: "MATCH_GIT_USER_EMAIL", default: "lanes@localhost")
-    var gitUserEmail: String
+    var storage = MatchStorageSettings()
+    var author = MatchCommitAuthor()
 
     public init() {}
 
-    public var banner: String { "Import \(certPath) into match storage \(storageMode) (\(type.rawValue))" }
-
-    var storage: MatchStorageSettings {
-        MatchStorageSettings(storageMode: storageMode, gitURL: gitURL, gitBranch: gitBranch,
-                             gitBasicAuthorization: gitBasicAuthorization, gitBearerAuthorization: gitBearerAuthorization,
-                             gitPrivateKey: gitPrivateKey, s3Bucket: s3Bucket, s3Region: s3Region, s3ObjectPrefix: s3ObjectPrefix, teamID: teamID)
-    }
+    public var banner: String { "Import \(certPath) into match storage \(storage.storageMode) (\(type.rawValue))" }
 
     public func run(in context: StepContext) async throws -> [String] {
         do {
@@ -115,7 +87,7 @@ public struct MatchImport: Step {
         var changes: [String: [UInt8]] = [:]
         for (path, bytes) in clear { changes[path] = try MatchEncryption.encrypt(bytes, password: password) }
         try opened.save(changes, message: MatchLayout.commitMessage(type: type, platform: platform), context: context,
-                        author: (gitFullName, gitUserEmail))
+                        author: author.value)
         return changes.keys.sorted()
     }
 }
@@ -135,16 +107,8 @@ public struct MatchChangePassword: Step {
             environment: ["MATCH_PASSWORD", "MATCH_NEW_PASSWORD"])]
     )
 
-    @StepOption("storage_mode", "git, s3, or the path of a folder laid out like the storage", env: "MATCH_STORAGE_MODE", default: "git")
-    var storageMode: String
-    @StepOption("git_url", "URL (or path) of the match git repository", env: "MATCH_GIT_URL")
-    var gitURL: String?
-    @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
-    var gitBranch: String
-    @StepOption("git_full_name", "Commit author name", env: "MATCH_GIT_FULL_NAME", default: "lanes")
-    var gitFullName: String
-    @StepOption("git_user_email", "Commit author email", env: "MATCH_GIT_USER_EMAIL", default: "lanes@localhost")
-    var gitUserEmail: String
+    var storage = MatchStorageSettings()
+    var author = MatchCommitAuthor()
 
     public init() {}
 
@@ -157,17 +121,14 @@ public struct MatchChangePassword: Step {
                 throw MatchError.passwordMissing(variable: Self.newPasswordVariable)
             }
             context.environment.redactor.register(newPassword, name: Self.newPasswordVariable)
-            let settings = MatchStorageSettings(storageMode: storageMode, gitURL: gitURL, gitBranch: gitBranch, gitBasicAuthorization: nil,
-                                                gitBearerAuthorization: nil, gitPrivateKey: nil, s3Bucket: nil, s3Region: nil,
-                                                s3ObjectPrefix: nil, teamID: nil)
-            let opened = try settings.open(context: context)
+            let opened = try storage.open(context: context)
             let reader = MatchReader(files: opened.files, password: password)
             var changes: [String: [UInt8]] = [:]
             // Everything decrypts with the old password before anything is written.
             for path in opened.files.encryptedPaths { changes[path] = try reader.decrypt(path) }
             guard !changes.isEmpty else { throw MatchError.notFound("the match storage holds no encrypted file", hint: "check git_url and git_branch") }
             for (path, clear) in changes { changes[path] = try MatchEncryption.encrypt(clear, password: newPassword) }
-            try opened.save(changes, message: "[fastlane] Changed passphrase", context: context, author: (gitFullName, gitUserEmail))
+            try opened.save(changes, message: "[fastlane] Changed passphrase", context: context, author: author.value)
             context.log.line("re-encrypted \(changes.count) files; set MATCH_PASSWORD to the new password everywhere it is used")
             return changes.keys.sorted()
         } catch let error as MatchError {
@@ -192,22 +153,14 @@ public struct MatchDecrypt: Step {
 
     @StepOption("output", "Folder to write the clear files into (created with mode 0700)", env: "MATCH_DECRYPT_OUTPUT")
     var output: String
-    @StepOption("storage_mode", "git, s3, or the path of a folder laid out like the storage", env: "MATCH_STORAGE_MODE", default: "git")
-    var storageMode: String
-    @StepOption("git_url", "URL (or path) of the match git repository", env: "MATCH_GIT_URL")
-    var gitURL: String?
-    @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
-    var gitBranch: String
+    var storage = MatchStorageSettings()
 
     public init() {}
 
     public func run(in context: StepContext) async throws -> [String] {
         do {
             let password = try MatchStorageSettings.password(context.environment)
-            let settings = MatchStorageSettings(storageMode: storageMode, gitURL: gitURL, gitBranch: gitBranch, gitBasicAuthorization: nil,
-                                                gitBearerAuthorization: nil, gitPrivateKey: nil, s3Bucket: nil, s3Region: nil,
-                                                s3ObjectPrefix: nil, teamID: nil)
-            let opened = try settings.open(context: context)
+            let opened = try storage.open(context: context)
             let reader = MatchReader(files: opened.files, password: password)
             var clear: [String: [UInt8]] = [:]
             for path in opened.files.encryptedPaths { clear[path] = try reader.decrypt(path) }

@@ -7,19 +7,36 @@ import LanesMatch
 extension MatchType: OptionValue {}
 extension MatchPlatform: OptionValue {}
 
-/// Where a match storage lives and how to sign in to it, as fastlane's options name it; shared by
-/// `sync_code_signing`, `match_import` and `lanes match`.
-struct MatchStorageSettings: Sendable {
+/// Where a match storage lives and how to sign in to it, as fastlane's options name it: declared
+/// once, held by `sync_code_signing`, `match_import`, `match_change_password` and `match_decrypt`.
+struct MatchStorageSettings: StepOptionGroup {
+    @StepOption("storage_mode", "git, s3, or the path of a folder laid out like the storage", env: "MATCH_STORAGE_MODE", default: "git")
     var storageMode: String
+    @StepOption("git_url", "URL (or path) of the match git repository", env: "MATCH_GIT_URL")
     var gitURL: String?
+    @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
     var gitBranch: String
+    @StepOption("shallow_clone", "Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane)",
+                env: "MATCH_SHALLOW_CLONE", default: false)
+    var shallowClone: Bool
+    @StepOption("clone_branch_directly", "Always in effect: lanes fetches git_branch and no other branch", env: "MATCH_CLONE_BRANCH_DIRECTLY", default: false)
+    var cloneBranchDirectly: Bool
+    @StepOption("git_basic_authorization", "Base64 of user:token sent as an https Basic Authorization header", env: "MATCH_GIT_BASIC_AUTHORIZATION", secret: true)
     var gitBasicAuthorization: Secret?
+    @StepOption("git_bearer_authorization", "Token sent as an https Bearer Authorization header", env: "MATCH_GIT_BEARER_AUTHORIZATION", secret: true)
     var gitBearerAuthorization: Secret?
+    @StepOption("git_private_key", "ssh private key for the repository: a file path, or the key itself", env: "MATCH_GIT_PRIVATE_KEY", secret: true)
     var gitPrivateKey: Secret?
+    @StepOption("s3_bucket", "S3 bucket of the storage (storage_mode s3)", env: "MATCH_S3_BUCKET")
     var s3Bucket: String?
+    @StepOption("s3_region", "Region of the S3 bucket", env: "MATCH_S3_REGION")
     var s3Region: String?
+    @StepOption("s3_object_prefix", "Prefix of the storage's keys in the bucket", env: "MATCH_S3_OBJECT_PREFIX")
     var s3ObjectPrefix: String?
+    @StepOption("team_id", "Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates", env: "FASTLANE_TEAM_ID")
     var teamID: String?
+
+    init() {}
 
     /// The password variable fastlane reads.
     static let passwordVariable = "MATCH_PASSWORD"
@@ -41,6 +58,10 @@ struct MatchStorageSettings: Sendable {
         }
         switch storageMode {
         case "git":
+            if shallowClone, context.values[MatchShallowNotice.self] == nil {
+                context.values[MatchShallowNotice.self] = true
+                context.log.line("notice: shallow_clone is ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches branch \(gitBranch) with its history (and no other branch)")
+            }
             guard let gitURL, !gitURL.isEmpty else {
                 throw MatchError.badOption(name: "git_url", problem: "storage_mode git needs the repository's URL (MATCH_GIT_URL)")
             }
@@ -109,6 +130,23 @@ struct MatchStorageSettings: Sendable {
         }
         return credentials
     }
+}
+
+/// Set once the lane has said that `shallow_clone` is ignored.
+enum MatchShallowNotice: LaneValueKey {
+    typealias Value = Bool
+}
+
+/// Who commits what lanes stores in a match repository (fastlane's `git_full_name`, `git_user_email`).
+struct MatchCommitAuthor: StepOptionGroup {
+    @StepOption("git_full_name", "Commit author name of what lanes stores", env: "MATCH_GIT_FULL_NAME", default: "lanes")
+    var gitFullName: String
+    @StepOption("git_user_email", "Commit author email of what lanes stores", env: "MATCH_GIT_USER_EMAIL", default: "lanes@localhost")
+    var gitUserEmail: String
+
+    init() {}
+
+    var value: (name: String, email: String) { (gitFullName, gitUserEmail) }
 }
 
 /// A storage's files and where to write changes.

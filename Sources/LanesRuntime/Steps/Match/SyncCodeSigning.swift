@@ -29,31 +29,7 @@ public struct SyncCodeSigning: Step {
     var appIdentifier: [String]
     @StepOption("readonly", "Only read the storage; never create or renew certificates and profiles", env: "MATCH_READONLY", default: false)
     var readonly: Bool
-    @StepOption("storage_mode", "git, s3, or the path of a folder laid out like the storage", env: "MATCH_STORAGE_MODE", default: "git")
-    var storageMode: String
-    @StepOption("git_url", "URL (or path) of the match git repository", env: "MATCH_GIT_URL")
-    var gitURL: String?
-    @StepOption("git_branch", "Branch of the repository to use", env: "MATCH_GIT_BRANCH", default: "master")
-    var gitBranch: String
-    @StepOption("shallow_clone", "Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane)",
-                env: "MATCH_SHALLOW_CLONE", default: false)
-    var shallowClone: Bool
-    @StepOption("clone_branch_directly", "Always in effect: lanes fetches git_branch and no other branch", env: "MATCH_CLONE_BRANCH_DIRECTLY", default: false)
-    var cloneBranchDirectly: Bool
-    @StepOption("git_basic_authorization", "Base64 of user:token sent as an https Basic Authorization header", env: "MATCH_GIT_BASIC_AUTHORIZATION", secret: true)
-    var gitBasicAuthorization: Secret?
-    @StepOption("git_bearer_authorization", "Token sent as an https Bearer Authorization header", env: "MATCH_GIT_BEARER_AUTHORIZATION", secret: true)
-    var gitBearerAuthorization: Secret?
-    @StepOption("git_private_key", "ssh private key for the repository: a file path, or the key itself", env: "MATCH_GIT_PRIVATE_KEY", secret: true)
-    var gitPrivateKey: Secret?
-    @StepOption("s3_bucket", "S3 bucket of the storage (storage_mode s3)", env: "MATCH_S3_BUCKET")
-    var s3Bucket: String?
-    @StepOption("s3_region", "Region of the S3 bucket", env: "MATCH_S3_REGION")
-    var s3Region: String?
-    @StepOption("s3_object_prefix", "Prefix of the storage's keys in the bucket", env: "MATCH_S3_OBJECT_PREFIX")
-    var s3ObjectPrefix: String?
-    @StepOption("team_id", "Developer team: certificates of another team are skipped (and the S3 folder)", env: "FASTLANE_TEAM_ID")
-    var teamID: String?
+    var storage = MatchStorageSettings()
     @StepOption("platform", "ios, tvos, macos, catalyst or visionos", env: "MATCH_PLATFORM", default: .ios)
     var platform: MatchPlatform
     @StepOption("certificate_id", "Use this certificate (its file name without .cer) instead of the newest valid one", env: "MATCH_CERTIFICATE_ID")
@@ -67,23 +43,13 @@ public struct SyncCodeSigning: Step {
     @StepOption("force_for_new_devices", "With readonly:false, renew development and ad hoc profiles that miss a device enabled in App Store Connect",
                 env: "MATCH_FORCE_FOR_NEW_DEVICES", default: false)
     var forceForNewDevices: Bool
-    @StepOption("git_full_name", "Commit author name of what readonly:false stores", env: "MATCH_GIT_FULL_NAME", default: "lanes")
-    var gitFullName: String
-    @StepOption("git_user_email", "Commit author email of what readonly:false stores", env: "MATCH_GIT_USER_EMAIL", default: "lanes@localhost")
-    var gitUserEmail: String
+    var author = MatchCommitAuthor()
     @StepOption("trust", "PEM file of CA certificates each profile's signer must chain to (Apple's root CA)", env: "LANES_PROFILE_TRUST")
     var trust: String?
 
     public init() {}
 
-    public var banner: String { "Sync \(type.rawValue) signing for \(appIdentifier.joined(separator: ", ")) from match storage \(storageMode)" }
-
-    var storage: MatchStorageSettings {
-        MatchStorageSettings(storageMode: storageMode, gitURL: gitURL, gitBranch: gitBranch,
-                             gitBasicAuthorization: gitBasicAuthorization, gitBearerAuthorization: gitBearerAuthorization,
-                             gitPrivateKey: gitPrivateKey, s3Bucket: s3Bucket, s3Region: s3Region,
-                             s3ObjectPrefix: s3ObjectPrefix, teamID: teamID)
-    }
+    public var banner: String { "Sync \(type.rawValue) signing for \(appIdentifier.joined(separator: ", ")) from match storage \(storage.storageMode)" }
 
     public func run(in context: StepContext) async throws -> MatchSigningResult {
         do {
@@ -122,10 +88,6 @@ public struct SyncCodeSigning: Step {
 
     private func prepare(in context: StepContext) async throws -> Plan {
         let password = try MatchStorageSettings.password(context.environment)
-        if shallowClone, storageMode == "git", context.values[MatchShallowNotice.self] == nil {
-            context.values[MatchShallowNotice.self] = true
-            context.log.line("notice: shallow_clone is ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches branch \(gitBranch) with its history (and no other branch)")
-        }
         let opened = try storage.open(context: context)
         let reader = MatchReader(files: opened.files, password: password, passwordVariable: MatchStorageSettings.passwordVariable)
         // Clear files created through App Store Connect, encrypted and stored in one commit below.
@@ -176,14 +138,14 @@ public struct SyncCodeSigning: Step {
         var changes: [String: [UInt8]] = [:]
         for (path, clear) in created { changes[path] = try MatchEncryption.encrypt(clear, password: password) }
         try opened.save(changes, message: MatchLayout.commitMessage(type: type, platform: platform), context: context,
-                        author: (gitFullName, gitUserEmail))
+                        author: author.value)
     }
 
     /// The newest valid stored certificate and its key; with `readonly: false` and none there, a new one.
     private func certificate(_ reader: MatchReader, created: inout [String: [UInt8]],
                              context: StepContext) async throws -> (MatchCertificate, SigningIdentity) {
         do {
-            let chosen = try reader.chooseCertificate(type: type, teamID: teamID, certificateID: certificateID, at: Date())
+            let chosen = try reader.chooseCertificate(type: type, teamID: storage.teamID, certificateID: certificateID, at: Date())
             return (chosen, try reader.identity(for: chosen))
         } catch {
             guard case .notFound = error, !readonly, certificateID == nil else { throw error }
@@ -242,7 +204,7 @@ public struct SyncCodeSigning: Step {
     private func missingDevices(_ profile: ProvisioningProfile, context: StepContext) async throws -> [String]? {
         guard forceForNewDevices, !readonly, type == .development || type == .adhoc else { return nil }
         let listed = Set((profile.provisionedDevices ?? []).map { $0.lowercased() })
-        return try await context.matchPortal().enabledDevices().filter { !listed.contains($0.lowercased()) }
+        return try await context.matchPortal().enabledDevices(platform: platform).filter { !listed.contains($0.lowercased()) }
     }
 
     /// A profile must list the chosen certificate before the keychain changes.
@@ -269,11 +231,6 @@ public struct SyncCodeSigning: Step {
         context.values[LaneEnvironmentAdditions.self] = exported
         return installed
     }
-}
-
-/// Set once the lane has said that `shallow_clone` is ignored.
-enum MatchShallowNotice: LaneValueKey {
-    typealias Value = Bool
 }
 
 /// What `sync_code_signing` did: the certificate it imported and, per app identifier, the
