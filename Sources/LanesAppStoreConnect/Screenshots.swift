@@ -227,6 +227,7 @@ extension AppStoreConnectClient {
     func uploadScreenshots(_ upload: ScreenshotUpload, localizations: [String: String], dryRun: Bool,
                            change: (String) -> Void, progress: @Sendable (String) -> Void) async throws {
         var pending: [(id: String, file: ScreenshotFile)] = []
+        var sorted: [String] = []
         for locale in upload.screenshots.keys.sorted() {
             let files = upload.screenshots[locale] ?? []
             guard let localizationID = localizations[locale] else {
@@ -278,9 +279,24 @@ extension AppStoreConnectClient {
                     guard !dryRun, let setID else { continue }
                     pending.append((try await uploadScreenshot(file, checksum: checksum, size: size, setID: setID), file))
                 }
+                if !dryRun, let setID, !existing.isEmpty { sorted.append(setID) }
             }
         }
         try await waitForScreenshots(pending, upload, progress: progress)
+        for setID in sorted { try await sortScreenshots(setID: setID, change: change) }
+    }
+
+    /// As deliver does after uploading into a set that had screenshots: the set in file-name order.
+    private func sortScreenshots(setID: String, change: (String) -> Void) async throws {
+        let screenshots = try await getAll("/v1/appScreenshotSets/\(setID)/appScreenshots", query: [("limit", "50")], as: Resource<ScreenshotAttributes>.self)
+        let ordered = screenshots.enumerated().sorted { left, right in
+            let a = left.element.attributes?.fileName ?? "", b = right.element.attributes?.fileName ?? ""
+            return a == b ? left.offset < right.offset : AppStoreScreenshots.naturallyBefore(a, b)
+        }.map(\.element)
+        guard ordered.map(\.id) != screenshots.map(\.id) else { return }
+        change("sort the screenshots of set \(setID) by file name")
+        try await send("PATCH", "/v1/appScreenshotSets/\(setID)/relationships/appScreenshots",
+                       body: ToMany(data: ordered.map { Linkage(type: "appScreenshots", id: $0.id) }))
     }
 
     /// Types in the order their first file comes.

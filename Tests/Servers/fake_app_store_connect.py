@@ -431,6 +431,15 @@ class Handler(JSONHandler):
         if method == "GET" and parts[:2] == ["v1", "appScreenshotSets"] and parts[3:] == ["appScreenshots"]:
             items = [self.resource("appScreenshots", x) for x in state["screenshots"] if x["set"] == parts[2]]
             return self.send(200, self.page(path, query, items))
+        if method == "PATCH" and parts[:2] == ["v1", "appScreenshotSets"] and parts[3:] == ["relationships", "appScreenshots"]:
+            order = [linkage["id"] for linkage in body["data"]]
+            inside = [x for x in state["screenshots"] if x["set"] == parts[2]]
+            if sorted(order) != sorted(x["id"] for x in inside):
+                return self.apple_error(409, "ENTITY_ERROR.RELATIONSHIP.INVALID", "The order names other screenshots", "The order must name every screenshot of the set.")
+            others = [x for x in state["screenshots"] if x["set"] != parts[2]]
+            state["screenshots"] = others + sorted(inside, key=lambda x: order.index(x["id"]))
+            state["log"].append({"event": "reordered", "set": parts[2], "order": order})
+            return self.send(204)
         if method == "POST" and path == "/v1/appScreenshots":
             data = body["data"]
             size = data["attributes"]["fileSize"]
