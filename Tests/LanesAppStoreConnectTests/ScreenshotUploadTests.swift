@@ -74,13 +74,24 @@ extension LocalAppStoreConnectTests {
             let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
-        @Test func aScreenshotAppleRefusesFailsWithItsReason() async throws {
+        @Test func aScreenshotAppleCouldNotProcessIsUploadedAgain() async throws {
+            let (folder, _) = try files()
+            try scenario(existing: "00", extra: ["screenshotFailure": ["code": "IMAGE_TOOL_FAILURE", "description": "The image could not be read.", "times": 1]])
+            _ = try await client(RecordingSleeper()).release(appID: "1234567890", try release(folder, overwrite: true), progress: { _ in })
+            let log = try server.log()
+            let states = (log["screenshots"] as? [[String: Any]] ?? []).compactMap { (($0["attributes"] as? [String: Any])?["assetDeliveryState"] as? [String: Any])?["state"] as? String }
+            #expect(states == ["COMPLETE", "COMPLETE"], "the failed one deleted and sent again")
+            #expect((log["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "deleted-screenshot" }.count == 1)
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        }
+
+        @Test func aScreenshotAppleRefusesFiveTimesFailsWithItsReason() async throws {
             let (folder, _) = try files()
             try scenario(existing: "00", extra: ["screenshotFailure": ["code": "IMAGE_TOOL_FAILURE", "description": "The image could not be read."]])
             let error = try await #require(throws: UploadError.self) {
                 _ = try await client(RecordingSleeper()).release(appID: "1234567890", try release(folder, overwrite: true), progress: { _ in })
             }
-            #expect(error.message.contains("en-US/1.png: IMAGE_TOOL_FAILURE: The image could not be read."), "\(error.message)")
+            #expect(error.message.contains("en-US/1.png in 5 tries: IMAGE_TOOL_FAILURE: The image could not be read."), "\(error.message)")
             #expect((try server.log()["log"] as? [[String: Any]] ?? []).contains { $0["event"] as? String == "deleted-set" && $0["id"] as? String == "set-65" })
         }
     }
