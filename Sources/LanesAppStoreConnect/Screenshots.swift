@@ -284,7 +284,13 @@ extension AppStoreConnectClient {
                 if !dryRun, let setID, !existing.isEmpty { sorted.append(setID) }
             }
         }
-        // As deliver: a screenshot App Store Connect could not process is deleted and uploaded again.
+        try await processAndRetry(pending, upload, progress: progress)
+        for setID in sorted { try await sortScreenshots(setID: setID, change: change) }
+    }
+
+    /// Waits for App Store Connect to process `pending`; as deliver does, a screenshot it could not
+    /// process is deleted and uploaded again, `AppStoreScreenshots.tries` times in all.
+    private func processAndRetry(_ pending: [PendingScreenshot], _ upload: ScreenshotUpload, progress: @Sendable (String) -> Void) async throws {
         var failed = try await waitForScreenshots(pending, upload, progress: progress)
         var tries = 1
         while let first = failed.first {
@@ -302,7 +308,6 @@ extension AppStoreConnectClient {
             }
             failed = try await waitForScreenshots(again, upload, progress: progress)
         }
-        for setID in sorted { try await sortScreenshots(setID: setID, change: change) }
     }
 
     /// As deliver does after uploading into a set that had screenshots: the set in file-name order.
