@@ -21,6 +21,8 @@ public struct ScreenshotFile: Sendable, Equatable {
 public enum AppStoreScreenshots {
     /// Apple takes at most ten screenshots per display type and locale.
     public static let perSet = 10
+    /// How often a screenshot App Store Connect could not process is uploaded, in all (deliver's 5).
+    public static let tries = 5
 
     /// Per locale, the screenshots in upload order (file names compared as deliver sorts them, numbers by value).
     public static func read(folder: String) throws(UploadError) -> [String: [ScreenshotFile]] {
@@ -226,7 +228,8 @@ extension AppStoreConnectClient {
     /// until App Store Connect has processed it (`assetDeliveryState`), cancellably.
     func uploadScreenshots(_ upload: ScreenshotUpload, localizations: [String: String], dryRun: Bool,
                            change: (String) -> Void, progress: @Sendable (String) -> Void) async throws {
-        var pending: [(id: String, file: ScreenshotFile)] = []
+        var pending: [PendingScreenshot] = []
+        var sorted: [String] = []
         for locale in upload.screenshots.keys.sorted() {
             let files = upload.screenshots[locale] ?? []
             guard let localizationID = localizations[locale] else {
@@ -276,11 +279,48 @@ extension AppStoreConnectClient {
                     count += 1
                     change("upload \(locale) \(type) \(file.fileName)")
                     guard !dryRun, let setID else { continue }
-                    pending.append((try await uploadScreenshot(file, checksum: checksum, size: size, setID: setID), file))
+                    pending.append(PendingScreenshot(id: try await uploadScreenshot(file, checksum: checksum, size: size, setID: setID), file: file, setID: setID))
                 }
+                if !dryRun, let setID, !existing.isEmpty { sorted.append(setID) }
             }
         }
-        try await waitForScreenshots(pending, upload, progress: progress)
+        try await processAndRetry(pending, upload, progress: progress)
+        for setID in sorted { try await sortScreenshots(setID: setID, change: change) }
+    }
+
+    /// Waits for App Store Connect to process `pending`; as deliver does, a screenshot it could not
+    /// process is deleted and uploaded again, `AppStoreScreenshots.tries` times in all.
+    private func processAndRetry(_ pending: [PendingScreenshot], _ upload: ScreenshotUpload, progress: @Sendable (String) -> Void) async throws {
+        var failed = try await waitForScreenshots(pending, upload, progress: progress)
+        var tries = 1
+        while let first = failed.first {
+            guard tries < AppStoreScreenshots.tries else {
+                throw UploadError(.configuration, "App Store Connect could not process \(first.item.file.path) in \(tries) tries: \(first.reasons.isEmpty ? "FAILED" : first.reasons)")
+            }
+            tries += 1
+            var again: [PendingScreenshot] = []
+            for (item, reasons) in failed {
+                progress("\(item.file.path): App Store Connect could not process it (\(reasons.isEmpty ? "FAILED" : reasons)); try \(tries) of \(AppStoreScreenshots.tries)")
+                try await deleteIfPresent("/v1/appScreenshots/\(item.id)")
+                let (checksum, size) = try AssetUpload.md5(of: item.file.path)
+                again.append(PendingScreenshot(id: try await uploadScreenshot(item.file, checksum: checksum, size: size, setID: item.setID),
+                                               file: item.file, setID: item.setID))
+            }
+            failed = try await waitForScreenshots(again, upload, progress: progress)
+        }
+    }
+
+    /// As deliver does after uploading into a set that had screenshots: the set in file-name order.
+    private func sortScreenshots(setID: String, change: (String) -> Void) async throws {
+        let screenshots = try await getAll("/v1/appScreenshotSets/\(setID)/appScreenshots", query: [("limit", "50")], as: Resource<ScreenshotAttributes>.self)
+        let ordered = screenshots.enumerated().sorted { left, right in
+            let a = left.element.attributes?.fileName ?? "", b = right.element.attributes?.fileName ?? ""
+            return a == b ? left.offset < right.offset : AppStoreScreenshots.naturallyBefore(a, b)
+        }.map(\.element)
+        guard ordered.map(\.id) != screenshots.map(\.id) else { return }
+        change("sort the screenshots of set \(setID) by file name")
+        try await send("PATCH", "/v1/appScreenshotSets/\(setID)/relationships/appScreenshots",
+                       body: ToMany(data: ordered.map { Linkage(type: "appScreenshots", id: $0.id) }))
     }
 
     /// Types in the order their first file comes.
@@ -310,20 +350,20 @@ extension AppStoreConnectClient {
         return screenshot.id
     }
 
-    /// Polls the new screenshots until none is still UPLOAD_COMPLETE (processing), or the timeout.
-    private func waitForScreenshots(_ pending: [(id: String, file: ScreenshotFile)], _ upload: ScreenshotUpload,
-                                    progress: @Sendable (String) -> Void) async throws {
+    /// Polls the new screenshots until none is still UPLOAD_COMPLETE (processing), or the timeout;
+    /// returns those App Store Connect marked FAILED, with its reasons.
+    private func waitForScreenshots(_ pending: [PendingScreenshot], _ upload: ScreenshotUpload,
+                                    progress: @Sendable (String) -> Void) async throws -> [(item: PendingScreenshot, reasons: String)] {
         var left = pending
+        var failed: [(item: PendingScreenshot, reasons: String)] = []
         var waited = 0.0
         while !left.isEmpty {
-            var still: [(id: String, file: ScreenshotFile)] = []
+            var still: [PendingScreenshot] = []
             for item in left {
                 let state = try await get("/v1/appScreenshots/\(item.id)", as: Document<Resource<ScreenshotAttributes>>.self).data.attributes?.assetDeliveryState
                 switch state?.state {
                 case "COMPLETE": continue
-                case "FAILED":
-                    let reasons = state?.reasons ?? ""
-                    throw UploadError(.configuration, "App Store Connect could not process \(item.file.path): \(reasons.isEmpty ? "FAILED" : reasons)")
+                case "FAILED": failed.append((item, state?.reasons ?? ""))
                 default: still.append(item)
                 }
             }
@@ -337,5 +377,13 @@ extension AppStoreConnectClient {
             try await pause(upload.pollInterval)
             waited += upload.pollInterval
         }
+        return failed
     }
+}
+
+/// A screenshot reserved, sent and committed, waiting for App Store Connect's processing.
+struct PendingScreenshot: Sendable {
+    let id: String
+    let file: ScreenshotFile
+    let setID: String
 }

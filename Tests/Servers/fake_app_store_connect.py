@@ -436,6 +436,15 @@ class Handler(JSONHandler):
         if method == "GET" and parts[:2] == ["v1", "appScreenshotSets"] and parts[3:] == ["appScreenshots"]:
             items = [self.resource("appScreenshots", x) for x in state["screenshots"] if x["set"] == parts[2]]
             return self.send(200, self.page(path, query, items))
+        if method == "PATCH" and parts[:2] == ["v1", "appScreenshotSets"] and parts[3:] == ["relationships", "appScreenshots"]:
+            order = [linkage["id"] for linkage in body["data"]]
+            inside = [x for x in state["screenshots"] if x["set"] == parts[2]]
+            if sorted(order) != sorted(x["id"] for x in inside):
+                return self.apple_error(409, "ENTITY_ERROR.RELATIONSHIP.INVALID", "The order names other screenshots", "The order must name every screenshot of the set.")
+            others = [x for x in state["screenshots"] if x["set"] != parts[2]]
+            state["screenshots"] = others + sorted(inside, key=lambda x: order.index(x["id"]))
+            state["log"].append({"event": "reordered", "set": parts[2], "order": order})
+            return self.send(204)
         if method == "POST" and path == "/v1/appScreenshots":
             data = body["data"]
             size = data["attributes"]["fileSize"]
@@ -446,6 +455,10 @@ class Handler(JSONHandler):
             state["files"][item["id"]] = {"size": size, "parts": {}, "operations": item["attributes"]["uploadOperations"]}
             state["screenshots"].append(item)
             return self.send(201, {"data": self.resource("appScreenshots", item), "links": {"self": f"{APPLE}{path}"}})
+        if method == "DELETE" and parts[:2] == ["v1", "appScreenshots"] and len(parts) == 3:
+            state["screenshots"] = [x for x in state["screenshots"] if x["id"] != parts[2]]
+            state["log"].append({"event": "deleted-screenshot", "id": parts[2]})
+            return self.send(204)
         if method == "PATCH" and parts[:2] == ["v1", "appScreenshots"] and len(parts) == 3:
             item = next(x for x in state["screenshots"] if x["id"] == parts[2])
             attributes = body["data"].get("attributes") or {}
@@ -460,9 +473,15 @@ class Handler(JSONHandler):
             if item["attributes"]["assetDeliveryState"]["state"] == "UPLOAD_COMPLETE":
                 item["polls"] = item.get("polls", 0) + 1
                 if item["polls"] > state["screenshotPolls"]:
-                    # "screenshotFailure": {"code", "description"} plays Apple refusing an image after processing.
+                    # "screenshotFailure": {"code", "description", "times": N} plays Apple refusing images after
+                    # processing (the first N, or all without "times").
                     failure = state["screenshotFailure"]
-                    item["attributes"]["assetDeliveryState"] = {"state": "FAILED", "errors": [failure]} if failure else {"state": "COMPLETE"}
+                    fails = failure is not None and failure.get("times", 1 << 30) > 0
+                    if fails:
+                        failure["times"] = failure.get("times", 1 << 30) - 1
+                        item["attributes"]["assetDeliveryState"] = {"state": "FAILED", "errors": [{"code": failure["code"], "description": failure["description"]}]}
+                    else:
+                        item["attributes"]["assetDeliveryState"] = {"state": "COMPLETE"}
             return self.send(200, {"data": self.resource("appScreenshots", item), "links": {"self": f"{APPLE}{path}"}})
         raise Invalid(f"{method} {path} is valid for Apple but this server does not play it")
 
