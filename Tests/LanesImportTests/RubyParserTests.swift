@@ -23,6 +23,27 @@ import Testing
         #expect(gym.position == SourcePosition(line: 2, column: 3))
     }
 
+    @Test func keywordBlockParametersKeepTheirDefaults() {
+        let statements = RubyParser.parse("""
+            lane :release do |skip_confirm: false, version: nil, track: "beta", retries: 3, base:|
+              UI.message(track)
+            end
+            """)
+        guard case .call(let lane)? = statements.first, let block = lane.block else {
+            Issue.record("not a lane: \(statements)")
+            return
+        }
+        #expect(block.parameters == ["skip_confirm", "version", "track", "retries", "base"])
+        #expect(block.keywords.map(\.name) == ["skip_confirm", "version", "track", "retries", "base"])
+        guard block.keywords.count == 5 else { return }
+        if case .bool(false, _)? = block.keywords[0].defaultValue {} else { Issue.record("\(block.keywords[0])") }
+        if case .nilValue? = block.keywords[1].defaultValue {} else { Issue.record("\(block.keywords[1])") }
+        #expect(block.keywords[2].defaultValue?.symbolText == "beta")
+        if case .integer("3", _)? = block.keywords[3].defaultValue {} else { Issue.record("\(block.keywords[3])") }
+        #expect(block.keywords[4].defaultValue == nil)
+        #expect(block.body.count == 1)
+    }
+
     @Test func heredocsInterpolationAndWhatCannotBeReadKeepTheirPositions() {
         let statements = RubyParser.parse("""
             import "../shared/Fastfile"

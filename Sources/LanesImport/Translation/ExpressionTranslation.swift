@@ -58,7 +58,13 @@ extension FastfileTranslator {
             if a.kind == .nilLiteral, b.kind == .string { return SwiftValue("(\(condition) ? nil : \(b.code) as String?)", .optionalString) }
             if b.kind == .nilLiteral, a.kind == .string { return SwiftValue("(\(condition) ? \(a.code) as String? : nil)", .optionalString) }
             throw Untranslatable("a conditional whose branches have different types")
+        case .instanceVariable(let name, _), .globalVariable(let name, _):
+            // One the lane itself assigned reads like a local; one set elsewhere (another lane, before_all) is unknown here.
+            if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
+            throw Untranslatable("\(name), which this lane reads before (or without) assigning it")
         case .constant(let name, _):
+            // A constant the lane itself assigned (`BUILD_NUMBER = options[:build]`) reads like a local.
+            if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
             if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(name), kind) }
             throw Untranslatable("the Ruby constant \(name)")
         default:
