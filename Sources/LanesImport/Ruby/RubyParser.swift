@@ -513,7 +513,11 @@ struct RubyParser {
                         parameters.append(name)
                         advance()
                         var value: RubyNode?
-                        if !current.isPunct(","), !current.isPunct("|") { value = try parsePrimary(allowCommand: false, allowDoBlock: false) }
+                        if !current.isPunct(","), !current.isPunct("|") {
+                            // Anything longer than one value (`-1`, `ENV["X"]`) is skipped and leaves no usable default.
+                            value = try? parsePrimary(allowCommand: false, allowDoBlock: false)
+                            if !current.isPunct(","), !current.isPunct("|") { value = .unreadable(text: "", reason: "a computed default", current.start) }
+                        }
                         keywords.append(.init(name: name, keyword: true, defaultValue: value))
                         if current.isPunct(",") { advance() }
                         continue
