@@ -157,6 +157,11 @@ import Testing
               plist = "a"
               @plist = "b"
             end
+            $app_name = "App"
+            app_name = "Other"
+            lane :globals do
+              gym(scheme: $app_name)
+            end
             """)
         #expect(result.lanefile.contains("let BUILD_NUMBER = (try lane[stampOptionBuild])"))
         #expect(result.lanefile.contains(#"let plist = "App/Info.plist""#))
@@ -167,7 +172,10 @@ import Testing
         let stamp = result.report.actions.filter { $0.lane == "stamp" }
         #expect(stamp.map(\.outcome) == [.step, .step])
         // Set in another lane (or shadowing a top-level constant, or named like a plain local): still a TODO.
-        #expect(result.report.todos.map(\.line).sorted() == [10, 11, 15])
+        #expect(result.report.todos.map(\.line).sorted() == [10, 11, 15, 18])
+        // A top-level `$name` is read by every lane like a constant; a plain name taking its Swift name stays a TODO.
+        #expect(result.lanefile.contains(#"let app_name = "App""#))
+        #expect(result.lanefile.contains(#"try await buildApp(scheme: app_name)"#))
     }
 
     @Test func hooksBecomeLanesHooks() {

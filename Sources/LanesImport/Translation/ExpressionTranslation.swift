@@ -61,6 +61,7 @@ extension FastfileTranslator {
         case .instanceVariable(let name, _), .globalVariable(let name, _):
             // One the lane itself assigned reads like a local; one set elsewhere (another lane, before_all) is unknown here.
             if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
+            if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(name), kind) }
             throw Untranslatable("\(name), which this lane reads before (or without) assigning it")
         case .constant(let name, _):
             // A constant the lane itself assigned (`BUILD_NUMBER = options[:build]`) reads like a local.

@@ -222,12 +222,21 @@ struct FastfileTranslator {
 
     // MARK: Top level
 
+    /// Whether a global already declared has the Swift name `name` would get (`$app` and `app` both give `app`).
+    private func swiftNameTaken(_ name: String) -> Bool {
+        let constant = swiftIdentifier(name)
+        return globalConstants.values.contains { $0 == constant || $0 == "(try \(constant))" }
+    }
+
     private mutating func translateTopLevel(_ statement: RubyNode) {
         let line = statement.position.line
         switch statement {
         case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil,
-             .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil:
-            if let literal = (try? literalValue(value)) ?? globalExpression(value) {
+             .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil,
+             // `$name`/`@name` at the top level: read by every lane, like a constant.
+             .assign(.globalVariable(let name, _), let value, nil, _) where globals[name] == nil,
+             .assign(.instanceVariable(let name, _), let value, nil, _) where globals[name] == nil:
+            if !swiftNameTaken(name), let literal = (try? literalValue(value)) ?? globalExpression(value) {
                 let constant = swiftIdentifier(name)
                 globals[name] = literal.kind
                 globalConstants[name] = constant
@@ -236,7 +245,7 @@ struct FastfileTranslator {
             }
             // A value that reads the environment is read when a lane uses it: a computed global.
             let saved = (report, lane)
-            if let computed = try? expression(value), !computed.code.contains("await"),
+            if !swiftNameTaken(name), let computed = try? expression(value), !computed.code.contains("await"),
                let type = ([.string: "String", .strings: "[String]", .int: "Int", .bool: "Bool", .optionalString: "String?"] as [SwiftValue.Kind: String])[computed.kind] {
                 let constant = swiftIdentifier(name)
                 globals[name] = computed.kind
