@@ -242,6 +242,13 @@ extension FastfileTranslator {
             let a = try expression(left, optionalRead: true), b = try expression(right, optionalRead: true)
             if let (x, y) = comparable(a, b) { return SwiftValue("(\(x) \(op) \(y))", .bool) }
             throw Untranslatable("comparing values of different types")
+        case "===":
+            // On text, numbers, true/false and nil, Ruby's `===` is `==` (on a class, range or regex it is not).
+            let a = try expression(left, optionalRead: true)
+            guard [.string, .optionalString, .int, .bool].contains(a.kind) else { throw Untranslatable("the operator === on this value") }
+            let b = try expression(right, optionalRead: true)
+            if let (x, y) = comparable(a, b) { return SwiftValue("(\(x) == \(y))", .bool) }
+            throw Untranslatable("comparing values of different types")
         case "<", "<=", ">", ">=":
             let a = try expression(left), b = try expression(right)
             guard a.kind == b.kind, a.kind == .int || a.kind == .double || a.kind == .string else { throw Untranslatable("ordering values that are not numbers") }
