@@ -35,6 +35,13 @@ import Testing
             UI.message("Built #{lane_context[SharedValues::IPA_OUTPUT_PATH]}")
           end
 
+          desc "Stamp a build number into the plist"
+          lane :stamp do |build: nil, dry_run: false|
+            BUILD = build
+            @plist = "Stamp/Info.plist"
+            set_info_plist_value(path: @plist, key: "CFBundleVersion", value: BUILD) unless dry_run
+          end
+
           error do |lane, exception|
             UI.error("Lane #{lane} failed: #{exception.message}")
           end
@@ -47,6 +54,9 @@ import Testing
         try FileManager.default.createDirectory(at: project.appendingPathComponent("fastlane"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.brewer, to: project.appendingPathComponent("Brewer.xcodeproj"))
         try Self.fastfile.write(to: project.appendingPathComponent("fastlane/Fastfile"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("Stamp"), withIntermediateDirectories: true)
+        try Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleVersion</key><string>1</string></dict></plist>"#.utf8)
+            .write(to: project.appendingPathComponent("Stamp/Info.plist"))
         try "app_identifier(\"works.sth.brewer\")\nteam_id(\"ABCDE12345\")\n"
             .write(to: project.appendingPathComponent("fastlane/Appfile"), atomically: true, encoding: .utf8)
         return project
@@ -81,6 +91,21 @@ import Testing
         #expect(recorded.contains("archive\n"), "\(recorded)")
         #expect(recorded.contains("-exportArchive"), "\(recorded)")
         #expect(qa.standardOutput.contains("Built ") && qa.output.contains("out/"), "\(qa.output)")
+
+        // Keyword lane options, a constant and an instance variable the lane assigns are typed Swift: the step
+        // writes the given build number, skips on dry_run, and stops naming the option when build is not given.
+        let stamps = actions.filter { $0["lane"] as? String == "stamp" }
+        #expect(stamps.map { $0["outcome"] as? String ?? "" } == ["step"])
+        let stamped = try lanes.run(["stamp", "build:42"], in: project)
+        #expect(stamped.status == 0, "\(stamped.output)")
+        let plist = project.appendingPathComponent("Stamp/Info.plist")
+        #expect(((try? String(contentsOf: plist, encoding: .utf8)) ?? "").contains("<string>42</string>"))
+        let dry = try lanes.run(["stamp", "build:43", "dry_run:true"], in: project)
+        #expect(dry.status == 0, "\(dry.output)")
+        #expect(((try? String(contentsOf: plist, encoding: .utf8)) ?? "").contains("<string>42</string>"))
+        let missing = try lanes.run(["stamp"], in: project)
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("set_info_plist_value's value has no value"), "\(missing.output)")
 
         // The beta lane stops at the first step that cannot work here, and the error block runs,
         // without printing the secret.

@@ -23,6 +23,29 @@ import Testing
         #expect(gym.position == SourcePosition(line: 2, column: 3))
     }
 
+    @Test func keywordBlockParametersKeepTheirDefaults() {
+        let statements = RubyParser.parse("""
+            lane :release do |skip_confirm: false, version: nil, track: "beta", retries: 3, base:, limit: ENV["LIMIT"]|
+              UI.message(track)
+            end
+            """)
+        guard case .call(let lane)? = statements.first, let block = lane.block else {
+            Issue.record("not a lane: \(statements)")
+            return
+        }
+        #expect(block.parameters == ["skip_confirm", "version", "track", "retries", "base", "limit"])
+        #expect(block.keywords.map(\.name) == ["skip_confirm", "version", "track", "retries", "base", "limit"])
+        guard block.keywords.count == 6 else { return }
+        if case .bool(false, _)? = block.keywords[0].defaultValue {} else { Issue.record("\(block.keywords[0])") }
+        if case .nilValue? = block.keywords[1].defaultValue {} else { Issue.record("\(block.keywords[1])") }
+        #expect(block.keywords[2].defaultValue?.symbolText == "beta")
+        if case .integer("3", _)? = block.keywords[3].defaultValue {} else { Issue.record("\(block.keywords[3])") }
+        #expect(block.keywords[4].defaultValue == nil)
+        // A default longer than one value is not kept (the lane option is not declared; its uses stay TODOs).
+        if case .unreadable? = block.keywords[5].defaultValue {} else { Issue.record("\(block.keywords[5])") }
+        #expect(block.body.count == 1)
+    }
+
     @Test func heredocsInterpolationAndWhatCannotBeReadKeepTheirPositions() {
         let statements = RubyParser.parse("""
             import "../shared/Fastfile"

@@ -92,6 +92,8 @@ struct RubyBlock: Sendable {
     let parameters: [String]
     let body: [RubyNode]
     let position: SourcePosition
+    /// The `name: default` parameters (also listed in `parameters`): a lane's options as Ruby keywords.
+    var keywords: [RubyMethod.Parameter] = []
 }
 
 struct RubyMethod: Sendable {
@@ -120,6 +122,20 @@ struct RubyRescue: Sendable {
 }
 
 extension RubyNode {
+    /// The name a lane may use as a local although Ruby keeps it beyond the lane: a plain constant
+    /// (`BUILD_NUMBER`, not `Foo::BAR`), an instance variable (`@name`) or a user global (`$name`, not `$?`).
+    var laneVariableName: String? {
+        switch self {
+        case .constant(let name, _) where !name.contains(":"): return name
+        case .instanceVariable(let name, _) where name.count > 1 && !name.hasPrefix("@@"): return name
+        case .globalVariable(let name, _):
+            let rest = name.dropFirst()
+            guard let first = rest.first, first.isLetter || first == "_", rest.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+            return name
+        default: return nil
+        }
+    }
+
     /// The text of a symbol or of a string without interpolation.
     var symbolText: String? {
         switch self {

@@ -498,6 +498,7 @@ struct RubyParser {
         advance()  // `do` or `{`
         skipNewlines()
         var parameters: [String] = []
+        var keywords: [RubyMethod.Parameter] = []
         if current.isPunct("|") || current.isPunct("||") {
             let empty = current.isPunct("||")
             advance()
@@ -507,7 +508,20 @@ struct RubyParser {
                     guardCount += 1
                     if current.kind == .end || current.kind == .newline || guardCount > 100 { throw fail("unclosed block parameters") }
                     if case .identifier(let name) = current.kind { parameters.append(name) }
-                    if case .label(let name) = current.kind { parameters.append(name) }
+                    if case .label(let name) = current.kind {
+                        // `|name: default|`: the default is one primary value (a full expression would read `|` as an operator).
+                        parameters.append(name)
+                        advance()
+                        var value: RubyNode?
+                        if !current.isPunct(","), !current.isPunct("|") {
+                            // Anything longer than one value (`-1`, `ENV["X"]`) is skipped and leaves no usable default.
+                            value = try? parsePrimary(allowCommand: false, allowDoBlock: false)
+                            if !current.isPunct(","), !current.isPunct("|") { value = .unreadable(text: "", reason: "a computed default", current.start) }
+                        }
+                        keywords.append(.init(name: name, keyword: true, defaultValue: value))
+                        if current.isPunct(",") { advance() }
+                        continue
+                    }
                     if current.isPunct("=") {
                         // A default value: skip its expression.
                         advance()
@@ -529,7 +543,7 @@ struct RubyParser {
             body = parseStatements(until: [], brace: true)
             try expectPunct("}")
         }
-        return RubyBlock(parameters: parameters, body: body, position: position)
+        return RubyBlock(parameters: parameters, body: body, position: position, keywords: keywords)
     }
 
     /// A `do ... end` body may carry `rescue`/`ensure` clauses directly.

@@ -179,7 +179,7 @@ extension FastfileTranslator {
             let savedLane = lane
             let savedPrelude = prelude
             do {
-                given[option.name] = try convert(pair.value, to: option)
+                given[option.name] = try convert(pair.value, to: option, of: call.name)
             } catch let failure as Untranslatable {
                 lane = savedLane
                 prelude = savedPrelude
@@ -188,7 +188,7 @@ extension FastfileTranslator {
         }
         var positional = positionalArguments(call)
         if let first = info.options.first(where: { $0.spelling == .unlabeled || $0.spelling == .variadic }), !positional.isEmpty, given[first.name] == nil {
-            given[first.name] = try convert(positional.removeFirst(), to: first)
+            given[first.name] = try convert(positional.removeFirst(), to: first, of: call.name)
         }
         for _ in positional { drop("(positional)", of: call.name, line: line, reason: "a positional argument the step does not take") }
         if let missing = info.options.first(where: { Self.isRequired($0) && given[$0.name] == nil }) {
@@ -214,7 +214,7 @@ extension FastfileTranslator {
     }
 
     /// A Ruby value as the Swift type of a step option.
-    private mutating func convert(_ node: RubyNode, to option: OptionInfo) throws -> String {
+    private mutating func convert(_ node: RubyNode, to option: OptionInfo, of action: String) throws -> String {
         var type = option.swiftType
         if type.hasSuffix("?") { type.removeLast() }
         let optional = Self.takesOptional(option)
@@ -256,6 +256,8 @@ extension FastfileTranslator {
             let value = try expression(node)
             if let text = value.asString { return text }
             if optional, value.kind == .optionalString || value.kind == .result("String?") { return value.code }
+            // fastlane stops when a required option gets nil; the step stops the same way, naming the option.
+            if Self.isRequired(option), value.kind == .optionalString { return "try requireValue(\(value.code), \(SwiftValue.quoted("\(action)'s \(option.name)")))" }
             if case .result(let result) = value.kind, let access = FastlaneValues.resultText[result] {
                 if access.kind == .string || optional && access.kind == .optionalString { return value.code + access.accessor }
             }

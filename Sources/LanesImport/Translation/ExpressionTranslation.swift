@@ -58,7 +58,14 @@ extension FastfileTranslator {
             if a.kind == .nilLiteral, b.kind == .string { return SwiftValue("(\(condition) ? nil : \(b.code) as String?)", .optionalString) }
             if b.kind == .nilLiteral, a.kind == .string { return SwiftValue("(\(condition) ? \(a.code) as String? : nil)", .optionalString) }
             throw Untranslatable("a conditional whose branches have different types")
+        case .instanceVariable(let name, _), .globalVariable(let name, _):
+            // One the lane itself assigned reads like a local; one set elsewhere (another lane, before_all) is unknown here.
+            if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
+            if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(name), kind) }
+            throw Untranslatable("\(name), which this lane reads before (or without) assigning it")
         case .constant(let name, _):
+            // A constant the lane itself assigned (`BUILD_NUMBER = options[:build]`) reads like a local.
+            if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
             if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(name), kind) }
             throw Untranslatable("the Ruby constant \(name)")
         default:
@@ -234,6 +241,13 @@ extension FastfileTranslator {
         case "==", "!=":
             let a = try expression(left, optionalRead: true), b = try expression(right, optionalRead: true)
             if let (x, y) = comparable(a, b) { return SwiftValue("(\(x) \(op) \(y))", .bool) }
+            throw Untranslatable("comparing values of different types")
+        case "===":
+            // On text, numbers, true/false and nil, Ruby's `===` is `==` (on a class, range or regex it is not).
+            let a = try expression(left, optionalRead: true)
+            guard [.string, .optionalString, .int, .bool].contains(a.kind) else { throw Untranslatable("the operator === on this value") }
+            let b = try expression(right, optionalRead: true)
+            if let (x, y) = comparable(a, b) { return SwiftValue("(\(x) == \(y))", .bool) }
             throw Untranslatable("comparing values of different types")
         case "<", "<=", ">", ">=":
             let a = try expression(left), b = try expression(right)

@@ -35,6 +35,8 @@ struct LaneState {
     var scopes: [[String: SwiftValue.Kind]] = [[:]]
     /// Names assigned more than once in the lane (`var`).
     var reassigned: Set<String> = []
+    /// Plain local variables the lane assigns: an `@name` or `$name` of the same name stays a TODO.
+    var assignedLocals: Set<String> = []
     var sharedResults: [String: String] = [:]
     var wantsSharedResults = false
     var temporaries = 0
@@ -220,12 +222,21 @@ struct FastfileTranslator {
 
     // MARK: Top level
 
+    /// Whether a global already declared has the Swift name `name` would get (`$app` and `app` both give `app`).
+    private func swiftNameTaken(_ name: String) -> Bool {
+        let constant = swiftIdentifier(name)
+        return globalConstants.values.contains { $0 == constant || $0 == "(try \(constant))" }
+    }
+
     private mutating func translateTopLevel(_ statement: RubyNode) {
         let line = statement.position.line
         switch statement {
         case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil,
-             .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil:
-            if let literal = (try? literalValue(value)) ?? globalExpression(value) {
+             .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil,
+             // `$name`/`@name` at the top level: read by every lane, like a constant.
+             .assign(.globalVariable(let name, _), let value, nil, _) where globals[name] == nil,
+             .assign(.instanceVariable(let name, _), let value, nil, _) where globals[name] == nil:
+            if !swiftNameTaken(name), let literal = (try? literalValue(value)) ?? globalExpression(value) {
                 let constant = swiftIdentifier(name)
                 globals[name] = literal.kind
                 globalConstants[name] = constant
@@ -234,7 +245,7 @@ struct FastfileTranslator {
             }
             // A value that reads the environment is read when a lane uses it: a computed global.
             let saved = (report, lane)
-            if let computed = try? expression(value), !computed.code.contains("await"),
+            if !swiftNameTaken(name), let computed = try? expression(value), !computed.code.contains("await"),
                let type = ([.string: "String", .strings: "[String]", .int: "Int", .bool: "Bool", .optionalString: "String?"] as [SwiftValue.Kind: String])[computed.kind] {
                 let constant = swiftIdentifier(name)
                 globals[name] = computed.kind
@@ -329,12 +340,15 @@ struct FastfileTranslator {
     private mutating func translateLane(_ definition: LaneDefinition, into body: inout LanefileEmitter) {
         let name = laneNames[fastlaneName(definition)] ?? definition.name
         lane = LaneState(name: name)
-        lane.optionsParameter = definition.block.parameters.first
+        let keywords = definition.block.keywords
+        lane.optionsParameter = definition.block.parameters.first.flatMap { first in keywords.contains { $0.name == first } ? nil : first }
         lane.reassigned = Self.reassignedNames(definition.block.body)
+        lane.assignedLocals = Self.assignedLocalNames(definition.block.body)
         lane.wantsSharedResults = Self.mentionsLaneContext(definition.block.body)
         currentPlatform = definition.platform
         var content = LanefileEmitter()
         content.indent = 1
+        declareKeywordOptions(keywords, body: definition.block.body, line: definition.position.line, into: &content)
         translateBody(definition.block.body, into: &content)
 
         var summary = definition.summary ?? "Imported from the Fastfile's lane \(fastlaneName(definition))"
@@ -351,12 +365,42 @@ struct FastfileTranslator {
                                                    secrets: lane.secrets, options: lane.options.map(\.name)))
     }
 
+    /// `lane :x do |skip_confirm: false, version: nil|`: fastlane passes the lane's options as these
+    /// keywords, so each becomes a typed lane option with the same default, read into a local of its name.
+    /// A default that is not a plain literal leaves the name undeclared (its uses stay TODOs).
+    private mutating func declareKeywordOptions(_ keywords: [RubyMethod.Parameter], body: [RubyNode], line: Int,
+                                                into content: inout LanefileEmitter) {
+        for keyword in keywords {
+            let type: String, kind: SwiftValue.Kind, defaultText: String?
+            switch keyword.defaultValue {
+            case .bool(let value, _)?: (type, kind, defaultText) = ("Bool", .bool, value ? "true" : "false")
+            case .integer(let digits, _)?: (type, kind, defaultText) = ("Int", .int, digits)
+            case .nilValue?: (type, kind, defaultText) = ("String?", .optionalString, nil)
+            case nil: (type, kind, defaultText) = ("String", .string, nil)  // Ruby requires it
+            case let value?:
+                guard case .string = value, let text = value.symbolText else { continue }
+                (type, kind, defaultText) = ("String", .string, SwiftValue.quoted(text))
+            }
+            let name = keyword.name
+            var constant = swiftIdentifier(camelCase(lane.name) + "Option" + camelCase(name).prefix(1).uppercased() + camelCase(name).dropFirst())
+            while optionDeclarations.contains(where: { $0.hasPrefix("let \(constant) =") }) { constant += "_" }
+            optionDeclarations.append("let \(constant) = LaneOption<\(type)>(\(SwiftValue.quoted(name)), \"the \(name): keyword of the Fastfile's lane \(lane.name)\"" +
+                                      (defaultText.map { ", default: \($0)" } ?? "") + ")")
+            lane.options.append((name, constant, kind))
+            var assigned = false
+            for statement in body { statement.walk { if case .assign(.name(name, _), _, _, _) = $0 { assigned = true } } }
+            lane.scopes[lane.scopes.count - 1][name] = kind
+            content.emit("\(assigned ? "var" : "let") \(swiftIdentifier(name)) = try lane[\(constant)]", source: line)
+        }
+    }
+
     /// `def name(a, b: 1)` as `func name(_ a: String, b: String = "1") async throws`: parameters are
     /// text (Ruby does not say their type), the result is dropped (calls that use it become TODOs).
     private mutating func translateHelper(_ method: RubyMethod, into functions: inout LanefileEmitter) {
         lane = LaneState(name: "def \(method.name)")
         lane.isHook = true
         lane.reassigned = Self.reassignedNames(method.body)
+        lane.assignedLocals = Self.assignedLocalNames(method.body)
         var parameters: [String] = []
         var kinds: [SwiftValue.Kind] = []
         for parameter in method.parameters {
@@ -392,6 +436,7 @@ struct FastfileTranslator {
         lane.isHook = true
         lane.laneParameter = block.parameters.first
         lane.reassigned = Self.reassignedNames(block.body)
+        lane.assignedLocals = Self.assignedLocalNames(block.body)
         var opener: String
         switch kind {
         case "before_all", "before_each": opener = "BeforeEach { lane in"
@@ -422,9 +467,21 @@ struct FastfileTranslator {
         for statement in body {
             statement.walk { node in
                 if case .assign(.name(let name, _), _, let op, _) = node { counts[name, default: 0] += op == nil ? 1 : 2 }
+                if case .assign(let target, _, let op, _) = node, let name = target.laneVariableName { counts[name, default: 0] += op == nil ? 1 : 2 }
             }
         }
         return Set(counts.filter { $0.value > 1 }.keys)
+    }
+
+    static func assignedLocalNames(_ body: [RubyNode]) -> Set<String> {
+        var names: Set<String> = []
+        for statement in body {
+            statement.walk { node in
+                if case .assign(.name(let name, _), _, _, _) = node { names.insert(name) }
+                if case .multipleAssign(let targets, _, _) = node { for case .name(let name, _) in targets { names.insert(name) } }
+            }
+        }
+        return names
     }
 
     static func mentionsLaneContext(_ body: [RubyNode]) -> Bool {

@@ -33,6 +33,9 @@ extension FastfileTranslator {
         var names: [String] = []
         switch statement {
         case .assign(.name(let name, _), _, nil, _): names = [name]
+        case .assign(let target, _, nil, _):
+            guard let name = target.laneVariableName, isLaneVariable(name) else { return }
+            names = [name]
         case .multipleAssign(let targets, _, _): for case .name(let name, _) in targets { names.append(name) }
         default: return
         }
@@ -203,6 +206,13 @@ extension FastfileTranslator {
             let code = right.code
             lane.scopes[lane.scopes.count - 1][name] = kind
             emitWithPrelude("\(mutable ? "var" : "let") \(identifier) = \(code)", line: line, into: &emitter)
+        case .constant(_, let position), .instanceVariable(_, let position), .globalVariable(_, let position):
+            // Ruby keeps a constant, `@name` or `$name` beyond the lane, but a lane that assigns one and reads it
+            // itself uses it as a local: the Lanefile declares it in the lane (another lane reading it stays a TODO).
+            guard let name = target.laneVariableName, isLaneVariable(name) else {
+                throw Untranslatable("assignment to something other than a local variable")
+            }
+            try translateAssignment(target: .name(name, position), value: value, op: op, line: line, into: &emitter)
         case .index(.constant("ENV", _), let keys, _):
             guard let name = keys.first?.symbolText else { throw Untranslatable("ENV with a computed name") }
             let right = try expression(value)
@@ -213,6 +223,13 @@ extension FastfileTranslator {
         }
     }
 
+
+    /// A constant no top-level assignment declares, or an `@name`/`$name` whose Swift name no plain local of the lane takes.
+    func isLaneVariable(_ name: String) -> Bool {
+        guard globals[name] == nil else { return false }
+        guard let sigil = name.first, sigil == "@" || sigil == "$" else { return true }
+        return !lane.assignedLocals.contains(String(name.dropFirst())) && globals[String(name.dropFirst())] == nil
+    }
 
     private mutating func translateCase(subject: RubyNode?, whens: [RubyWhen], otherwise: [RubyNode]?, line: Int,
                                         into emitter: inout LanefileEmitter) throws {

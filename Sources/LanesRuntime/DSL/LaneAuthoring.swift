@@ -14,6 +14,13 @@ public func fail(_ message: String, fileID: StaticString = #fileID, line: UInt =
     throw LaneFailureMessage(message: message, file: String(describing: fileID), line: Int(line))
 }
 
+/// The value, or a lane failure saying `what` has none: a required option fed from something that may
+/// be absent (`lane[option]`, an environment read with no default), as fastlane stops on a missing value.
+public func requireValue<Value>(_ value: Value?, _ what: String, fileID: StaticString = #fileID, line: UInt = #line) throws -> Value {
+    guard let value else { try fail("\(what) has no value", fileID: fileID, line: line) }
+    return value
+}
+
 /// The error `fail(_:)` throws: the message and where in the Lanefile it was raised.
 public struct LaneFailureMessage: Error, Sendable, ClassifiedError, CustomStringConvertible {
     public let message: String
