@@ -95,7 +95,10 @@ import Testing
         // A fresh clone, as a CI agent gets it: no build/, no .lanes/, no .env.
         try run(["git", "add", "."], in: project)
         try run(["git", "-c", "user.name=CI", "-c", "user.email=ci@example.com", "commit", "-q", "-m", "Initial"], in: project)
-        let clone = LanesProcess.temporaryDirectory("init-clone").appendingPathComponent("brewer")
+        let cloneParent = LanesProcess.temporaryDirectory("init-clone")
+        // The clone holds a built project (about 80 MB): left behind, every run of the suite would pile one up.
+        defer { try? FileManager.default.removeItem(at: cloneParent) }
+        let clone = cloneParent.appendingPathComponent("brewer")
         #expect(try run(["git", "clone", "-q", project.path, clone.path], in: project).status == 0)
         #expect(!FileManager.default.fileExists(atPath: clone.appendingPathComponent("build").path))
         let bin = URL(fileURLWithPath: try LanesProcess.executable).deletingLastPathComponent().path
