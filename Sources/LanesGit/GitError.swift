@@ -56,6 +56,8 @@ extension GitError {
         case GIT_EEXISTS.rawValue: .alreadyExists
         case GIT_EINVALIDSPEC.rawValue: .invalidArgument
         case GIT_EAUTH.rawValue, GIT_ECERTIFICATE.rawValue: .authentication
+        // A local (file) remote refuses a non-fast-forward push with this code, not a per-ref status.
+        case GIT_ENONFASTFORWARD.rawValue: .pushRejected
         default: .libgit2
         }
         return GitError(kind, "\(action): \(redact(detail))")

@@ -18,6 +18,8 @@ public enum MatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// A feature that needs a service lanes does not have yet.
     case unavailable(String, hint: String)
+    /// New files could not be pushed; they are kept, still encrypted, in `folder`.
+    case notStored(String, folder: String, hint: String)
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum MatchError: Error, Sendable, Equatable, CustomStringConvertible {
             message
         case let .unavailable(message, _):
             message
+        case let .notStored(message, _, _):
+            message
         }
     }
 
@@ -47,7 +51,7 @@ public enum MatchError: Error, Sendable, Equatable, CustomStringConvertible {
             "export \(variable) (the passphrase of the match repository) in the CI job's secret settings"
         case let .wrongPassword(variable, _):
             "check \(variable); it is the passphrase fastlane match asked for when the repository was created"
-        case let .notFound(_, hint), let .unavailable(_, hint):
+        case let .notFound(_, hint), let .unavailable(_, hint), let .notStored(_, _, hint):
             hint
         default:
             nil
@@ -56,7 +60,9 @@ public enum MatchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the machine or service is at fault rather than the configuration.
     public var isEnvironmental: Bool {
-        if case .storage = self { return true }
-        return false
+        switch self {
+        case .storage, .notStored: true
+        default: false
+        }
     }
 }

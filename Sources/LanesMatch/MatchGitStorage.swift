@@ -1,40 +1,102 @@
+internal import Foundation
 import LanesGit
 
-/// A match storage in one branch of a git repository, read and written without a working tree:
-/// the branch is fetched into a bare repository in a private folder, files are read from its
-/// objects, and changes become one commit pushed back (a fast-forward, or refused).
-public struct MatchGitStorage: Sendable {
+/// How a match git storage reaches its remote: fetch the branch into the local bare repository,
+/// push it back. `MatchGitStorage` uses libgit2's (`LibGit2MatchRemote`); the seam lets a test
+/// move the remote between a fetch and a push.
+public protocol MatchGitRemote: Sendable {
+    /// The branch's tip after fetching it into `repository` (nil: the remote has no such branch).
+    func fetchBranch(_ branch: String, into repository: Repository) throws -> ObjectID?
+    /// Pushes `repository`'s branch; a push that is not a fast-forward throws `GitError` `.pushRejected`.
+    func pushBranch(_ branch: String, from repository: Repository) throws
+}
+
+/// The remote through libgit2, with the storage's credentials.
+public struct LibGit2MatchRemote: MatchGitRemote {
     public let url: String
-    public let branch: String
     /// Token, http headers (`git_basic_authorization`, `git_bearer_authorization`) or ssh key:
     /// handed to libgit2 through callbacks and options, never in a URL or an argument.
     public let credentials: RemoteCredentials
+
+    public init(url: String, credentials: RemoteCredentials) {
+        self.url = url
+        self.credentials = credentials
+    }
+
+    public func fetchBranch(_ branch: String, into repository: Repository) throws -> ObjectID? {
+        try repository.fetchBranch(branch, from: url, credentials: credentials)
+    }
+
+    public func pushBranch(_ branch: String, from repository: Repository) throws {
+        try repository.pushBranch(branch, to: url, credentials: credentials)
+    }
+}
+
+/// A match storage in one branch of a git repository, read and written without a working tree:
+/// the branch is fetched into a bare repository in a private folder, files are read from its
+/// objects, and changes become one commit pushed back as a fast-forward. When someone pushed
+/// meanwhile, the new files are committed again on the new tip and pushed again.
+public struct MatchGitStorage: Sendable {
+    public let url: String
+    public let branch: String
+    public let remote: any MatchGitRemote
     public let repositoryPath: String
+    /// Pushes tried before giving up when the branch keeps moving.
+    public let pushAttempts: Int
 
     public init(url: String, branch: String, credentials: RemoteCredentials, repositoryPath: String) {
+        self.init(url: url, branch: branch, remote: LibGit2MatchRemote(url: url, credentials: credentials), repositoryPath: repositoryPath)
+    }
+
+    public init(url: String, branch: String, remote: any MatchGitRemote, repositoryPath: String, pushAttempts: Int = 3) {
         self.url = url
         self.branch = branch
-        self.credentials = credentials
+        self.remote = remote
         self.repositoryPath = repositoryPath
+        self.pushAttempts = max(1, pushAttempts)
     }
 
     /// The branch's files and its tip (nil tip and no files: the branch does not exist yet).
     public func read() throws -> (files: MatchFiles, tip: ObjectID?) {
         let repository = try Repository.createBare(at: repositoryPath)
-        guard let tip = try repository.fetchBranch(branch, from: url, credentials: credentials) else {
+        guard let tip = try remote.fetchBranch(branch, into: repository) else {
             return (MatchFiles(), nil)
         }
         return (MatchFiles(try repository.files(at: tip)), tip)
     }
 
-    /// Commits `changes` on top of `parent` and pushes the branch.
+    /// Commits `changes` on top of `parent` and pushes the branch. On a rejected push the branch
+    /// is fetched again and the same files committed on its new tip, up to `pushAttempts` pushes.
+    /// A path the remote now holds with other contents stops it (`MatchError.storage`), except
+    /// the paths in `ifAbsent` (the version file), which are then left as the remote has them.
     @discardableResult
     public func write(_ changes: [String: [UInt8]], parent: ObjectID?, message: String,
-                      authorName: String, authorEmail: String) throws -> ObjectID {
+                      authorName: String, authorEmail: String, ifAbsent: Set<String> = []) throws -> ObjectID {
         let repository = try Repository(at: repositoryPath)
-        let commit = try repository.commit(changes, parent: parent, branch: branch, message: message,
-                                           authorName: authorName, authorEmail: authorEmail)
-        try repository.pushBranch(branch, to: url, credentials: credentials)
-        return commit
+        var parent = parent
+        var changes = changes
+        var attempt = 1
+        while true {
+            let commit = try repository.commit(changes, parent: parent, branch: branch, message: message,
+                                               authorName: authorName, authorEmail: authorEmail)
+            do {
+                try remote.pushBranch(branch, from: repository)
+                return commit
+            } catch let error as GitError where error.kind == .pushRejected && attempt < pushAttempts {
+                attempt += 1
+            }
+            // Someone pushed meanwhile: the new files go on top of what they pushed.
+            parent = try remote.fetchBranch(branch, into: repository)
+            guard let tip = parent else { continue }
+            let current = try repository.files(at: tip)
+            for path in changes.keys.sorted() {
+                guard let theirs = current[path], theirs != changes[path] else { continue }
+                if ifAbsent.contains(path) {
+                    changes[path] = nil
+                    continue
+                }
+                throw MatchError.storage("\(url) branch \(branch) now holds \(path) with other contents (pushed by someone else meanwhile); lanes does not overwrite it")
+            }
+        }
     }
 }

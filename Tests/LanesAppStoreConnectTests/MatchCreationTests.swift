@@ -125,6 +125,41 @@ extension LocalAppStoreConnectTests {
             #expect(try git(remote, "log", "-1", "--format=%s", "master") == "[fastlane] Updated appstore and platform ios")
         }
 
+        /// The push of what Apple issued fails (here the remote's branch is locked): nothing is
+        /// thrown away; the encrypted files wait in a 0700 folder of the state directory, named in
+        /// the error, and decrypt to the certificate and its key.
+        @Test func filesThatCannotBePushedAreKeptEncryptedAndNamedInTheError() async throws {
+            let temp = try TemporaryDirectory()
+            defer { temp.remove() }
+            try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
+                              "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]]])
+            let remote = temp.path + "/certificates.git"
+            try check(["git", "init", "-q", "--bare", remote])
+            try Data().write(to: URL(fileURLWithPath: remote + "/refs/heads/master.lock"))
+            let context = context(temp, remote: remote)
+            var message = ""
+            await #expect { try await sync(readonly: false, context) } throws: { error in
+                message = "\(error)"
+                return message.contains("kept encrypted in \(context.stateDirectory)/match-unpushed/") && message.contains("lanes match import --type appstore")
+            }
+            #expect(try git(remote, "rev-parse", "--verify", "--quiet", "refs/heads/master") == "", "nothing reached the remote")
+            let kept = context.stateDirectory + "/match-unpushed"
+            let folders = try FileManager.default.contentsOfDirectory(atPath: kept)
+            #expect(folders.count == 1)
+            let folder = try #require(folders.first.map { kept + "/" + $0 })
+            #expect(message.contains(folder))
+            #expect((try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int) == 0o700)
+            let cers = try FileManager.default.contentsOfDirectory(atPath: folder + "/certs/distribution").filter { $0.hasSuffix(".cer") }
+            let cer = try #require(cers.first)
+            let path = folder + "/certs/distribution/" + cer
+            // Encrypted as the storage holds it; fastlane's algorithm (match_format.py) opens it.
+            #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self).hasPrefix("bWF0Y2hfZW5jcnlwdGVkX3Yy"))
+            let der = try #require(try decrypt(path))
+            let key = try #require(try decrypt(String(path.dropLast(4)) + ".p12"))
+            #expect(try SigningIdentity.pair(certificateDER: der, privateKeyPEM: key, source: cer).certificate.sha1 == (try Certificate(der: der).sha1))
+            #expect(FileManager.default.fileExists(atPath: folder + "/profiles/appstore/AppStore_works.sth.brewer.mobileprovision"))
+        }
+
         @Test func forceForNewDevicesRenewsAnAdHocProfileThatMissesADeviceAndOnlyThen() async throws {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }

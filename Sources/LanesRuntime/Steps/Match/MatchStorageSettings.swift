@@ -161,13 +161,27 @@ struct OpenedMatchStorage: Sendable {
     let backend: Backend
 
     /// Stores `changes` (and `match_version.txt`) in one commit, or writes them into the folder.
+    /// With `type` (files Apple issued, whose key exists nowhere else), a git write that finally
+    /// fails leaves them encrypted in a folder under the state directory, named in the error.
     func save(_ changes: [String: [UInt8]], message: String, context: StepContext,
-              author: (name: String, email: String)) throws {
+              author: (name: String, email: String), keepUnpushedOf type: MatchType? = nil) throws {
         var changes = changes
-        if files[MatchLayout.versionFile] == nil { changes[MatchLayout.versionFile] = Array("lanes \(LanesVersion.current)".utf8) }
+        let addsVersion = files[MatchLayout.versionFile] == nil
+        if addsVersion { changes[MatchLayout.versionFile] = Array("lanes \(LanesVersion.current)".utf8) }
         switch backend {
         case let .git(storage, tip):
-            let commit = try storage.write(changes, parent: tip, message: message, authorName: author.name, authorEmail: author.email)
+            let commit: ObjectID
+            do {
+                commit = try storage.write(changes, parent: tip, message: message, authorName: author.name, authorEmail: author.email,
+                                           ifAbsent: addsVersion ? [MatchLayout.versionFile] : [])
+            } catch {
+                guard let type else { throw error }
+                // The files (a new certificate's key among them) exist nowhere else: keep them, still encrypted.
+                var kept = changes
+                if addsVersion { kept[MatchLayout.versionFile] = nil }
+                let folder = try MatchUnpushed.keep(kept, stateDirectory: context.stateDirectory)
+                throw MatchUnpushed.error(folder: folder, type: type.rawValue, cause: "\(error)")
+            }
             context.log.line("committed \(changes.count) files as \(commit.short) and pushed branch \(storage.branch)")
         case let .s3(storage):
             try storage.write(changes)

@@ -138,7 +138,7 @@ public struct SyncCodeSigning: Step {
         var changes: [String: [UInt8]] = [:]
         for (path, clear) in created { changes[path] = try MatchEncryption.encrypt(clear, password: password) }
         try opened.save(changes, message: MatchLayout.commitMessage(type: type, platform: platform), context: context,
-                        author: author.value)
+                        author: author.value, keepUnpushedOf: type)
     }
 
     /// The newest valid stored certificate and its key; with `readonly: false` and none there, a new one.
