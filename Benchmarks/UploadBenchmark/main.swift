@@ -10,6 +10,8 @@ struct Measurement {
     let tool: String
     let seconds: Double
     let peakRSSMiB: Double
+    /// User plus system CPU of the tool itself (not of the server it sends to).
+    let cpuSeconds: Double
     let status: Int32
 }
 
@@ -41,7 +43,8 @@ func measure(_ tool: String, _ arguments: [String], environment: [String: String
     argv.forEach { free($0) }
     envp.forEach { free($0) }
     posix_spawn_file_actions_destroy(&actions)
-    return Measurement(tool: tool, seconds: seconds, peakRSSMiB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xff)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Measurement(tool: tool, seconds: seconds, peakRSSMiB: Double(usage.ru_maxrss) / 1024, cpuSeconds: cpu, status: (status >> 8) & 0xff)
 }
 
 func shell(_ command: String) -> Int32 {
@@ -117,11 +120,15 @@ func fixed(_ value: Double, _ digits: Int) -> String {
 }
 
 print("\nupload of \(sizeMiB) MiB to Ceph RGW at \(endpoint) and nginx WebDAV at \(webDAV) (\(runs) runs each; lanes to S3: 64 MiB parts, 4 in flight)")
-print(pad("tool", 20) + pad("run", 5) + pad("wall s", 10) + pad("MB/s", 10) + pad("peak RSS MiB", 14) + "exit")
+// The machine's load decides these figures as much as the tools do: print it.
+var loads = [Double](repeating: 0, count: 3)
+_ = getloadavg(&loads, 3)
+print("load average after the runs: \(loads.map { fixed($0, 2) }.joined(separator: ", "))")
+print(pad("tool", 20) + pad("run", 5) + pad("wall s", 10) + pad("MB/s", 10) + pad("CPU s", 8) + pad("peak RSS MiB", 14) + "exit")
 for (index, result) in results.enumerated() {
     let rate = Double(sizeMiB) * 1.048576 / result.seconds
     print(pad(result.tool, 20) + pad(String(index / perRun + 1), 5) + pad(fixed(result.seconds, 2), 10) + pad(fixed(rate, 1), 10)
-          + pad(fixed(result.peakRSSMiB, 1), 14) + String(result.status))
+          + pad(fixed(result.cpuSeconds, 2), 8) + pad(fixed(result.peakRSSMiB, 1), 14) + String(result.status))
 }
 func best(_ tool: String, in results: [Measurement]) -> Measurement { results.filter { $0.tool == tool }.min { $0.seconds < $1.seconds }! }
 let lanesBest = best("lanes upload", in: results), awsBest = best("aws s3 cp", in: results), curlBest = best("curl --aws-sigv4", in: results)
