@@ -310,6 +310,20 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
+    @Test func gradleBecomesTheGradleStepAndItsAPKPathItsResult() {
+        let result = lanefile("""
+            lane :android_beta do
+              gradle(task: "assemble", flavor: "prod", build_type: "Release", project_dir: "android/")
+              puts "Built #{lane_context[SharedValues::GRADLE_APK_OUTPUT_PATH]}"
+            end
+            """)
+        #expect(result.lanefile.contains(#"let gradleResult = try await gradle(task: "assemble", flavor: "prod", buildType: "Release", projectDir: "android/")"#),
+                "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"try echo("Built \(gradleResult.apkPath ?? "")")"#), "\(result.lanefile)")
+        #expect(!result.lanefile.contains(#"sh("fastlane""#))
+        #expect(result.report.todos.isEmpty, "\(result.report.todos)")
+    }
+
     @Test func shellCommandsRunInTheFastlaneFolderLikeFastlane() {
         let result = lanefile("""
             lane :tools do
