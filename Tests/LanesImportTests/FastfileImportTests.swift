@@ -310,6 +310,24 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
+    @Test func gradleBecomesTheGradleStepAndItsAPKPathItsResult() {
+        let result = lanefile("""
+            lane :android_beta do
+              gradle(task: "assemble", flavor: "prod", build_type: "Release", project_dir: "android/")
+              gradle(task: "bundle", properties: { "versionCode" => 12, "versionName" => ENV["VERSION"] })
+              puts "Built #{lane_context[SharedValues::GRADLE_APK_OUTPUT_PATH]}"
+            end
+            """)
+        #expect(result.lanefile.contains(#"let gradleResult = try await gradle(task: "assemble", flavor: "prod", buildType: "Release", projectDir: "android/")"#),
+                "\(result.lanefile)")
+        // lane_context holds the last gradle run's value.
+        #expect(result.lanefile.contains(#"try echo("Built \(gradleResult2.apkPath ?? "")")"#), "\(result.lanefile)")
+        // A properties hash is name=value entries: dropping it would build with other versions silently.
+        #expect(result.lanefile.contains(#"properties: ["versionCode=" + String(12), "versionName=" + (try env("VERSION"))]"#), "\(result.lanefile)")
+        #expect(!result.lanefile.contains(#"sh("fastlane""#))
+        #expect(result.report.todos.isEmpty, "\(result.report.todos)")
+    }
+
     @Test func shellCommandsRunInTheFastlaneFolderLikeFastlane() {
         let result = lanefile("""
             lane :tools do

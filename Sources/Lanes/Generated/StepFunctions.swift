@@ -542,6 +542,49 @@ public func cocoapods(
     ])
 }
 
+/// Run a Gradle task (task + Flavor + BuildType) with ./gradlew; returns the APKs and AABs it wrote.
+///
+/// The `gradle` step; `lanes actions gradle` documents it.
+/// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
+/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
+/// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
+/// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
+/// - Parameter projectDir: The Gradle project's root folder (environment FL_GRADLE_PROJECT_DIR; default .)
+/// - Parameter gradlePath: The Gradle program; relative to project_dir (default ./gradlew) (environment FL_GRADLE_PATH)
+/// - Parameter properties: Project properties as name=value (-Pname=value); secret-looking ones go through ORG_GRADLE_PROJECT_name instead (default )
+/// - Parameter systemProperties: JVM system properties as name=value (-Dname=value) (default )
+/// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func gradle(
+    task: String? = nil,
+    flavor: String? = nil,
+    buildType: String? = nil,
+    tasks: [String]? = nil,
+    flags: String? = nil,
+    projectDir: String? = nil,
+    gradlePath: String? = nil,
+    properties: [String]? = nil,
+    systemProperties: [String]? = nil,
+    serial: String? = nil,
+    timeout: Double? = nil
+) async throws -> GradleResult {
+    try await runStep(Gradle.self, [
+        "task": task,
+        "flavor": flavor,
+        "build_type": buildType,
+        "tasks": tasks,
+        "flags": flags,
+        "project_dir": projectDir,
+        "gradle_path": gradlePath,
+        "properties": properties,
+        "system_properties": systemProperties,
+        "serial": serial,
+        "timeout": timeout,
+    ])
+}
+
 /// Resolve a Swift package's dependencies (swift package resolve).
 ///
 /// The `swift_package_resolve` step; `lanes actions swift_package_resolve` documents it.

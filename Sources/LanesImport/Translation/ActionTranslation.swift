@@ -281,6 +281,16 @@ extension FastfileTranslator {
             if optional, value.kind == .optionalString { return "\(value.code).flatMap { \(type)($0) }" }
             throw Untranslatable("a value that is not a number")
         case "[String]":
+            // A hash for a list is name=value entries, as gradle's properties take them.
+            if case .hash(let pairs, _) = node {
+                let entries = try pairs.map { pair -> String in
+                    guard let key = pair.key.symbolText else { throw Untranslatable("a hash with a computed key") }
+                    if let text = pair.value.symbolText { return SwiftValue.quoted("\(key)=\(text)") }
+                    guard let text = try expression(pair.value).asString else { throw Untranslatable("a hash value that is not text") }
+                    return "\(SwiftValue.quoted(key + "=")) + \(text)"
+                }
+                return "[" + entries.joined(separator: ", ") + "]"
+            }
             if let text = node.symbolText {
                 return "[" + text.split(separator: ",").map { SwiftValue.quoted($0.trimmingSpaces) }.joined(separator: ", ") + "]"
             }

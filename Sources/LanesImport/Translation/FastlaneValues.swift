@@ -39,11 +39,16 @@ enum FastlaneValues {
         "LATEST_BUILD_NUMBER": SharedValue(stepID: "app_store_build_number", accessor: ".buildNumber", kind: .string),
         "SIGH_PROFILE_PATH": SharedValue(stepID: "get_provisioning_profile", accessor: ".path", kind: .string),
         "GIT_BRANCH_NAME": SharedValue(stepID: "git_branch", accessor: "", kind: .optionalString),
+        "GRADLE_APK_OUTPUT_PATH": SharedValue(stepID: "gradle", accessor: ".apkPath", kind: .optionalString),
+        "GRADLE_AAB_OUTPUT_PATH": SharedValue(stepID: "gradle", accessor: ".aabPath", kind: .optionalString),
+        "GRADLE_ALL_APK_OUTPUT_PATHS": SharedValue(stepID: "gradle", accessor: ".apkPaths", kind: .strings),
+        "GRADLE_ALL_AAB_OUTPUT_PATHS": SharedValue(stepID: "gradle", accessor: ".aabPaths", kind: .strings),
     ]
 
     /// A step result read where fastlane's action returned a string (`ipa = gym(...)`, then `ipa` in a path).
     static let resultText: [String: (accessor: String, kind: SwiftValue.Kind)] = [
         "BuiltApp": (".path", .optionalString),
+        "GradleResult": (".apkPath", .optionalString),
         "AppStoreBuildNumberResult": (".buildNumber", .string),
         "DownloadedProvisioningProfile": (".path", .string),
         "ShellResult": (".text", .string),

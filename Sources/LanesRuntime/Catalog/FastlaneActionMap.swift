@@ -95,6 +95,14 @@ public enum FastlaneActionMap {
         ])),
         FastlaneAction("build_swift_package", aliases: ["spm"], .step("build_swift_package")),
         FastlaneAction("cocoapods", aliases: ["pod_install"], .step("cocoapods")),
+        FastlaneAction("gradle", .step("gradle", [
+            "task": "task", "flavor": "flavor", "build_type": "build_type", "tasks": "tasks", "flags": "flags",
+            "project_dir": "project_dir", "gradle_path": "gradle_path", "properties": "properties",
+            "system_properties": "system_properties", "serial": "serial",
+        ], unsupported: [
+            "print_command": "lanes always prints the command (secret properties never are in it: they go through ORG_GRADLE_PROJECT_ variables)",
+            "print_command_output": "lanes writes the output to the redacted log under .lanes/logs and shows every line",
+        ])),
         FastlaneAction("carthage", .step("carthage", ["command": "command", "platform": "platform", "use_xcframeworks": "use_xcframeworks",
                                                      "cache_builds": "cache_builds", "project_directory": "project_directory"])),
         FastlaneAction("swiftlint", .step("swiftlint", ["mode": "mode", "strict": "strict", "config_file": "config_file", "path": "path"])),

@@ -19,6 +19,7 @@ public enum StepCatalog {
         RunTests.self,
         BuildSwiftPackage.self,
         CocoaPods.self,
+        Gradle.self,
         SwiftPackageResolve.self,
         CheckIPA.self,
         SwiftLint.self,
