@@ -1,5 +1,5 @@
 import Testing
-@testable import Lanes
+@testable import LanesRuntime
 
 /// The Gradle command line: the task named as fastlane names it, properties as -P and -D, and a
 /// secret-looking property only in the environment.

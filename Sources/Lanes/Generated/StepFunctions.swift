@@ -1977,6 +1977,7 @@ extension StepCatalog {
             RunTests.self,
             BuildSwiftPackage.self,
             CocoaPods.self,
+            Gradle.self,
             SwiftPackageResolve.self,
             CheckIPA.self,
             SwiftLint.self,
