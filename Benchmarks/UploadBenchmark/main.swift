@@ -68,14 +68,19 @@ guard shell("head -c \(sizeMiB)M /dev/urandom > '\(file)'") == 0 else { exit(1) 
 print("starting Ceph RGW and nginx (Tests/Servers/test-servers.sh) ...")
 let base = "\(work)/servers"
 guard shell("'\(root)/Tests/Servers/test-servers.sh' start '\(base)' \(getpid()) > '\(work)/servers.log' 2>&1") == 0 else {
-    print("the servers did not start: see \(work)/servers.log")
+    print("the servers did not start: see \(work)/servers.log (the artifact is removed)")
+    _ = shell("rm -f '\(file)'")
     exit(1)
 }
 var values: [String: String] = [:]
 for line in ((try? String(decoding: FileDescriptorReader.read("\(base)/env"), as: UTF8.self)) ?? "").split(separator: "\n") {
     if let equals = line.firstIndex(of: "=") { values[String(line[..<equals])] = String(line[line.index(after: equals)...]) }
 }
-defer { _ = shell("'\(root)/Tests/Servers/test-servers.sh' stop '\(base)' > /dev/null 2>&1") }
+// A run leaves the artifact and the cluster's data (about 16 GB with its OSD image): never keep them.
+defer {
+    _ = shell("'\(root)/Tests/Servers/test-servers.sh' stop '\(base)' > /dev/null 2>&1")
+    _ = shell("rm -rf '\(work)'")
+}
 let endpoint = values["S3_ENDPOINT"]!, webDAV = values["WEBDAV_URL"]!, key = values["S3_ACCESS_KEY"]!, secret = values["S3_SECRET_KEY"]!
 
 let client = S3Client(endpoint: try S3Endpoint.resolve(endpoint: endpoint, region: "us-east-1", environment: [:]),
