@@ -29,7 +29,7 @@ extension LocalAppStoreConnectTests {
                 app_store_connect_api_key(key_id: ENV["ASC_KEY_ID"], issuer_id: ENV["ASC_ISSUER_ID"], key_content: ENV["ASC_KEY_CONTENT"])
                 match(type: "appstore", readonly: true, git_url: ENV["MATCH_GIT_URL"])
                 gym(scheme: "Brewer", project: "Brewer.xcodeproj", export_method: "app-store", output_directory: "out")
-                upload_to_testflight(changelog: "Beta #{ENV['BUILD_NUMBER']}", wait_processing_interval: 0)
+                pilot(skip_waiting_for_build_processing: true, changelog: "Beta #{ENV['BUILD_NUMBER']}", wait_processing_interval: 0)
               end
 
               error do |lane, exception|
@@ -94,6 +94,8 @@ extension LocalAppStoreConnectTests {
 
             let imported = try lanes.run(["import", "fastlane"], in: project)
             #expect(imported.status == 0, "\(imported.output)")
+            let lanefile = (try? String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)) ?? ""
+            #expect(lanefile.contains("skipWaiting: true") && lanefile.contains("OnError"), "\(lanefile)")
             let help = try lanes.run(["help", "beta"], in: project)
             for name in ["ASC_KEY_CONTENT", "ASC_KEY_ID", "MATCH_GIT_URL"] { #expect(help.output.contains(name), "\(name) not in\n\(help.output)") }
 

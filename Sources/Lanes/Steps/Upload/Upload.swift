@@ -222,8 +222,10 @@ public struct UploadToTestFlight: Step {
             notifyExternalTesters: notifyExternalTesters, usesNonExemptEncryption: usesNonExemptEncryption,
             expirePreviousBuilds: expirePreviousBuilds, betaAppReviewInfo: review, waitForProcessing: !skipWaiting,
             pollInterval: Double(waitProcessingInterval), processingTimeout: Double(processingTimeout))
-        if skipWaiting && distribution.needsBuild {
-            throw LanesError(.usage, "\(step): changelog, groups, distribute_external, uses_non_exempt_encryption and expire_previous_builds need the processed build",
+        // As fastlane's pilot: skipping the wait still waits for the build to appear when there is a changelog to set;
+        // the other distribution options need the processed build.
+        if skipWaiting && (!groups.isEmpty || distributeExternal || usesNonExemptEncryption != nil || expirePreviousBuilds) {
+            throw LanesError(.usage, "\(step): groups, distribute_external, uses_non_exempt_encryption and expire_previous_builds need the processed build",
                              hint: "drop skip_waiting_for_build_processing, or those options")
         }
         let path = try context.artifactToShip(ipaPath, step: step)
@@ -239,10 +241,10 @@ public struct UploadToTestFlight: Step {
         var receipt = try await context.withUploads { uploads in
             try uploads.upload(file: path, to: .testFlight(appID: appID), settings: settings, progress: progress)
         }
-        guard !skipWaiting else { return receipt }
+        guard !skipWaiting || changelog != nil else { return receipt }
         let log = context.log
         let processed = try await client.waitForBuild(appID: appID, version: version, buildNumber: build, platform: platform,
-                                                      pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout), waitForProcessing: true,
+                                                      pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout), waitForProcessing: !skipWaiting,
                                                       progress: { log.line($0) })
         let outcome = try await client.distribute(build: processed, appID: appID, version: version, platform: platform, distribution,
                                                   progress: { log.line($0) })
