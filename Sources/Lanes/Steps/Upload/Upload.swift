@@ -185,7 +185,7 @@ public struct UploadToTestFlight: Step {
     var usesNonExemptEncryption: Bool?
     @StepOption("expire_previous_builds", "Expire the app's earlier builds", env: "PILOT_EXPIRE_PREVIOUS_BUILDS", default: false)
     var expirePreviousBuilds: Bool
-    @StepOption("skip_waiting_for_build_processing", "Return once the upload is committed", env: "PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING", default: false)
+    @StepOption("skip_waiting_for_build_processing", "Return once the upload is committed (with changelog: once the build appears and What to Test is set)", env: "PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING", default: false)
     var skipWaiting: Bool
     @StepOption("wait_processing_interval", "Seconds between looks at the build's processing state", env: "PILOT_WAIT_PROCESSING_INTERVAL", default: 30)
     var waitProcessingInterval: Int
