@@ -87,6 +87,29 @@ extension LocalAppStoreConnectTests {
             expectNoSecretsInFiles(under: [folder, lanes.cacheDirectory])
         }
 
+        /// fastlane's pilot: with a changelog, skipping the wait still waits for the build to appear, sets What to
+        /// Test on the processing build and returns; groups need the processed build and are refused.
+        @Test func skipWaitingWithAChangelogSetsWhatToTestOnTheProcessingBuild() throws {
+            try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 5])
+            let folder = LanesProcess.temporaryDirectory("asc-skip")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let ipa = folder.appendingPathComponent("Brewer.ipa")
+            try Data(repeating: 7, count: 4096).write(to: ipa)
+            let common = ["run", "upload_to_testflight", "ipa_path:\(ipa.path)", "app_identifier:com.example.brewer", "app_version:1.4.0",
+                          "build_number:44", "changelog:Quick look", "skip_waiting_for_build_processing:true", "wait_processing_interval:0"]
+            let result = try lanes.run(common, in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            let log = try server.log()
+            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let localizations = log["localizations"] as? [[String: Any]] ?? []
+            #expect((localizations.first?["attributes"] as? [String: Any])?["whatsNew"] as? String == "Quick look")
+            let looks = (log["log"] as? [[String: Any]] ?? []).filter { $0["method"] as? String == "GET" && $0["path"] as? String == "/v1/builds" }
+            #expect(looks.count < 5, "waited for processing: \(looks.count) looks")
+            let refused = try lanes.run(common + ["groups:QA"], in: folder, extraEnvironment: environment)
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("need the processed build"), "\(refused.output)")
+        }
+
         @Test func aKeyInTheLaneIsUsedByLaterSteps() throws {
             try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "2.0", number: "5")]])
             let folder = LanesProcess.temporaryDirectory("asc-lane")

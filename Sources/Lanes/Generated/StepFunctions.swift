@@ -1067,7 +1067,7 @@ public func firebaseAppDistribution(
 /// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)
 /// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
 /// - Parameter expirePreviousBuilds: Expire the app's earlier builds (environment PILOT_EXPIRE_PREVIOUS_BUILDS; default false)
-/// - Parameter skipWaiting: Return once the upload is committed (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
+/// - Parameter skipWaiting: Return once the upload is committed (with changelog: once the build appears and What to Test is set) (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
 /// - Parameter waitProcessingInterval: Seconds between looks at the build's processing state (environment PILOT_WAIT_PROCESSING_INTERVAL; default 30)
 /// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)

@@ -201,7 +201,7 @@ public struct UploadToTestFlight: Step {
     var usesNonExemptEncryption: Bool?
     @StepOption("expire_previous_builds", "Expire the app's earlier builds", env: "PILOT_EXPIRE_PREVIOUS_BUILDS", default: false)
     var expirePreviousBuilds: Bool
-    @StepOption("skip_waiting_for_build_processing", "Return once the upload is committed", env: "PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING", default: false)
+    @StepOption("skip_waiting_for_build_processing", "Return once the upload is committed (with changelog: once the build appears and What to Test is set)", env: "PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING", default: false)
     var skipWaiting: Bool
     @StepOption("wait_processing_interval", "Seconds between looks at the build's processing state", env: "PILOT_WAIT_PROCESSING_INTERVAL", default: 30)
     var waitProcessingInterval: Int
@@ -248,8 +248,11 @@ public struct UploadToTestFlight: Step {
             notifyExternalTesters: notifyExternalTesters, usesNonExemptEncryption: usesNonExemptEncryption,
             expirePreviousBuilds: expirePreviousBuilds, betaAppReviewInfo: review, waitForProcessing: !skipWaiting,
             pollInterval: Double(waitProcessingInterval), processingTimeout: Double(processingTimeout))
-        if skipWaiting && distribution.needsBuild {
-            throw LanesError(.usage, "\(step): changelog, localized_build_info, groups, distribute_external, notify_external_testers, uses_non_exempt_encryption and expire_previous_builds need the processed build",
+        // As fastlane's pilot: skipping the wait still waits for the build to appear when there is What to Test to set;
+        // the other distribution options need the processed build.
+        let needsProcessedBuild = !groups.isEmpty || distributeExternal || notifyExternalTesters != nil || usesNonExemptEncryption != nil || expirePreviousBuilds
+        if skipWaiting && needsProcessedBuild {
+            throw LanesError(.usage, "\(step): groups, distribute_external, notify_external_testers, uses_non_exempt_encryption and expire_previous_builds need the processed build",
                              hint: "drop skip_waiting_for_build_processing, or those options")
         }
         let path = try context.artifactToShip(ipaPath, step: step)
@@ -262,12 +265,18 @@ public struct UploadToTestFlight: Step {
             client: client, appID: appID, path: path, version: version, build: build, platform: platform, wait: !skipWaiting,
             pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout))
         var details = ["buildUpload": upload.uploadID, "md5": upload.md5, "parts": String(upload.parts), "state": "COMMITTED"]
-        if let processed {
-            let log = context.log
-            let outcome = try await client.distribute(build: processed, appID: appID, version: version, platform: platform, distribution,
+        let log = context.log
+        var target = processed
+        if target == nil, !whatToTest.isEmpty {
+            target = try await client.waitForBuild(appID: appID, version: version, buildNumber: build, platform: platform, uploadID: upload.uploadID,
+                                                   pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout),
+                                                   waitForProcessing: false, progress: { log.line($0) })
+        }
+        if let found = target {
+            let outcome = try await client.distribute(build: found, appID: appID, version: version, platform: platform, distribution,
                                                       progress: { log.line($0) })
             details.merge([
-                "build": processed.id, "state": processed.attributes?.processingState ?? "VALID",
+                "build": found.id, "state": found.attributes?.processingState ?? "VALID",
                 "groups": outcome.groups.joined(separator: ","), "whatToTest": outcome.localizedLocales.joined(separator: ","),
                 "expiredBuilds": String(outcome.expiredBuilds), "betaReview": outcome.submittedForReview ? "submitted" : "",
                 "notifyExternalTesters": outcome.autoNotify.map { String($0) } ?? "",
