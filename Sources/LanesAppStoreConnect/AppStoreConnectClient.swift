@@ -227,8 +227,6 @@ public struct AppStoreConnectError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { hint.map { "\(message)\n  hint: \($0)" } ?? message }
-
     public var uploadError: UploadError {
         UploadError(status == 401 || status == 403 || status == 404 || status == 409 || status == 422 ? .configuration : .transfer, message, hint: hint)
     }
