@@ -217,9 +217,9 @@ extension LocalAppStoreConnectTests {
     }
 }
 
-/// The match steps start no child process on Linux.
+/// The match steps start no child process: the keychain is a file.
 struct NoChildProcesses: ProcessRunning {
     func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome {
-        throw LocalAppStoreConnect.StartFailure(description: "the match steps start no process on Linux; asked for \(request.arguments.first ?? "?")")
+        throw LocalAppStoreConnect.StartFailure(description: "the match steps start no process (the keychain is a file); asked for \(request.arguments.first ?? "?")")
     }
 }

@@ -167,7 +167,7 @@ struct MatchHarness {
 
 struct NoProcesses: ProcessRunning {
     func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome {
-        throw FixtureError("the match steps start no process on Linux; asked for \(request.arguments.first ?? "?")")
+        throw FixtureError("the match steps start no process (the keychain is a file); asked for \(request.arguments.first ?? "?")")
     }
 }
 
