@@ -14,15 +14,8 @@ final class HostileServer: @unchecked Sendable {
 
     init(answer: @escaping @Sendable (_ send: ([UInt8]) -> Bool) -> Void) throws {
         self.answer = answer
-        let descriptor = StreamSocket.open(family: AF_INET)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        try #require(listen(descriptor, 16) == 0)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        port = UInt16(bigEndian: address.sin_port)
+        let (descriptor, port) = try LoopbackListener.open()
+        self.port = port
         listener = descriptor
         Thread { [self] in acceptLoop() }.start()
     }
