@@ -155,3 +155,8 @@ struct NoProxyRule: Sendable {
         return nil
     }
 }
+
+/// `description` already hides the credentials; a dump must not show the header either.
+extension ProxyServer: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: ["host": host, "port": port]) }
+}

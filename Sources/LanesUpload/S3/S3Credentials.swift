@@ -58,3 +58,9 @@ public struct S3Credentials: Sendable {
         return found
     }
 }
+
+/// Printed or dumped, credentials show their key id and source, never the secret or the token.
+extension S3Credentials: CustomStringConvertible, CustomReflectable {
+    public var description: String { "access key \(accessKeyID) from \(source)" }
+    public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID, "source": source]) }
+}

@@ -75,3 +75,10 @@ public struct AppStoreConnectKey: Sendable {
             ])
     }
 }
+
+/// Printed or dumped (an error's interpolation, `dump`, a debugger), a key shows its id and issuer,
+/// never the private key.
+extension AppStoreConnectKey: CustomStringConvertible, CustomReflectable {
+    public var description: String { "App Store Connect key \(keyID) (issuer \(issuerID))" }
+    public var customMirror: Mirror { Mirror(self, children: ["keyID": keyID, "issuerID": issuerID, "inHouse": inHouse]) }
+}
