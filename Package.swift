@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "LanesBuild", dependencies: ["CZlib", "COpenSSL", "LanesXcode", "LanesSigning", "LanesPlatform"], swiftSettings: resilient),
         // Uploads: local store, HTTP PUT, S3, Firebase App Distribution, App Store Connect. Its HTTP
         // client needs only OpenSSL, which libLanes already links (no libcurl at lane start).
-        .target(name: "LanesUpload", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
+        .target(name: "CMD5Lanes"),
+        .target(name: "LanesUpload", dependencies: ["COpenSSL", "CMD5Lanes", "LanesPlatform"], swiftSettings: resilient),
         // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over LanesUpload's HTTP client.
         .target(name: "LanesAppStoreConnect", dependencies: ["LanesUpload", "LanesPlatform"], swiftSettings: resilient),
         // Steps, their catalog, the runner and the Lanefile DSL: everything but the generated step functions.

@@ -44,6 +44,20 @@ final class ArtifactFile: @unchecked Sendable {
         }
     }
 
+    /// Fills the first `count` bytes of `buffer` from `offset`, however many reads that takes.
+    func readExactly(into buffer: inout [UInt8], count: Int, at offset: Int64) throws(UploadError) {
+        var filled = 0
+        while filled < count {
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .artifact(path, String(cString: strerror(errno)))
+            }
+            if got == 0 { throw .artifact(path, "the file shrank while it was being uploaded") }
+            filled += got
+        }
+    }
+
     func close() {
         guard isOpen else { return }
         isOpen = false

@@ -40,6 +40,51 @@ public struct S3UploadOptions: Sendable, Hashable {
     }
 }
 
+/// The checksum of every part, computed when a worker first needs it. MD5s go in batches of
+/// `MD5Lanes.width` consecutive parts, one pass for the batch: the first worker to need a part of
+/// a batch computes it while holding the batch's lock, and the others needing it wait on that lock.
+final class PartChecksums: Sendable {
+    private let path: String
+    private let size: Int64
+    private let partSize: Int64
+    private let count: Int
+    private let options: S3UploadOptions
+    private let batches: [Mutex<Result<[PayloadChecksum], UploadError>?>]
+
+    init(path: String, size: Int64, partSize: Int64, count: Int, options: S3UploadOptions) {
+        self.path = path
+        self.size = size
+        self.partSize = partSize
+        self.count = count
+        self.options = options
+        let batchCount = options.checksum == .md5 ? (count + MD5Lanes.width - 1) / MD5Lanes.width : 0
+        batches = (0..<batchCount).map { _ in Mutex(nil) }
+    }
+
+    /// The checksum of part `number` (1-based).
+    func checksum(part number: Int) throws(UploadError) -> PayloadChecksum {
+        guard options.checksum == .md5 else {
+            let (offset, length) = range(of: number)
+            return try options.checksum(path: path, offset: offset, length: length)
+        }
+        let batch = (number - 1) / MD5Lanes.width
+        let sums = batches[batch].withLock { held -> Result<[PayloadChecksum], UploadError> in
+            if let held { return held }
+            let first = batch * MD5Lanes.width + 1
+            let ranges = (first...min(count, first + MD5Lanes.width - 1)).map(range(of:))
+            let computed = Result { () throws(UploadError) in try MD5Lanes.digests(path: path, ranges: ranges).map(PayloadChecksum.md5) }
+            held = computed
+            return computed
+        }
+        return try sums.get()[(number - 1) % MD5Lanes.width]
+    }
+
+    private func range(of number: Int) -> (offset: Int64, length: Int64) {
+        let offset = Int64(number - 1) * partSize
+        return (offset, min(partSize, size - offset))
+    }
+}
+
 /// What an S3 upload left on the server.
 public struct S3UploadResult: Sendable, Hashable, Codable {
     public let bucket: String
@@ -101,6 +146,7 @@ public struct S3Uploader: Sendable {
             let state = Mutex<(next: Int, etags: [Int: String], resumed: Int, failure: UploadError?)>(
                 (1, [:], 0, nil))
             let client = self.client, options = self.options
+            let checksums = PartChecksums(path: path, size: size, partSize: partSize, count: count, options: options)
             ParallelWorkers.run(count: min(options.concurrency, count)) { _ in
                 while true {
                     let number: Int? = state.withLock { value in
@@ -123,7 +169,7 @@ public struct S3Uploader: Sendable {
                         if etag != nil {
                             counter.add(length)
                         } else {
-                            let checksum = try options.checksum(path: path, offset: offset, length: length)
+                            let checksum = try checksums.checksum(part: number)
                             etag = try client.uploadPart(bucket: bucket, key: key, uploadID: uploadID, number: number, path: path,
                                                          offset: offset, length: length, checksum: checksum, progress: counter.add)
                         }

@@ -1,0 +1,70 @@
+import Foundation
+import LanesTestSupport
+@testable import LanesUpload
+import Testing
+
+/// The eight-lane MD5 kernel against RFC 1321's test suite and against OpenSSL's MD5, for ranges of
+/// every length around the block and padding boundaries, several lengths in one batch.
+@Suite struct MD5LanesTests {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "md5-lanes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    private func write(_ bytes: [UInt8], as name: String) throws -> String {
+        let path = folder + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func rfc1321TestSuiteInOneBatch() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let messages = ["", "a", "abc", "message digest", "abcdefghijklmnopqrstuvwxyz",
+                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+                        String(repeating: "1234567890", count: 8)]
+        let expected = ["d41d8cd98f00b204e9800998ecf8427e", "0cc175b9c0f118a077e6ed5adcc4d6b5", "900150983cd24fb0d6963f7d28e17f72",
+                        "f96b697d7cb7938d525a2f31aaf161d0", "c3fcd3d76192e4007dfb496cca67e13b", "d174ab98d277d9f5a5611c2c9f419d9f",
+                        "57edf4a22be3c955ac49da2e2107b67a"]
+        // All seven messages, one after another in one file, each hashed as its own range.
+        let path = try write(messages.flatMap { Array($0.utf8) }, as: "rfc1321")
+        var offset: Int64 = 0
+        let ranges = messages.map { message -> (offset: Int64, length: Int64) in
+            defer { offset += Int64(message.utf8.count) }
+            return (offset, Int64(message.utf8.count))
+        }
+        #expect(try MD5Lanes.digests(path: path, ranges: ranges).map(\.hex) == expected)
+    }
+
+    @Test func matchesOpenSSLAroundEveryBoundary() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("MD5LanesTests seed \(seed)")
+        var random = SplitMix64(seed: seed)
+        let size = 3 * MD5Lanes.roundSize + 1000
+        let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let path = try write(bytes, as: "random")
+        // Lengths at the padding edges (55/56, 63/64/65, 119/120), a round and a bit, and empty.
+        let lengths: [Int64] = [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, Int64(MD5Lanes.roundSize) - 1,
+                                Int64(MD5Lanes.roundSize) + 65, Int64(2 * MD5Lanes.roundSize) + 7]
+        for round in 0..<6 {
+            let count = Int.random(in: 1...MD5Lanes.width, using: &random)
+            let ranges = (0..<count).map { _ -> (offset: Int64, length: Int64) in
+                let length = lengths.randomElement(using: &random)!
+                return (Int64.random(in: 0...(Int64(size) - length), using: &random), length)
+            }
+            let expected = ranges.map { range in
+                Digest.hash(.md5, Array(bytes[Int(range.offset)..<Int(range.offset + range.length)])).hex
+            }
+            let described = ranges.map { "\($0.offset)+\($0.length)" }.joined(separator: ", ")
+            #expect(try MD5Lanes.digests(path: path, ranges: ranges).map(\.hex) == expected, "round \(round), seed \(seed): \(described)")
+        }
+    }
+
+    @Test func aFileThatShrankIsAnError() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try write([UInt8](repeating: 7, count: 100), as: "short")
+        #expect(throws: UploadError.self) { try MD5Lanes.digests(path: path, ranges: [(0, 100), (50, 200)]) }
+    }
+}
