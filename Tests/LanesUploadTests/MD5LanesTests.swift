@@ -1,6 +1,7 @@
 import Foundation
 import LanesTestSupport
 @testable import LanesUpload
+import Synchronization
 import Testing
 
 /// The eight-lane MD5 kernel against RFC 1321's test suite and against OpenSSL's MD5, for ranges of
@@ -24,7 +25,7 @@ import Testing
         let messages = ["", "a", "abc", "message digest", "abcdefghijklmnopqrstuvwxyz",
                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
                         String(repeating: "1234567890", count: 8)]
-        let expected = ["d41d8cd98f00b204e9800998ecf8427e", "0cc175b9c0f118a077e6ed5adcc4d6b5", "900150983cd24fb0d6963f7d28e17f72",
+        let expected = ["d41d8cd98f00b204e9800998ecf8427e", "0cc175b9c0f1b6a831c399e269772661", "900150983cd24fb0d6963f7d28e17f72",
                         "f96b697d7cb7938d525a2f31aaf161d0", "c3fcd3d76192e4007dfb496cca67e13b", "d174ab98d277d9f5a5611c2c9f419d9f",
                         "57edf4a22be3c955ac49da2e2107b67a"]
         // All seven messages, one after another in one file, each hashed as its own range.
@@ -60,6 +61,29 @@ import Testing
             let described = ranges.map { "\($0.offset)+\($0.length)" }.joined(separator: ", ")
             #expect(try MD5Lanes.digests(path: path, ranges: ranges).map(\.hex) == expected, "round \(round), seed \(seed): \(described)")
         }
+    }
+
+    @Test func partChecksumsAcrossBatchesFromSeveralThreads() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("MD5LanesTests seed \(seed)")
+        var random = SplitMix64(seed: seed)
+        // Eleven parts of 1000 bytes, the last one 500: a full batch of eight, then three.
+        let bytes = (0..<10_500).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let path = try write(bytes, as: "parts")
+        let checksums = PartChecksums(path: path, size: 10_500, partSize: 1000, count: 11, options: S3UploadOptions(checksum: .md5))
+        let found = Mutex<[Int: PayloadChecksum]>([:])
+        // Four threads ask in an order that makes them meet on both batches.
+        ParallelWorkers.run(count: 4) { worker in
+            for number in stride(from: 11 - worker, through: 1, by: -4) {
+                let sum = try? checksums.checksum(part: number)
+                found.withLock { $0[number] = sum }
+            }
+        }
+        let expected = (1...11).map { number in
+            PayloadChecksum.md5(Digest.hash(.md5, Array(bytes[(number - 1) * 1000..<min(10_500, number * 1000)])))
+        }
+        #expect(found.withLock { dictionary in (1...11).map { dictionary[$0] } } == expected, "seed \(seed)")
     }
 
     @Test func aFileThatShrankIsAnError() throws {

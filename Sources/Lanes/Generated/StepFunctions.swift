@@ -962,7 +962,7 @@ public func checkArtifact(
 /// - Parameter virtualHosted: Address the bucket as a host name instead of a path (default false)
 /// - Parameter partSize: S3 multipart part size in MiB (at least 5) (default 64)
 /// - Parameter concurrency: Parts in flight at once (default 4)
-/// - Parameter checksum: What S3 verifies on every PUT: sha256 (the signed payload hash) or md5 (Content-MD5) (default sha256)
+/// - Parameter checksum: What S3 verifies on every PUT: md5 (Content-MD5) or sha256 (the signed payload hash) (default md5)
 /// - Parameter configuration: The build configuration a local store's manifest records
 /// - Parameter accessKeyID: S3 access key id (else the profile's) (environment AWS_ACCESS_KEY_ID; secret)
 /// - Parameter secretAccessKey: S3 secret access key (environment AWS_SECRET_ACCESS_KEY; secret)

@@ -12,7 +12,7 @@ public struct S3UploadOptions: Sendable, Hashable {
     /// The checksum every PUT carries for the server to verify.
     public var checksum: PayloadChecksum.Kind
 
-    public init(multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 64 << 20, concurrency: Int = 4, checksum: PayloadChecksum.Kind = .sha256) {
+    public init(multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 64 << 20, concurrency: Int = 4, checksum: PayloadChecksum.Kind = .md5) {
         self.multipartThreshold = multipartThreshold
         self.partSize = partSize
         self.concurrency = concurrency
@@ -49,7 +49,12 @@ final class PartChecksums: Sendable {
     private let partSize: Int64
     private let count: Int
     private let options: S3UploadOptions
-    private let batches: [Mutex<Result<[PayloadChecksum], UploadError>?>]
+    private let batches: [Batch]
+
+    /// One batch's checksums, once computed (or the error that stopped them).
+    private final class Batch: Sendable {
+        let sums = Mutex<Result<[PayloadChecksum], UploadError>?>(nil)
+    }
 
     init(path: String, size: Int64, partSize: Int64, count: Int, options: S3UploadOptions) {
         self.path = path
@@ -58,7 +63,7 @@ final class PartChecksums: Sendable {
         self.count = count
         self.options = options
         let batchCount = options.checksum == .md5 ? (count + MD5Lanes.width - 1) / MD5Lanes.width : 0
-        batches = (0..<batchCount).map { _ in Mutex(nil) }
+        batches = (0..<batchCount).map { _ in Batch() }
     }
 
     /// The checksum of part `number` (1-based).
@@ -68,7 +73,7 @@ final class PartChecksums: Sendable {
             return try options.checksum(path: path, offset: offset, length: length)
         }
         let batch = (number - 1) / MD5Lanes.width
-        let sums = batches[batch].withLock { held -> Result<[PayloadChecksum], UploadError> in
+        let sums = batches[batch].sums.withLock { held -> Result<[PayloadChecksum], UploadError> in
             if let held { return held }
             let first = batch * MD5Lanes.width + 1
             let ranges = (first...min(count, first + MD5Lanes.width - 1)).map(range(of:))

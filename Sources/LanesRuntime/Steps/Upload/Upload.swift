@@ -39,7 +39,7 @@ public struct Upload: Step {
     var partSize: Int
     @StepOption("concurrency", "Parts in flight at once", default: 4)
     var concurrency: Int
-    @StepOption("checksum", "What S3 verifies on every PUT: sha256 (the signed payload hash) or md5 (Content-MD5)", default: .sha256)
+    @StepOption("checksum", "What S3 verifies on every PUT: md5 (Content-MD5) or sha256 (the signed payload hash)", default: .md5)
     var checksum: UploadChecksum
     @StepOption("configuration", "The build configuration a local store's manifest records")
     var configuration: String?
@@ -96,7 +96,7 @@ public struct Upload: Step {
 
 /// The checksum S3 verifies on every part.
 public enum UploadChecksum: String, Sendable, CaseIterable, OptionValue {
-    case sha256, md5
+    case md5, sha256
 }
 
 /// `firebase_app_distribution`: the successor of the founding workflow's `crashlytics(...)`: uploads the
