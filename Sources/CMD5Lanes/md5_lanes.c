@@ -98,24 +98,39 @@ static void compress_avx512vl(uint32_t state[4 * LANES_MD5_WIDTH], const uint8_t
 }
 #endif
 
-void lanes_md5_compress_lanes(uint32_t state[4 * LANES_MD5_WIDTH], const uint8_t *const messages[LANES_MD5_WIDTH], size_t blocks) {
+typedef void (*kernel_function)(uint32_t *, const uint8_t *const *, size_t);
+
+struct kernel {
+    const char *name;
+    kernel_function function;
+};
+
+// Fills `kernels` with the builds this CPU runs, fastest first; returns how many. Asking the CPU is
+// cheap (the compiler's runtime reads it once at start), so nothing is cached.
+static size_t available(struct kernel kernels[3]) {
+    size_t count = 0;
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx512vl")) {
-        compress_avx512vl(state, messages, blocks);
-        return;
-    }
-    if (__builtin_cpu_supports("avx2")) {
-        compress_avx2(state, messages, blocks);
-        return;
-    }
+    if (__builtin_cpu_supports("avx512vl")) kernels[count++] = (struct kernel){"avx512vl", compress_avx512vl};
+    if (__builtin_cpu_supports("avx2")) kernels[count++] = (struct kernel){"avx2", compress_avx2};
 #endif
-    compress_generic(state, messages, blocks);
+    kernels[count++] = (struct kernel){"generic", compress_generic};
+    return count;
 }
 
-const char *lanes_md5_compress_lanes_kind(void) {
-#if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx512vl")) return "avx512vl";
-    if (__builtin_cpu_supports("avx2")) return "avx2";
-#endif
-    return "generic";
+size_t lanes_md5_kernel_count(void) {
+    struct kernel kernels[3];
+    return available(kernels);
+}
+
+const char *lanes_md5_kernel_name(size_t kernel) {
+    struct kernel kernels[3];
+    size_t count = available(kernels);
+    return kernel < count ? kernels[kernel].name : "none";
+}
+
+void lanes_md5_compress_lanes(size_t kernel, uint32_t state[4 * LANES_MD5_WIDTH], const uint8_t *const messages[LANES_MD5_WIDTH],
+                              size_t blocks) {
+    struct kernel kernels[3];
+    size_t count = available(kernels);
+    kernels[kernel < count ? kernel : 0].function(state, messages, blocks);
 }

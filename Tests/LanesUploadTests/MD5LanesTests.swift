@@ -4,8 +4,9 @@ import LanesTestSupport
 import Synchronization
 import Testing
 
-/// The eight-lane MD5 kernel against RFC 1321's test suite and against OpenSSL's MD5, for ranges of
-/// every length around the block and padding boundaries, several lengths in one batch.
+/// Every build of the eight-lane MD5 kernel this CPU runs, against RFC 1321's test suite and against
+/// OpenSSL's MD5, for ranges of every length around the block and padding boundaries, several
+/// lengths in one batch.
 @Suite struct MD5LanesTests {
     let folder: String
 
@@ -35,7 +36,9 @@ import Testing
             defer { offset += Int64(message.utf8.count) }
             return (offset, Int64(message.utf8.count))
         }
-        #expect(try MD5Lanes.digests(path: path, ranges: ranges).map(\.hex) == expected)
+        for kernel in MD5Lanes.Kernel.available {
+            #expect(try MD5Lanes.digests(path: path, ranges: ranges, kernel: kernel).map(\.hex) == expected, "kernel \(kernel.name)")
+        }
     }
 
     @Test func matchesOpenSSLAroundEveryBoundary() throws {
@@ -59,8 +62,18 @@ import Testing
                 Digest.hash(.md5, Array(bytes[Int(range.offset)..<Int(range.offset + range.length)])).hex
             }
             let described = ranges.map { "\($0.offset)+\($0.length)" }.joined(separator: ", ")
-            #expect(try MD5Lanes.digests(path: path, ranges: ranges).map(\.hex) == expected, "round \(round), seed \(seed): \(described)")
+            for kernel in MD5Lanes.Kernel.available {
+                #expect(try MD5Lanes.digests(path: path, ranges: ranges, kernel: kernel).map(\.hex) == expected,
+                        "kernel \(kernel.name), round \(round), seed \(seed): \(described)")
+            }
         }
+    }
+
+    @Test func theFastestKernelComesFirstAndTheGenericOneIsAlwaysThere() {
+        let names = MD5Lanes.Kernel.available.map(\.name)
+        print("MD5 kernels on this CPU: \(names.joined(separator: ", "))")
+        #expect(names.last == "generic")
+        #expect(MD5Lanes.Kernel.fastest.name == names.first)
     }
 
     @Test func partChecksumsAcrossBatchesFromSeveralThreads() throws {

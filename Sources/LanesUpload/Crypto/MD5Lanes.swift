@@ -9,15 +9,23 @@ enum MD5Lanes {
     /// Bytes read from each range per round: a multiple of the 64-byte block.
     static let roundSize = 256 << 10
 
-    /// The instruction set the kernel picked on this CPU, for benchmarks to print.
-    static var kernel: String { String(cString: lanes_md5_compress_lanes_kind()) }
+    /// A build of the C kernel that this CPU runs.
+    struct Kernel: Sendable, Hashable {
+        let index: Int
+        var name: String { String(cString: lanes_md5_kernel_name(index)) }
+
+        /// The fastest on this CPU.
+        static let fastest = Kernel(index: 0)
+        /// Every build this CPU runs, fastest first.
+        static var available: [Kernel] { (0..<lanes_md5_kernel_count()).map { Kernel(index: $0) } }
+    }
 
     /// One MD5 per range, in order. At most `width` ranges.
-    static func digests(path: String, ranges: [(offset: Int64, length: Int64)]) throws(UploadError) -> [[UInt8]] {
+    static func digests(path: String, ranges: [(offset: Int64, length: Int64)], kernel: Kernel = .fastest) throws(UploadError) -> [[UInt8]] {
         precondition(ranges.count <= width, "MD5Lanes hashes at most \(width) ranges at once")
         let file = try ArtifactFile.open(path)
         defer { file.close() }
-        var state = LaneState()
+        var state = LaneState(kernel: kernel)
         var buffers = [[UInt8]](repeating: [UInt8](repeating: 0, count: roundSize), count: width)
         var done = [Int64](repeating: 0, count: width)
         // Whole blocks first, a round at a time; lanes past their range are held still.
@@ -53,8 +61,10 @@ enum MD5Lanes {
     /// A, B, C and D of every lane, laid out as the kernel wants them.
     private struct LaneState {
         private var words: [UInt32]
+        private let kernel: Kernel
 
-        init() {
+        init(kernel: Kernel) {
+            self.kernel = kernel
             words = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476].flatMap { [UInt32](repeating: $0, count: MD5Lanes.width) }
         }
 
@@ -70,7 +80,7 @@ enum MD5Lanes {
                 let saved = held.map { lane in (0..<4).map { words[$0 * width + lane] } }
                 withPointers(messages, zeros: zeros, offsets: consumed, active: remaining.map { $0 > 0 }) { pointers in
                     words.withUnsafeMutableBufferPointer { state in
-                        lanes_md5_compress_lanes(state.baseAddress, pointers, step)
+                        lanes_md5_compress_lanes(kernel.index, state.baseAddress, pointers, step)
                     }
                 }
                 for (index, lane) in held.enumerated() {
