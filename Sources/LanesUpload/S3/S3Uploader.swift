@@ -84,6 +84,16 @@ final class PartChecksums: Sendable {
         return try sums.get()[(number - 1) % MD5Lanes.width]
     }
 
+    /// The MD5 of part `number`, which a part the server already holds must have as its ETag: the
+    /// batch's when MD5s are the checksum, else computed on its own.
+    func md5(part number: Int) throws(UploadError) -> [UInt8] {
+        if options.checksum == .md5, case .md5(let sum) = try checksum(part: number) { return sum }
+        let (offset, length) = range(of: number)
+        let digest = Digest(.md5)
+        try FileDigest.compute([digest], path: path, offset: offset, length: length)
+        return digest.finish()
+    }
+
     private func range(of number: Int) -> (offset: Int64, length: Int64) {
         let offset = Int64(number - 1) * partSize
         return (offset, min(partSize, size - offset))
@@ -165,10 +175,9 @@ public struct S3Uploader: Sendable {
                     do throws(UploadError) {
                         var etag: String?
                         // A part the server already holds is kept when its ETag is the MD5 of our bytes.
-                        if let part = heldByNumber[number], part.size == length {
-                            let md5 = Digest(.md5)
-                            try FileDigest.compute([md5], path: path, offset: offset, length: length)
-                            if part.etag.trimmingQuotes == md5.finish().hex { etag = part.etag }
+                        if let part = heldByNumber[number], part.size == length,
+                           part.etag.trimmingQuotes == (try checksums.md5(part: number)).hex {
+                            etag = part.etag
                         }
                         let resumed = etag == nil ? 0 : 1
                         if etag != nil {
