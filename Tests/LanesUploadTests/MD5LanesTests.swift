@@ -99,6 +99,18 @@ import Testing
         #expect(found.withLock { dictionary in (1...11).map { dictionary[$0] } } == expected, "seed \(seed)")
     }
 
+    @Test func aCancelledTransferStopsTheHashing() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try write([UInt8](repeating: 1, count: 4 * MD5Lanes.roundSize), as: "cancelled")
+        let cancellation = TransferCancellation()
+        cancellation.cancel()
+        let error = try #require(throws: UploadError.self) {
+            try MD5Lanes.digests(path: path, ranges: [(0, Int64(4 * MD5Lanes.roundSize))], cancellation: cancellation)
+        }
+        #expect(error.message.contains("cancelled"))
+        #expect(try MD5Lanes.digests(path: path, ranges: [(0, 64)], cancellation: TransferCancellation()).count == 1)
+    }
+
     @Test func aFileThatShrankIsAnError() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try write([UInt8](repeating: 7, count: 100), as: "short")

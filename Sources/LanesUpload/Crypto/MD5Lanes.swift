@@ -20,8 +20,10 @@ enum MD5Lanes {
         static var available: [Kernel] { (0..<lanes_md5_kernel_count()).map { Kernel(index: $0) } }
     }
 
-    /// One MD5 per range, in order. At most `width` ranges.
-    static func digests(path: String, ranges: [(offset: Int64, length: Int64)], kernel: Kernel = .fastest) throws(UploadError) -> [[UInt8]] {
+    /// One MD5 per range, in order. At most `width` ranges. A cancelled `cancellation` ends the work
+    /// within a round (2 MiB), however large the ranges.
+    static func digests(path: String, ranges: [(offset: Int64, length: Int64)], kernel: Kernel = .fastest,
+                        cancellation: TransferCancellation? = nil) throws(UploadError) -> [[UInt8]] {
         precondition(ranges.count <= width, "MD5Lanes hashes at most \(width) ranges at once")
         let file = try ArtifactFile.open(path)
         defer { file.close() }
@@ -30,6 +32,7 @@ enum MD5Lanes {
         var done = [Int64](repeating: 0, count: width)
         // Whole blocks first, a round at a time; lanes past their range are held still.
         while true {
+            if let cancellation, cancellation.isCancelled { throw .transfer(path, "hashing was cancelled") }
             var blocks = [Int](repeating: 0, count: width)
             for (lane, range) in ranges.enumerated() {
                 let wanted = Int(min(Int64(roundSize), (range.length - done[lane]) / 64 * 64))

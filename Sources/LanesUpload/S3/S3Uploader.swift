@@ -49,6 +49,7 @@ final class PartChecksums: Sendable {
     private let partSize: Int64
     private let count: Int
     private let options: S3UploadOptions
+    private let cancellation: TransferCancellation
     private let batches: [Batch]
 
     /// One batch's checksums, once computed (or the error that stopped them).
@@ -56,8 +57,10 @@ final class PartChecksums: Sendable {
         let sums = Mutex<Result<[PayloadChecksum], UploadError>?>(nil)
     }
 
-    init(path: String, size: Int64, partSize: Int64, count: Int, options: S3UploadOptions) {
+    init(path: String, size: Int64, partSize: Int64, count: Int, options: S3UploadOptions,
+         cancellation: TransferCancellation = TransferCancellation()) {
         self.path = path
+        self.cancellation = cancellation
         self.size = size
         self.partSize = partSize
         self.count = count
@@ -77,7 +80,7 @@ final class PartChecksums: Sendable {
             if let held { return held }
             let first = batch * MD5Lanes.width + 1
             let ranges = (first...min(count, first + MD5Lanes.width - 1)).map(range(of:))
-            let computed = Result { () throws(UploadError) in try MD5Lanes.digests(path: path, ranges: ranges).map(PayloadChecksum.md5) }
+            let computed = Result { () throws(UploadError) in try MD5Lanes.digests(path: path, ranges: ranges, cancellation: cancellation).map(PayloadChecksum.md5) }
             held = computed
             return computed
         }
@@ -161,7 +164,8 @@ public struct S3Uploader: Sendable {
             let state = Mutex<(next: Int, etags: [Int: String], resumed: Int, failure: UploadError?)>(
                 (1, [:], 0, nil))
             let client = self.client, options = self.options
-            let checksums = PartChecksums(path: path, size: size, partSize: partSize, count: count, options: options)
+            let checksums = PartChecksums(path: path, size: size, partSize: partSize, count: count, options: options,
+                                         cancellation: client.http.cancellation)
             ParallelWorkers.run(count: min(options.concurrency, count)) { _ in
                 while true {
                     let number: Int? = state.withLock { value in
