@@ -1,10 +1,10 @@
 internal import LanesPlatform
 
-/// AWS Signature Version 4 for S3, on OpenSSL's HMAC-SHA256 and SHA-256.
+/// AWS Signature Version 4 (for S3, and for STS when assuming a role), on OpenSSL's HMAC-SHA256 and SHA-256.
 struct SigV4Signer: Sendable {
     let credentials: S3Credentials
     let region: String
-    let service = "s3"
+    var service = "s3"
     /// Seconds since the epoch; injected so tests sign at a fixed instant.
     let now: @Sendable () -> Int
 

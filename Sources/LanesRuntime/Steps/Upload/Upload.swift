@@ -64,11 +64,16 @@ public struct Upload: Step {
         var values: [String: String] = [:]
         for (name, value) in [("AWS_ACCESS_KEY_ID", accessKeyID?.value), ("AWS_SECRET_ACCESS_KEY", secretAccessKey?.value),
                               ("AWS_SESSION_TOKEN", sessionToken?.value), ("LANES_HTTP_TOKEN", httpToken?.value),
-                              ("LANES_HTTP_USER", httpUser), ("LANES_HTTP_PASSWORD", httpPassword?.value)] {
+                              ("LANES_HTTP_USER", httpUser), ("LANES_HTTP_PASSWORD", httpPassword?.value),
+                              ("AWS_PROFILE", $profile == .argument ? nil : profile)] {
             values[name] = value ?? ""
         }
         return values
     }
+
+    /// The profile named as an argument (`profile:`, `--profile`), which skips the environment's keys
+    /// as the AWS CLI's `--profile` does; a profile from `$AWS_PROFILE` comes after them.
+    var namedProfile: String? { $profile == .argument ? profile : nil }
 
     public var banner: String { "Upload \(file ?? "the lane's build") to \(to)" }
 
@@ -80,7 +85,7 @@ public struct Upload: Step {
         if case .directory(let folder) = target { target = .directory(path: context.resolve(folder)) }
         if case .firebase = target { throw LanesError(.usage, "upload: use firebase_app_distribution for Firebase") }
         if case .testFlight = target { throw LanesError(.usage, "upload: use upload_to_testflight for TestFlight") }
-        let settings = UploadSettings(s3Endpoint: endpoint, s3Region: region ?? defaultRegion, s3Profile: profile,
+        let settings = UploadSettings(s3Endpoint: endpoint, s3Region: region ?? defaultRegion, s3Profile: namedProfile,
                                       s3Addressing: virtualHosted ? .virtualHosted : nil,
                                       s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency,
                                                           checksum: checksum == .md5 ? .md5 : .sha256))
