@@ -163,6 +163,23 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(secrets.registered.contains { $0.hasPrefix("AQAEAHlanes") }, "the IMDS session token is a secret too")
     }
 
+    /// botocore: a token PUT answered 403, 404 or 405 means IMDSv1; the GETs go without a token,
+    /// unless AWS_EC2_METADATA_V1_DISABLED=true.
+    @Test func anIMDSv1OnlyServiceIsAskedWithoutATokenUnlessV1IsDisabled() throws {
+        let services = try CredentialServices(extra: ["imds_v1_only": true])
+        defer { services.stop() }
+        let imds = ["AWS_EC2_METADATA_DISABLED": "", "AWS_EC2_METADATA_SERVICE_ENDPOINT": services.url]
+        let credentials = try Self.resolve(imds)
+        Self.expectTemporary(credentials)
+        let requests = services.requests
+        #expect(requests.map { "\($0.method) \($0.path)" } == ["PUT /latest/api/token", "GET /latest/meta-data/iam/security-credentials/",
+                                                                "GET /latest/meta-data/iam/security-credentials/lanes-builder"])
+        #expect(requests.dropFirst().allSatisfy { $0.headers["x-aws-ec2-metadata-token"] == nil })
+        let disabled = try #require(throws: UploadError.self) { try Self.resolve(imds.merging(["AWS_EC2_METADATA_V1_DISABLED": "true"]) { $1 }) }
+        #expect(disabled.message.contains("HTTP 405") && disabled.message.contains("AWS_EC2_METADATA_V1_DISABLED=true"), "\(disabled)")
+        #expect(services.requests.count == 4, "no GET without a token once IMDSv1 is disabled")
+    }
+
     @Test func aCredentialProcessPrintsTheKeysAsJSON() throws {
         let services = try CredentialServices()
         defer { services.stop() }

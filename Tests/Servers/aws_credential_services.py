@@ -17,8 +17,9 @@ formats (botocore's credential providers read exactly these):
 Usage: aws_credential_services.py FOLDER PARENT_PID
 Reads FOLDER/config.json: {"web_token", "container_token", "role_arn", "key", "secret", "session_token"}, and optionally
 "source_key"/"source_secret" (long-term keys that may call AssumeRole), "external_id" (required when set),
-"rotate" (web identity and AssumeRole issue a new numbered key each time) and "expirations" (the Expiration of
-the first, second, ... credentials issued; the last repeats).
+"rotate" (web identity and AssumeRole issue a new numbered key each time), "expirations" (the Expiration of
+the first, second, ... credentials issued; the last repeats) and "imds_v1_only" (the token PUT is answered 405
+and GETs need no token, as on an instance without IMDSv2).
 Writes FOLDER/port once listening; appends each request to FOLDER/requests as JSON lines
 {"method", "path", "headers", "body"}. Exits when PARENT_PID is gone (checked every second).
 """
@@ -253,6 +254,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.s3()
         body = self.read_body()
         record(self, body)
+        if self.path == "/latest/api/token" and config.get("imds_v1_only"):
+            return self.answer(405, "", "text/plain")  # an IMDSv1-only service knows no PUT
         if self.path == "/latest/api/token" and self.headers.get("x-aws-ec2-metadata-token-ttl-seconds"):
             return self.answer(200, IMDS_TOKEN, "text/plain")
         self.answer(400, "", "text/plain")
@@ -269,7 +272,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "Expiration": EXPIRATION, "RoleArn": config["role_arn"]}))
         prefix = "/latest/meta-data/iam/security-credentials/"
         if self.path.startswith(prefix):
-            if self.headers.get("x-aws-ec2-metadata-token") != IMDS_TOKEN:
+            if self.headers.get("x-aws-ec2-metadata-token") != IMDS_TOKEN and not config.get("imds_v1_only"):
                 return self.answer(401, "", "text/plain")
             role = self.path[len(prefix):]
             if role == "":

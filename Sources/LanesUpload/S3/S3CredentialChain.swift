@@ -204,13 +204,23 @@ public struct S3CredentialChain: Sendable {
         } catch {
             return nil  // no metadata service: not on EC2
         }
-        guard tokenResponse.isSuccess, !tokenResponse.body.isEmpty else {
-            throw UploadError(.configuration, "s3: the instance metadata service at \(base.origin) refused a session token (HTTP \(tokenResponse.status))",
-                              hint: "lanes speaks IMDSv2 only: check the instance's metadata options (hop limit 2 in containers)")
+        var headers: [(name: String, value: String)] = []
+        if [403, 404, 405].contains(tokenResponse.status) {
+            // An IMDSv1-only service (or a proxy in front that refuses PUT): botocore then asks without
+            // a token, unless IMDSv1 is disabled.
+            guard value("AWS_EC2_METADATA_V1_DISABLED")?.lowercased() != "true" else {
+                throw UploadError(.configuration, "s3: the instance metadata service at \(base.origin) refused a session token (HTTP \(tokenResponse.status)) and AWS_EC2_METADATA_V1_DISABLED=true forbids asking without one",
+                                  hint: "enable IMDSv2 on the instance (hop limit 2 in containers), or unset AWS_EC2_METADATA_V1_DISABLED")
+            }
+        } else {
+            guard tokenResponse.isSuccess, !tokenResponse.body.isEmpty else {
+                throw UploadError(.configuration, "s3: the instance metadata service at \(base.origin) refused a session token (HTTP \(tokenResponse.status))",
+                                  hint: "check the instance's metadata options (hop limit 2 in containers)")
+            }
+            let token = tokenResponse.text.trimmingSpacesAndNewlines
+            registerSecret(token)
+            headers.append((name: "x-aws-ec2-metadata-token", value: token))
         }
-        let token = tokenResponse.text.trimmingSpacesAndNewlines
-        registerSecret(token)
-        let headers = [(name: "x-aws-ec2-metadata-token", value: token)]
         let listing = base.appending(path: "/latest/meta-data/iam/security-credentials/")
         let roles: HTTPResponse
         do { roles = try metadataHTTP.send(HTTPRequest(method: "GET", url: listing, headers: headers)) } catch {

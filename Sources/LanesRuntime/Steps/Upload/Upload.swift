@@ -31,7 +31,7 @@ public struct Upload: Step {
     var region: String?
     @StepOption("default_region", "S3 region when region is unset, as the AWS CLI reads it", env: "AWS_DEFAULT_REGION")
     var defaultRegion: String?
-    @StepOption("profile", "AWS profile in ~/.aws/credentials or ~/.aws/config (credential_process, web identity)", env: "AWS_PROFILE")
+    @StepOption("profile", "AWS profile in ~/.aws/credentials or ~/.aws/config; given as an argument it skips the keys in the environment, from AWS_PROFILE it comes after them (as the AWS CLI)", env: "AWS_PROFILE")
     var profile: String?
     @StepOption("virtual_hosted", "Address the bucket as a host name instead of a path", default: false)
     var virtualHosted: Bool
