@@ -14,12 +14,13 @@ import Testing
         return (["HOME": "/nonexistent", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": config, "PATH": "/usr/bin:/bin"], config, pidfile)
     }
 
-    /// Whether `pid` has ended (gone, or a zombie waiting for init), waiting up to 5 s for it.
+    /// Whether `pid` has ended (gone, or on Linux a zombie nobody reaps yet), waiting up to 5 s for it.
     static func ended(_ pid: pid_t) -> Bool {
         let limit = Date().addingTimeInterval(5)
         repeat {
+            if kill(pid, 0) != 0 && errno == ESRCH { return true }
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if stat.isEmpty || stat.split(separator: ")").last?.split(separator: " ").first == "Z" { return true }
+            if stat.split(separator: ")").last?.split(separator: " ").first == "Z" { return true }
             usleep(10_000)
         } while Date() < limit
         return false
