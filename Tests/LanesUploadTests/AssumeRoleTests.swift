@@ -81,6 +81,25 @@ import Testing
         #expect(calls.last?.2 == CredentialServices.sessionToken + "-1", "the first role's session token signs the second call")
     }
 
+    /// botocore: a source profile with keys of its own signs with them, even when it names a role too.
+    @Test func aSourceProfileWithKeysGivesThemWithoutAssumingItsOwnRole() throws {
+        let services = try Self.services()
+        defer { services.stop() }
+        let config = """
+            [profile keyed]
+            aws_access_key_id = \(Self.sourceKey)
+            aws_secret_access_key = \(Self.sourceSecret)
+            role_arn = arn:aws:iam::123456789012:role/never-assumed
+            source_profile = missing
+            [profile deploy]
+            role_arn = \(CredentialServices.role)
+            source_profile = keyed
+            external_id = \(Self.externalID)
+            """
+        #expect(try Self.resolve(services, config: config, profile: "deploy").accessKeyID == "ASIAISSUED0000000001")
+        #expect(services.requests.count == 1 && services.requests.first?.headers["Authorization"]?.contains("Credential=\(Self.sourceKey)/") == true)
+    }
+
     @Test func loopsMFAAndUnknownSourcesAreRefusedClearly() throws {
         let services = try Self.services()
         defer { services.stop() }

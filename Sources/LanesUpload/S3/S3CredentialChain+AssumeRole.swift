@@ -94,7 +94,9 @@ extension S3CredentialChain {
                 throw UploadError(.configuration, "s3: the source_profile \(sourceName) of \(place) is in neither \(files.credentialsFile) nor \(files.configFile)",
                                   hint: "check source_profile in \(files.configFile)")
             }
-            guard let found = try profileCredentials(sourceName, files: files, sourceOf: chain) else {
+            // As botocore: a source profile with keys of its own gives them, even if it names a role too.
+            let hasKeys = files.credentials(sourceName)?["aws_access_key_id"] != nil || files.config(sourceName)?["aws_access_key_id"] != nil
+            guard let found = try profileCredentials(sourceName, files: files, sourceOf: chain, assumingRoles: !hasKeys) else {
                 throw UploadError(.configuration, "s3: the source_profile \(sourceName) of \(place) has no credentials",
                                   hint: "give it aws_access_key_id and aws_secret_access_key, credential_process, or a role of its own")
             }

@@ -67,10 +67,10 @@ public struct S3CredentialChain: Sendable {
     /// `source_profile` or `credential_source`), a web identity role, the credentials file, the config
     /// file's `credential_process`, the config file's keys. `sourceOf` lists the profiles that named
     /// this one as their `source_profile`, outermost first. Nil when the profile has none of them.
-    func profileCredentials(_ name: String, files: ProfileFiles, sourceOf: [String]) throws(UploadError) -> S3Credentials? {
+    func profileCredentials(_ name: String, files: ProfileFiles, sourceOf: [String], assumingRoles: Bool = true) throws(UploadError) -> S3Credentials? {
         let config = files.config(name) ?? [:]
         let configPlace = "profile \(name) in \(files.configFile)"
-        if let role = config["role_arn"], config["source_profile"] != nil || config["credential_source"] != nil {
+        if assumingRoles, let role = config["role_arn"], config["source_profile"] != nil || config["credential_source"] != nil {
             return try assumeRole(role, profile: name, config: config, files: files, sourceOf: sourceOf)
         }
         if let role = config["role_arn"], let tokenFile = config["web_identity_token_file"] {
