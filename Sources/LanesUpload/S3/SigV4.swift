@@ -22,7 +22,8 @@ struct SigV4Signer: Sendable {
         let (date, stamp) = Self.timestamps(now())
         request.headers.removeAll { ["authorization", "x-amz-date", "x-amz-content-sha256", "x-amz-security-token"].contains($0.name.lowercased()) }
         request.headers.append(("x-amz-date", stamp))
-        request.headers.append(("x-amz-content-sha256", payloadHash))
+        // S3 wants the payload hash as a header too; other services (STS) sign it without one, as botocore does.
+        if service == "s3" { request.headers.append(("x-amz-content-sha256", payloadHash)) }
         if let token = credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
 
         var signed: [(String, String)] = [("host", request.url.authority)]
