@@ -1,5 +1,5 @@
 import Foundation
-import LanesUpload
+@testable import LanesUpload
 import Testing
 
 /// Issue 21: a profile with `role_arn` and `source_profile` or `credential_source` assumes the role
@@ -99,6 +99,13 @@ import Testing
             """
         #expect(try Self.resolve(services, config: config, profile: "deploy").accessKeyID == "ASIAISSUED0000000001")
         #expect(services.requests.count == 1 && services.requests.first?.headers["Authorization"]?.contains("Credential=\(Self.sourceKey)/") == true)
+    }
+
+    /// The role is asked of STS in the region it is signed for: the profile's when no variable names one.
+    @Test func stsIsReachedInTheRegionItIsSignedFor() throws {
+        #expect(try S3CredentialChain(environment: [:]).stsEndpoint(region: "eu-west-1").host == "sts.eu-west-1.amazonaws.com")
+        #expect(try S3CredentialChain(environment: [:]).stsEndpoint().host == "sts.amazonaws.com")
+        #expect(try S3CredentialChain(environment: ["AWS_REGION": "ap-south-1"]).stsEndpoint().host == "sts.ap-south-1.amazonaws.com")
     }
 
     @Test func loopsMFAAndUnknownSourcesAreRefusedClearly() throws {

@@ -46,13 +46,14 @@ extension S3CredentialChain {
             }
             form.append(("DurationSeconds", String(seconds)))
         }
-        let endpoint = try stsEndpoint()
+        // STS is reached and signed in the region (the profile's, as botocore's STS client takes it);
+        // the global endpoint signs as us-east-1.
+        let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? config["region"]
+        let endpoint = try stsEndpoint(region: region)
         let body = Array(form.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&").utf8)
         var request = HTTPRequest(method: "POST", url: endpoint, headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")],
                                   body: .bytes(body), idempotent: true)
-        // STS is signed in the region it is reached in; the global endpoint signs as us-east-1.
-        let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? config["region"] ?? "us-east-1"
-        SigV4Signer(credentials: source, region: region, service: "sts", now: now).sign(&request, payloadHash: Digest.hash(.sha256, body).hex)
+        SigV4Signer(credentials: source, region: region ?? "us-east-1", service: "sts", now: now).sign(&request, payloadHash: Digest.hash(.sha256, body).hex)
         let response: HTTPResponse
         do { response = try http.send(request) } catch {
             throw UploadError.transfer("s3", "cannot reach STS at \(endpoint) to assume the role \(role) of \(place): \(error.detail)")

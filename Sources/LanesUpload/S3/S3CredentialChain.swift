@@ -130,13 +130,14 @@ public struct S3CredentialChain: Sendable {
                              expiration: try Self.expiration(XMLFields.value("Expiration", in: credentials), from: "STS for the \(source)"))
     }
 
-    /// `AWS_ENDPOINT_URL_STS`, else `AWS_ENDPOINT_URL`, else STS in the region (the SDKs' regional default).
-    func stsEndpoint() throws(UploadError) -> HTTPURL {
+    /// `AWS_ENDPOINT_URL_STS`, else `AWS_ENDPOINT_URL`, else STS in the region (the SDKs' regional
+    /// default), else the global endpoint.
+    func stsEndpoint(region: String? = nil) throws(UploadError) -> HTTPURL {
         if let text = value("AWS_ENDPOINT_URL_STS") ?? value("AWS_ENDPOINT_URL") {
             guard let url = HTTPURL(text) else { throw UploadError(.configuration, "s3: \(text) is not an http(s) URL for STS", hint: "check AWS_ENDPOINT_URL_STS") }
             return url
         }
-        guard let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
+        guard let region = region ?? value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
             return HTTPURL(isTLS: true, host: "sts.amazonaws.com", path: "/")
         }
         return HTTPURL(isTLS: true, host: "sts.\(region).amazonaws.com", path: "/")
