@@ -85,7 +85,7 @@ final class TestClock: Sendable {
             calls.withLock { $0 += 1 }
             // Hold the renewal until every thread has asked (bounded), so that they really overlap.
             let limit = Date().addingTimeInterval(5)
-            while arrived.withLock({ $0 }) < threads, Date() < limit { sched_yield() }
+            while arrived.withLock({ $0 }) < threads, Date() < limit { usleep(1_000) }
             return renewedKeys
         }
         let used = Mutex<[String]>([])
