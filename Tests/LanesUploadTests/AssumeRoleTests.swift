@@ -141,7 +141,7 @@ import Testing
         #expect(services.requests.isEmpty, "nothing reached STS")
     }
 
-    @Test func credentialSourceEnvironmentAndContainerSignTheCall() throws {
+    @Test func credentialSourceEnvironmentContainerAndInstanceSignTheCall() throws {
         let services = try Self.services()
         defer { services.stop() }
         let config = """
@@ -153,6 +153,10 @@ import Testing
             role_arn = \(CredentialServices.role)
             credential_source = EcsContainer
             external_id = \(Self.externalID)
+            [profile fromec2]
+            role_arn = \(CredentialServices.role)
+            credential_source = Ec2InstanceMetadata
+            external_id = \(Self.externalID)
             """
         let fromEnvironment = try Self.resolve(services, config: config, profile: "fromenv",
                                                extra: ["AWS_ACCESS_KEY_ID": Self.sourceKey, "AWS_SECRET_ACCESS_KEY": Self.sourceSecret])
@@ -162,6 +166,11 @@ import Testing
                                              extra: ["AWS_CONTAINER_CREDENTIALS_FULL_URI": services.url + "/container/creds",
                                                      "AWS_CONTAINER_AUTHORIZATION_TOKEN": CredentialServices.containerToken])
         #expect(fromContainer.accessKeyID == "ASIAISSUED0000000002")
+        let fromInstance = try Self.resolve(services, config: config, profile: "fromec2",
+                                            extra: ["AWS_EC2_METADATA_DISABLED": "", "AWS_EC2_METADATA_SERVICE_ENDPOINT": services.url])
+        #expect(fromInstance.accessKeyID == "ASIAISSUED0000000003")
+        let disabled = try #require(throws: UploadError.self) { try Self.resolve(services, config: config, profile: "fromec2") }
+        #expect(disabled.message.contains("AWS_EC2_METADATA_DISABLED=true turns off"), "\(disabled)")
         let missing = try #require(throws: UploadError.self) { try Self.resolve(services, config: config, profile: "fromenv") }
         #expect(missing.message.contains("credential_source = Environment") && missing.hint == "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY", "\(missing)")
     }

@@ -117,6 +117,10 @@ extension S3CredentialChain {
                 }
                 return found
             case "Ec2InstanceMetadata":
+                guard value("AWS_EC2_METADATA_DISABLED")?.lowercased() != "true" else {
+                    throw UploadError(.configuration, "s3: \(place) takes its source credentials from the instance metadata service (credential_source = Ec2InstanceMetadata), which AWS_EC2_METADATA_DISABLED=true turns off",
+                                      hint: "unset AWS_EC2_METADATA_DISABLED, or choose another credential_source")
+                }
                 guard let found = try instanceMetadataCredentials() else {
                     throw UploadError(.environment, "s3: \(place) takes its source credentials from the instance metadata service (credential_source = Ec2InstanceMetadata), which did not answer",
                                       hint: "run on EC2 with an instance profile, or set AWS_EC2_METADATA_SERVICE_ENDPOINT")
