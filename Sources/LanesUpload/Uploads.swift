@@ -49,12 +49,14 @@ public struct Uploads: Sendable {
             authorization.secrets.forEach(registerSecret)
             return HTTPPutDestination(url: url, authorization: authorization, http: http)
         case .s3(let bucket, let key):
-            let credentials = try S3CredentialChain(environment: environment, http: http, registerSecret: registerSecret, now: now)
-                .resolve(profile: settings.s3Profile)
-            credentials.secrets.forEach(registerSecret)
+            let chain = S3CredentialChain(environment: environment, http: http, registerSecret: registerSecret, now: now)
+            let profile = settings.s3Profile
+            // Temporary credentials are found again when they near expiry, as the AWS SDKs do.
+            let credentials = S3CredentialProvider(initial: try chain.resolve(profile: profile), registerSecret: registerSecret, now: now,
+                                                   renew: { () throws(UploadError) in try chain.resolve(profile: profile) })
             let endpoint = try S3Endpoint.resolve(endpoint: settings.s3Endpoint, region: settings.s3Region,
                                                   addressing: settings.s3Addressing, environment: environment)
-            let client = S3Client(endpoint: endpoint, credentials: credentials, http: http, now: now)
+            let client = S3Client(endpoint: endpoint, credentialProvider: credentials, http: http, now: now)
             return S3Destination(bucket: bucket, key: key, uploader: S3Uploader(client: client, options: settings.s3))
         case .firebase(let appID):
             let account = try GoogleServiceAccount.resolve(environment: environment)

@@ -74,8 +74,9 @@ import Testing
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         let unique = { (label: String) in "\(label)-\(UInt64.random(in: 1...UInt64.max))" }
         let secrets = ["web_token": unique("webtok"), "container_token": unique("ctrtok"), "secret": unique("secretkey"),
-                       "session_token": unique("sesstok")]
-        let config = secrets.merging(["role_arn": "arn:aws:iam::123456789012:role/ci", "key": "ASIALEAKTEST0000001"]) { $1 }
+                       "session_token": unique("sesstok"), "source_secret": unique("sourcesecret")]
+        let config = secrets.merging(["role_arn": "arn:aws:iam::123456789012:role/ci", "key": "ASIALEAKTEST0000001",
+                                      "source_key": "AKIALEAKSOURCE00001"]) { $1 }
         try JSONSerialization.data(withJSONObject: config).write(to: services.appendingPathComponent("config.json"))
         // posix_spawn, not Foundation's Process: with two Process children at once, one may never be reaped.
         let words: [String] = ["/usr/bin/env", "python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
@@ -104,9 +105,15 @@ import Testing
         let common = ["HOME": folder.path, "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "", "AWS_PROFILE": "",
                       "AWS_EC2_METADATA_DISABLED": "true", "http_proxy": "http://ci:\(proxyPassword)@127.0.0.1:1",
                       "NO_PROXY": "127.0.0.1:\(try #require(port))"]  // STS direct, the upload through the proxy
+        // A role assumed from a source profile's keys (in the stand-in's folder, which the scan skips).
+        let sourceKeys = services.appendingPathComponent("credentials"), profiles = services.appendingPathComponent("aws-config")
+        try "[base]\naws_access_key_id = \(config["source_key"]!)\naws_secret_access_key = \(secrets["source_secret"]!)\n"
+            .write(to: sourceKeys, atomically: true, encoding: .utf8)
+        try "[profile deploy]\nrole_arn = \(config["role_arn"]!)\nsource_profile = base\n".write(to: profiles, atomically: true, encoding: .utf8)
         let sources: [[String: String]] = [
             ["AWS_CONTAINER_CREDENTIALS_FULL_URI": standIn + "/container/creds", "AWS_CONTAINER_AUTHORIZATION_TOKEN": secrets["container_token"]!],
             ["AWS_ROLE_ARN": config["role_arn"]!, "AWS_WEB_IDENTITY_TOKEN_FILE": tokenFile.path, "AWS_ENDPOINT_URL_STS": standIn],
+            ["AWS_SHARED_CREDENTIALS_FILE": sourceKeys.path, "AWS_CONFIG_FILE": profiles.path, "AWS_PROFILE": "deploy", "AWS_ENDPOINT_URL_STS": standIn],
         ]
         let lanes = LanesProcess()
         for source in sources {
@@ -119,7 +126,8 @@ import Testing
             }
         }
         let requests = (try? String(contentsOf: services.appendingPathComponent("requests"), encoding: .utf8)) ?? ""
-        #expect(requests.contains("/container/creds") && requests.contains("AssumeRoleWithWebIdentity"), "both sources were used")
+        #expect(requests.contains("/container/creds") && requests.contains("AssumeRoleWithWebIdentity") && requests.contains("Action=AssumeRole&"),
+                "every source was used")
         for path in FileManager.default.enumerator(atPath: folder.path)?.compactMap({ $0 as? String }) ?? [] where !path.hasPrefix("services") && path != "web-token" {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { continue }
             for (name, value) in secrets where data.range(of: Data(value.utf8)) != nil { Issue.record("\(name) in \(path)") }
@@ -129,6 +137,60 @@ import Testing
                 guard let data = FileManager.default.contents(atPath: directory + "/" + path) else { continue }
                 for (name, value) in secrets where data.range(of: Data(value.utf8)) != nil { Issue.record("\(name) in the cache's \(path)") }
             }
+        }
+    }
+}
+
+/// Issue 21: precedence as the AWS CLI's. Keys in the environment win over `AWS_PROFILE` (an
+/// environment variable), but a profile named on the command line (`--profile`) skips them.
+@Suite struct UploadProfilePrecedenceTests {
+    @Test func environmentKeysBeatAWSProfileButNotAnExplicitProfile() throws {
+        let folder = LanesProcess.temporaryDirectory("upload-precedence")
+        let services = folder.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let config = ["web_token": "w", "container_token": "c", "secret": "s", "session_token": "t", "role_arn": "arn:aws:iam::1:role/r", "key": "k"]
+        try JSONSerialization.data(withJSONObject: config).write(to: services.appendingPathComponent("config.json"))
+        let words: [String] = ["/usr/bin/env", "python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
+                               services.path, String(getpid())]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var server = pid_t()
+        try #require(posix_spawn(&server, "/usr/bin/env", nil, nil, argv, envp) == 0)
+        defer {
+            kill(server, SIGKILL)
+            var status: Int32 = 0
+            waitpid(server, &status, 0)
+        }
+        var port: String?
+        for _ in 0..<400 where port == nil {
+            port = try? String(contentsOf: services.appendingPathComponent("port"), encoding: .utf8)
+            if port == nil { Thread.sleep(forTimeInterval: 0.025) }
+        }
+        let standIn = "http://127.0.0.1:\(try #require(port))"
+        let file = folder.appendingPathComponent("app.txt")
+        try "payload".write(to: file, atomically: true, encoding: .utf8)
+        let credentials = services.appendingPathComponent("credentials")
+        try "[ci]\naws_access_key_id = AKIAFROMPROFILE00001\naws_secret_access_key = profile-secret\n".write(to: credentials, atomically: true, encoding: .utf8)
+        let environment = ["HOME": folder.path, "AWS_ACCESS_KEY_ID": "AKIAFROMENVIRONMENT1", "AWS_SECRET_ACCESS_KEY": "environment-secret",
+                           "AWS_SESSION_TOKEN": "", "AWS_PROFILE": "ci", "AWS_SHARED_CREDENTIALS_FILE": credentials.path,
+                           "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/nonexistent"]
+        let lanes = LanesProcess()
+        var signers: [String] = []
+        for (key, extra) in [("environment.txt", [String]()), ("profile.txt", ["--profile", "ci"])] {
+            let before = Self.s3Keys(services).count
+            let result = try lanes.run(["upload", file.path, "--to", "s3://lanes-renew/\(key)", "--endpoint", standIn] + extra,
+                                       in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            signers.append(Self.s3Keys(services).dropFirst(before).first ?? "none")
+        }
+        #expect(signers == ["AKIAFROMENVIRONMENT1", "AKIAFROMPROFILE00001"], "AWS_PROFILE after the keys; --profile before them")
+    }
+
+    /// The access key id of each request the stand-in S3 received, in order.
+    static func s3Keys(_ services: URL) -> [String] {
+        ((try? String(contentsOf: services.appendingPathComponent("s3requests"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["key"] as? String
         }
     }
 }

@@ -15,11 +15,12 @@ struct CredentialServices {
     let port: Int
     let folder: String
 
-    init() throws {
+    /// `extra` adds to the stand-in's config.json (source keys for AssumeRole, "rotate", "expirations").
+    init(extra: [String: Any] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-aws-services-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let config: [String: String] = ["web_token": Self.webToken, "container_token": Self.containerToken, "role_arn": Self.role,
-                                        "key": Self.key, "secret": Self.secret, "session_token": Self.sessionToken]
+        let config: [String: Any] = ["web_token": Self.webToken, "container_token": Self.containerToken, "role_arn": Self.role,
+                                     "key": Self.key, "secret": Self.secret, "session_token": Self.sessionToken].merging(extra) { $1 }
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: folder + "/config.json"))
         let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path
         pid = try Spawn.start(["python3", script, folder, String(getpid())], outputPath: folder + "/log")
@@ -38,6 +39,15 @@ struct CredentialServices {
     var requests: [Request] {
         ((try? String(contentsOfFile: folder + "/requests", encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
             try? JSONDecoder().decode(Request.self, from: Data($0.utf8))
+        }
+    }
+
+    /// What the stand-in S3 (bucket lanes-renew) received: each request and the access key id that signed it.
+    struct S3Request: Decodable { let method: String; let path: String; let key: String; let token: String }
+
+    var s3Requests: [S3Request] {
+        ((try? String(contentsOfFile: folder + "/s3requests", encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(S3Request.self, from: Data($0.utf8))
         }
     }
 
@@ -153,6 +163,23 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(secrets.registered.contains { $0.hasPrefix("AQAEAHlanes") }, "the IMDS session token is a secret too")
     }
 
+    /// botocore: a token PUT answered 403, 404 or 405 means IMDSv1; the GETs go without a token,
+    /// unless AWS_EC2_METADATA_V1_DISABLED=true.
+    @Test func anIMDSv1OnlyServiceIsAskedWithoutATokenUnlessV1IsDisabled() throws {
+        let services = try CredentialServices(extra: ["imds_v1_only": true])
+        defer { services.stop() }
+        let imds = ["AWS_EC2_METADATA_DISABLED": "", "AWS_EC2_METADATA_SERVICE_ENDPOINT": services.url]
+        let credentials = try Self.resolve(imds)
+        Self.expectTemporary(credentials)
+        let requests = services.requests
+        #expect(requests.map { "\($0.method) \($0.path)" } == ["PUT /latest/api/token", "GET /latest/meta-data/iam/security-credentials/",
+                                                                "GET /latest/meta-data/iam/security-credentials/lanes-builder"])
+        #expect(requests.dropFirst().allSatisfy { $0.headers["x-aws-ec2-metadata-token"] == nil })
+        let disabled = try #require(throws: UploadError.self) { try Self.resolve(imds.merging(["AWS_EC2_METADATA_V1_DISABLED": "true"]) { $1 }) }
+        #expect(disabled.message.contains("HTTP 405") && disabled.message.contains("AWS_EC2_METADATA_V1_DISABLED=true"), "\(disabled)")
+        #expect(services.requests.count == 4, "no GET without a token once IMDSv1 is disabled")
+    }
+
     @Test func aCredentialProcessPrintsTheKeysAsJSON() throws {
         let services = try CredentialServices()
         defer { services.stop() }
@@ -184,8 +211,9 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(try Self.resolve(files.merging(["AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "env-secret"]) { $1 }).accessKeyID == "AKIAENV")
         #expect(try Self.resolve(files, profile: "ci").accessKeyID == "AKIAFROMFILE", "the credentials file before credential_process")
         #expect(try Self.resolve(files.merging(["AWS_PROFILE": "keys"]) { $1 }).accessKeyID == "AKIAFROMCONFIG")
-        let chained = try #require(throws: UploadError.self) { try Self.resolve(files, profile: "chained") }
-        #expect(chained.message.contains("assumes the role") && chained.hint?.contains("aws configure export-credentials --profile chained") == true)
+        let chained = try #require(throws: UploadError.self) { try Self.resolve(files.merging(["AWS_ENDPOINT_URL_STS": services.url]) { $1 }, profile: "chained") }
+        // The role is assumed with the ci profile's keys, which this STS does not know (AssumeRoleTests has one that does).
+        #expect(chained.message.contains("STS refused to let access key AKIAFROMFILE") && chained.message.contains("InvalidClientTokenId"), "\(chained)")
         let missing = try #require(throws: UploadError.self) { try Self.resolve(files, profile: "nope") }
         #expect(missing.message.contains("profile nope is in neither"), "\(missing)")
         let none = try #require(throws: UploadError.self) { try Self.resolve([:]) }

@@ -958,7 +958,7 @@ public func checkArtifact(
 /// - Parameter endpoint: S3-compatible endpoint URL (default AWS) (environment AWS_ENDPOINT_URL)
 /// - Parameter region: S3 region (else default_region, else us-east-1) (environment AWS_REGION)
 /// - Parameter defaultRegion: S3 region when region is unset, as the AWS CLI reads it (environment AWS_DEFAULT_REGION)
-/// - Parameter profile: AWS profile in ~/.aws/credentials or ~/.aws/config (credential_process, web identity) (environment AWS_PROFILE)
+/// - Parameter profile: AWS profile in ~/.aws/credentials or ~/.aws/config; given as an argument it skips the keys in the environment, from AWS_PROFILE it comes after them (as the AWS CLI) (environment AWS_PROFILE)
 /// - Parameter virtualHosted: Address the bucket as a host name instead of a path (default false)
 /// - Parameter partSize: S3 multipart part size in MiB (at least 5) (default 64)
 /// - Parameter concurrency: Parts in flight at once (default 4)

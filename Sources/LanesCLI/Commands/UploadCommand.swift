@@ -18,7 +18,7 @@ struct UploadCommand: AsyncParsableCommand {
         DESTINATION is a directory or file:///dir (content-addressed store with a JSON manifest), \
         http(s)://host/path (PUT; LANES_HTTP_TOKEN or LANES_HTTP_USER/LANES_HTTP_PASSWORD), \
         s3://BUCKET/KEY (credentials as the AWS CLI finds them: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY[/AWS_SESSION_TOKEN], \
-        --profile of ~/.aws/credentials or ~/.aws/config with credential_process or web identity, container credentials, IMDSv2), \
+        --profile of ~/.aws/credentials or ~/.aws/config with credential_process, web identity or an assumed role, container credentials, IMDS; temporary keys are renewed during the upload), \
         firebase://APP_ID (FIREBASE_SERVICE_ACCOUNT or GOOGLE_APPLICATION_CREDENTIALS), \
         testflight://APPLE_ID (APP_STORE_CONNECT_API_KEY_KEY_ID, _ISSUER_ID, _KEY or _KEY_FILEPATH; ASC_* work too). A KEY or URL ending in / gets the file name. \
         HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read as curl reads them.

@@ -13,6 +13,8 @@ import Synchronization
 public struct StepOption<Value: OptionValue>: Sendable {
     public let info: OptionInfo
     private let resolved: Value?
+    /// Where the value came from (`$name`): an argument, its environment variable or the default.
+    public let projectedValue: OptionSource?
 
     public var wrappedValue: Value {
         guard let resolved else {
@@ -32,7 +34,9 @@ public struct StepOption<Value: OptionValue>: Sendable {
             defaultText: defaultText, mayBeAbsent: fallback != nil, swiftName: "", swiftType: Value.swiftType,
             spelling: spelling, accepts: { Value(optionText: $0) != nil })
         self.info = info
-        self.resolved = StepResolution.current.flatMap { $0.resolve(info, as: Value.self, fallback: fallback) }
+        let found = StepResolution.current.flatMap { $0.resolveWithSource(info, as: Value.self, fallback: fallback) }
+        self.resolved = found?.value
+        self.projectedValue = found?.source
     }
 }
 
@@ -83,6 +87,11 @@ final class StepResolution: Sendable {
     }
 
     func resolve<Value: OptionValue>(_ option: OptionInfo, as type: Value.Type, fallback: Value?) -> Value? {
+        resolveWithSource(option, as: type, fallback: fallback)?.value
+    }
+
+    /// The value and where it came from (nil for an absent optional's `nil`).
+    func resolveWithSource<Value: OptionValue>(_ option: OptionInfo, as type: Value.Type, fallback: Value?) -> (value: Value, source: OptionSource?)? {
         let given = arguments.given[option.name]
         do {
             let found = try resolver.resolve(option, given: given, as: Value.self)
@@ -96,7 +105,7 @@ final class StepResolution: Sendable {
                 }
                 if value == nil { state.problems.append(OptionResolver.missing(option)) }
             }
-            return value
+            return value.map { ($0, found?.source ?? (option.defaultText == nil ? nil : .defaultValue)) }
         } catch {
             state.withLock {
                 $0.consumed.insert(option.name)

@@ -66,15 +66,23 @@ public struct S3Part: Sendable, Hashable {
 /// the credential variable to check.
 public struct S3Client: Sendable {
     public let endpoint: S3Endpoint
-    public let credentials: S3Credentials
+    /// Asked before every request, so temporary credentials are renewed during a long upload.
+    public let credentialProvider: S3CredentialProvider
     let http: HTTPClient
-    let signer: SigV4Signer
+    let now: @Sendable () -> Int
+
+    /// The credentials last signed with (their source and variables name what to check in errors).
+    public var credentials: S3Credentials { credentialProvider.latest }
 
     public init(endpoint: S3Endpoint, credentials: S3Credentials, http: HTTPClient, now: @escaping @Sendable () -> Int = systemSeconds) {
+        self.init(endpoint: endpoint, credentialProvider: S3CredentialProvider(fixed: credentials), http: http, now: now)
+    }
+
+    public init(endpoint: S3Endpoint, credentialProvider: S3CredentialProvider, http: HTTPClient, now: @escaping @Sendable () -> Int = systemSeconds) {
         self.endpoint = endpoint
-        self.credentials = credentials
+        self.credentialProvider = credentialProvider
         self.http = http
-        signer = SigV4Signer(credentials: credentials, region: endpoint.region, now: now)
+        self.now = now
     }
 
     func send(_ method: String, bucket: String, key: String, query: String? = nil, headers: [(name: String, value: String)] = [],
@@ -95,7 +103,7 @@ public struct S3Client: Sendable {
         var request = HTTPRequest(method: method, url: endpoint.url(bucket: bucket, key: key, query: query), headers: headers, body: body,
                                   idempotent: true)
         request.maximumResponseBody = maximumResponseBody
-        signer.sign(&request, payloadHash: payloadHash)
+        SigV4Signer(credentials: try credentialProvider.current(), region: endpoint.region, now: now).sign(&request, payloadHash: payloadHash)
         do {
             return cleanup ? try http.sendCleanup(request) : try http.send(request, progress: progress)
         } catch {

@@ -1,5 +1,6 @@
 internal import FoundationEssentials
 internal import LanesPlatform
+import Synchronization
 
 /// Finds S3 credentials the way the AWS CLI does, first match wins:
 ///
@@ -23,10 +24,13 @@ public struct S3CredentialChain: Sendable {
     let metadataHTTP: HTTPClient
     let registerSecret: @Sendable (String) -> Void
     let now: @Sendable () -> Int
+    /// Seconds a `credential_process` may run before its process group is killed.
+    let processDeadline: Double
 
     public init(environment: [String: String], http: HTTPClient? = nil, registerSecret: @escaping @Sendable (String) -> Void = { _ in },
-                now: @escaping @Sendable () -> Int = systemSeconds) {
+                now: @escaping @Sendable () -> Int = systemSeconds, processDeadline: Double = 60) {
         self.environment = environment
+        self.processDeadline = processDeadline
         self.http = http ?? HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 30), retry: RetryPolicy(attempts: 3),
                                        proxies: ProxySettings(environment: environment))
         let timeout = environment["AWS_METADATA_SERVICE_TIMEOUT"].flatMap(Double.init) ?? 1
@@ -46,54 +50,55 @@ public struct S3CredentialChain: Sendable {
             return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: value("AWS_SESSION_TOKEN"))
         }
         let name = named ?? value("AWS_PROFILE") ?? "default"
-        let home = environment["HOME"] ?? ""
-        let credentialsFile = value("AWS_SHARED_CREDENTIALS_FILE") ?? home + "/.aws/credentials"
-        let configFile = value("AWS_CONFIG_FILE") ?? home + "/.aws/config"
-        let credentialsText = try? FilePath.read(credentialsFile)
-        let configText = try? FilePath.read(configFile)
-        let fromCredentials = credentialsText.flatMap { S3Credentials.parseProfile(name, in: $0) }
-        // The config file names profiles `[profile NAME]`, except `[default]`.
-        let fromConfig = configText.flatMap { S3Credentials.parseProfile(name == "default" ? "default" : "profile \(name)", in: $0) }
+        let files = ProfileFiles(environment: environment)
         let profileWasNamed = named != nil || value("AWS_PROFILE") != nil
-        if profileWasNamed, name != "default", fromCredentials == nil, fromConfig == nil {
-            throw UploadError(.configuration, "s3: profile \(name) is in neither \(credentialsFile) nor \(configFile)",
+        if profileWasNamed, name != "default", files.credentials(name) == nil, files.config(name) == nil {
+            throw UploadError(.configuration, "s3: profile \(name) is in neither \(files.credentialsFile) nor \(files.configFile)",
                               hint: "check the profile option (AWS_PROFILE), AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE")
         }
-        let config = fromConfig ?? [:]
-        let configPlace = "profile \(name) in \(configFile)"
+        if let found = try profileCredentials(name, files: files, sourceOf: []) { return found }
+        if let found = try containerCredentials() { return found }
+        if value("AWS_EC2_METADATA_DISABLED")?.lowercased() != "true", let found = try instanceMetadataCredentials() { return found }
+        throw .missingVariable("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile option, AWS_PROFILE)", for: "s3",
+                               detail: "no credentials: not in the environment, no profile \(name) in \(files.credentialsFile) or \(files.configFile), no web identity or container credentials, and no instance metadata service answered")
+    }
 
-        if let role = config["role_arn"], config["source_profile"] != nil || config["credential_source"] != nil {
-            throw UploadError(.configuration, "s3: \(configPlace) assumes the role \(role) from other credentials, which lanes does not do",
-                              hint: "set credential_process = aws configure export-credentials --profile \(name) --format process")
+    /// What profile `name` gives, in botocore's order: an assumed role (`role_arn` with
+    /// `source_profile` or `credential_source`), a web identity role, the credentials file, the config
+    /// file's `credential_process`, the config file's keys. `sourceOf` lists the profiles that named
+    /// this one as their `source_profile`, outermost first. Nil when the profile has none of them.
+    func profileCredentials(_ name: String, files: ProfileFiles, sourceOf: [String], assumingRoles: Bool = true) throws(UploadError) -> S3Credentials? {
+        let config = files.config(name) ?? [:]
+        let configPlace = "profile \(name) in \(files.configFile)"
+        if assumingRoles, let role = config["role_arn"], config["source_profile"] != nil || config["credential_source"] != nil {
+            return try assumeRole(role, profile: name, config: config, files: files, sourceOf: sourceOf)
         }
         if let role = config["role_arn"], let tokenFile = config["web_identity_token_file"] {
             return try webIdentity(role: role, tokenFile: tokenFile, session: config["role_session_name"], place: configPlace)
         }
-        if let role = value("AWS_ROLE_ARN"), let tokenFile = value("AWS_WEB_IDENTITY_TOKEN_FILE") {
+        if sourceOf.isEmpty, let role = value("AWS_ROLE_ARN"), let tokenFile = value("AWS_WEB_IDENTITY_TOKEN_FILE") {
             return try webIdentity(role: role, tokenFile: tokenFile, session: value("AWS_ROLE_SESSION_NAME"), place: "AWS_WEB_IDENTITY_TOKEN_FILE")
         }
-        if let values = fromCredentials {
-            return try S3Credentials.fromProfile(values, place: "profile \(name) in \(credentialsFile)")
+        if let values = files.credentials(name) {
+            return try S3Credentials.fromProfile(values, place: "profile \(name) in \(files.credentialsFile)")
         }
         if let command = config["credential_process"] {
-            return try CredentialProcess(command: command, place: configPlace, environment: environment).run()
+            return try CredentialProcess(command: command, place: configPlace, environment: environment, deadline: processDeadline,
+                                         cancellation: http.cancellation).run()
         }
         if config["aws_access_key_id"] != nil {
             return try S3Credentials.fromProfile(config, place: configPlace)
         }
-        if let found = try containerCredentials() { return found }
-        if value("AWS_EC2_METADATA_DISABLED")?.lowercased() != "true", let found = try instanceMetadataCredentials() { return found }
-        throw .missingVariable("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile option, AWS_PROFILE)", for: "s3",
-                               detail: "no credentials: not in the environment, no profile \(name) in \(credentialsFile) or \(configFile), no web identity or container credentials, and no instance metadata service answered")
+        return nil
     }
 
-    private func value(_ name: String) -> String? {
+    func value(_ name: String) -> String? {
         environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     // MARK: - Web identity (STS AssumeRoleWithWebIdentity)
 
-    private func webIdentity(role: String, tokenFile: String, session: String?, place: String) throws(UploadError) -> S3Credentials {
+    func webIdentity(role: String, tokenFile: String, session: String?, place: String) throws(UploadError) -> S3Credentials {
         guard let token = (try? FilePath.read(tokenFile))?.trimmingSpacesAndNewlines, !token.isEmpty else {
             throw UploadError(.environment, "s3: the web identity token file \(tokenFile) (from \(place)) cannot be read or is empty",
                               hint: "check the file the OIDC provider (EKS, GitHub Actions) writes")
@@ -119,17 +124,20 @@ public struct S3CredentialChain: Sendable {
                               hint: "check the role's trust policy for this OIDC provider and audience, and AWS_ROLE_ARN")
         }
         let sessionToken = XMLFields.value("SessionToken", in: credentials)
+        let source = "web identity role \(role)"
         return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: sessionToken,
-                             source: "web identity role \(role)", keyVariable: "AWS_ROLE_ARN", secretVariable: "AWS_ROLE_ARN")
+                             source: source, keyVariable: "AWS_ROLE_ARN", secretVariable: "AWS_ROLE_ARN",
+                             expiration: try Self.expiration(XMLFields.value("Expiration", in: credentials), from: "STS for the \(source)"))
     }
 
-    /// `AWS_ENDPOINT_URL_STS`, else `AWS_ENDPOINT_URL`, else STS in the region (the SDKs' regional default).
-    private func stsEndpoint() throws(UploadError) -> HTTPURL {
+    /// `AWS_ENDPOINT_URL_STS`, else `AWS_ENDPOINT_URL`, else STS in the region (the SDKs' regional
+    /// default), else the global endpoint.
+    func stsEndpoint(region: String? = nil) throws(UploadError) -> HTTPURL {
         if let text = value("AWS_ENDPOINT_URL_STS") ?? value("AWS_ENDPOINT_URL") {
             guard let url = HTTPURL(text) else { throw UploadError(.configuration, "s3: \(text) is not an http(s) URL for STS", hint: "check AWS_ENDPOINT_URL_STS") }
             return url
         }
-        guard let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
+        guard let region = region ?? value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") else {
             return HTTPURL(isTLS: true, host: "sts.amazonaws.com", path: "/")
         }
         return HTTPURL(isTLS: true, host: "sts.\(region).amazonaws.com", path: "/")
@@ -137,7 +145,7 @@ public struct S3CredentialChain: Sendable {
 
     // MARK: - Container credentials (ECS, EKS Pod Identity)
 
-    private func containerCredentials() throws(UploadError) -> S3Credentials? {
+    func containerCredentials() throws(UploadError) -> S3Credentials? {
         let url: HTTPURL
         let variable: String
         if let relative = value("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") {
@@ -188,7 +196,7 @@ public struct S3CredentialChain: Sendable {
 
     // MARK: - Instance metadata (IMDSv2)
 
-    private func instanceMetadataCredentials() throws(UploadError) -> S3Credentials? {
+    func instanceMetadataCredentials() throws(UploadError) -> S3Credentials? {
         let base = value("AWS_EC2_METADATA_SERVICE_ENDPOINT").flatMap(HTTPURL.init) ?? HTTPURL(isTLS: false, host: "169.254.169.254", path: "/")
         let tokenResponse: HTTPResponse
         do {
@@ -197,13 +205,23 @@ public struct S3CredentialChain: Sendable {
         } catch {
             return nil  // no metadata service: not on EC2
         }
-        guard tokenResponse.isSuccess, !tokenResponse.body.isEmpty else {
-            throw UploadError(.configuration, "s3: the instance metadata service at \(base.origin) refused a session token (HTTP \(tokenResponse.status))",
-                              hint: "lanes speaks IMDSv2 only: check the instance's metadata options (hop limit 2 in containers)")
+        var headers: [(name: String, value: String)] = []
+        if [403, 404, 405].contains(tokenResponse.status) {
+            // An IMDSv1-only service (or a proxy in front that refuses PUT): botocore then asks without
+            // a token, unless IMDSv1 is disabled.
+            guard value("AWS_EC2_METADATA_V1_DISABLED")?.lowercased() != "true" else {
+                throw UploadError(.configuration, "s3: the instance metadata service at \(base.origin) refused a session token (HTTP \(tokenResponse.status)) and AWS_EC2_METADATA_V1_DISABLED=true forbids asking without one",
+                                  hint: "enable IMDSv2 on the instance (hop limit 2 in containers), or unset AWS_EC2_METADATA_V1_DISABLED")
+            }
+        } else {
+            guard tokenResponse.isSuccess, !tokenResponse.body.isEmpty else {
+                throw UploadError(.configuration, "s3: the instance metadata service at \(base.origin) refused a session token (HTTP \(tokenResponse.status))",
+                                  hint: "check the instance's metadata options (hop limit 2 in containers)")
+            }
+            let token = tokenResponse.text.trimmingSpacesAndNewlines
+            registerSecret(token)
+            headers.append((name: "x-aws-ec2-metadata-token", value: token))
         }
-        let token = tokenResponse.text.trimmingSpacesAndNewlines
-        registerSecret(token)
-        let headers = [(name: "x-aws-ec2-metadata-token", value: token)]
         let listing = base.appending(path: "/latest/meta-data/iam/security-credentials/")
         let roles: HTTPResponse
         do { roles = try metadataHTTP.send(HTTPRequest(method: "GET", url: listing, headers: headers)) } catch {
@@ -245,29 +263,75 @@ public struct S3CredentialChain: Sendable {
             throw UploadError(.configuration, "s3: the \(source) answered \(code)")
         }
         return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: decoded.Token ?? decoded.SessionToken,
-                             source: source, keyVariable: variable, secretVariable: variable)
+                             source: source, keyVariable: variable, secretVariable: variable,
+                             expiration: try Self.expiration(decoded.Expiration, from: "the \(source)"))
+    }
+
+    /// An `Expiration` as seconds since the epoch; a time that cannot be read is an error, as it is for
+    /// botocore, since keys that expire unnoticed would fail half way through an upload.
+    static func expiration(_ text: String?, from source: String) throws(UploadError) -> Int? {
+        guard let text else { return nil }
+        guard let seconds = S3Credentials.epochSeconds(iso8601: text.trimmingSpacesAndNewlines) else {
+            throw UploadError(.configuration, "s3: \(source) gave the Expiration '\(text.prefix(40))', which is not an ISO 8601 time")
+        }
+        return seconds
     }
 }
 
 /// `credential_process`: a program whose standard output is the credentials as JSON
 /// (`{"Version": 1, "AccessKeyId": ..., "SecretAccessKey": ..., "SessionToken": ..., "Expiration": ...}`).
-/// The command is split as a shell would split words, and run without a shell.
+/// The command is split as a shell would split words, and run without a shell, in a process group
+/// of its own that is killed whole at the deadline, on cancellation, or when it prints too much.
 struct CredentialProcess {
     let command: String
     let place: String
     let environment: [String: String]
+    /// Seconds the program may take (a prompt nobody answers, a hung SSO login).
+    var deadline: Double = 60
+    var cancellation: TransferCancellation?
+    /// Credentials are a few hundred bytes: more is a program that never stops printing.
+    static let outputLimit = 64 << 10
 
     func run() throws(UploadError) -> S3Credentials {
         let arguments = Self.words(command)
         guard !arguments.isEmpty else { throw UploadError(.configuration, "s3: credential_process of \(place) is empty") }
+        let watch = ProcessWatch()
+        let ends = monotonicSeconds() + deadline, cancellation = self.cancellation
+        let watchdog = try? PlatformThread.start {
+            let nap = ThreadSleeper()
+            while watch.isRunning {
+                if cancellation?.isCancelled == true { watch.stop(.cancelled) } else if monotonicSeconds() >= ends { watch.stop(.deadline) }
+                nap.sleep(seconds: 0.02)
+            }
+        }
         var output: [UInt8] = [], errors: [UInt8] = []
         let status: WaitStatus
         do {
-            status = try ChildProcess(arguments, environment: environment).runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
-                if stream == .standardOutput { if output.count < 1 << 20 { output += bytes } } else if errors.count < 4096 { errors += bytes }
+            status = try ChildProcess(arguments, environment: environment).runCapturingOutput(input: nil, started: watch.started) { stream, bytes in
+                if stream == .standardOutput {
+                    if output.count + bytes.count > Self.outputLimit { watch.stop(.tooMuchOutput) } else { output += bytes }
+                } else if errors.count < 4096 {
+                    errors += bytes
+                }
             }
         } catch {
+            _ = watch.finish()
+            watchdog?.join()
             throw UploadError(.configuration, "s3: cannot run the credential_process of \(place): \(error)", hint: "check the command in \(place)")
+        }
+        let stopped = watch.finish()
+        watchdog?.join()
+        switch stopped {
+        case .deadline:
+            throw UploadError(.configuration, "s3: the credential_process of \(place) did not finish within \(Self.seconds(deadline)) and was killed",
+                              hint: "run it by hand: it may wait for input (a prompt, a browser login) that nobody gives in a lane")
+        case .cancelled:
+            throw UploadError(.transfer, "s3: the credential_process of \(place) was stopped: the upload was cancelled")
+        case .tooMuchOutput:
+            throw UploadError(.configuration, "s3: the credential_process of \(place) printed more than \(Self.outputLimit >> 10) KiB and was killed",
+                              hint: "it must print only the credentials as JSON")
+        case nil:
+            break
         }
         guard status == .exited(0) else {
             let said = String(decoding: errors, as: UTF8.self).split(whereSeparator: \.isNewline).last.map { ": \($0.prefix(200))" } ?? ""
@@ -282,7 +346,39 @@ struct CredentialProcess {
         }
         return S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: decoded.SessionToken ?? decoded.Token,
                              source: "credential_process of \(place)", keyVariable: "credential_process of \(place)",
-                             secretVariable: "credential_process of \(place)")
+                             secretVariable: "credential_process of \(place)",
+                             expiration: try S3CredentialChain.expiration(decoded.Expiration, from: "the credential_process of \(place)"))
+    }
+
+    /// The running program's process group, ended at most once and never after the run returned
+    /// (its id may then belong to someone else).
+    final class ProcessWatch: Sendable {
+        enum Stop { case deadline, cancelled, tooMuchOutput }
+        private let state = Mutex<(group: Int32?, finished: Bool, stop: Stop?)>((nil, false, nil))
+
+        var isRunning: Bool { state.withLock { !$0.finished && $0.stop == nil } }
+
+        func started(_ pid: Int32) { state.withLock { $0.group = pid } }
+
+        func stop(_ reason: Stop) {
+            state.withLock { state in
+                guard !state.finished, state.stop == nil, let group = state.group else { return }
+                state.stop = reason
+                ProcessGroup.end(groups: [group], grace: 0)
+            }
+        }
+
+        /// Marks the run over; why it was stopped, if it was.
+        func finish() -> Stop? {
+            state.withLock { state in
+                state.finished = true
+                return state.stop
+            }
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Words as a POSIX shell splits them: blanks separate, quotes group, a backslash escapes.

@@ -1,10 +1,10 @@
 internal import LanesPlatform
 
-/// AWS Signature Version 4 for S3, on OpenSSL's HMAC-SHA256 and SHA-256.
+/// AWS Signature Version 4 (for S3, and for STS when assuming a role), on OpenSSL's HMAC-SHA256 and SHA-256.
 struct SigV4Signer: Sendable {
     let credentials: S3Credentials
     let region: String
-    let service = "s3"
+    var service = "s3"
     /// Seconds since the epoch; injected so tests sign at a fixed instant.
     let now: @Sendable () -> Int
 
@@ -22,7 +22,8 @@ struct SigV4Signer: Sendable {
         let (date, stamp) = Self.timestamps(now())
         request.headers.removeAll { ["authorization", "x-amz-date", "x-amz-content-sha256", "x-amz-security-token"].contains($0.name.lowercased()) }
         request.headers.append(("x-amz-date", stamp))
-        request.headers.append(("x-amz-content-sha256", payloadHash))
+        // S3 wants the payload hash as a header too; other services (STS) sign it without one, as botocore does.
+        if service == "s3" { request.headers.append(("x-amz-content-sha256", payloadHash)) }
         if let token = credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
 
         var signed: [(String, String)] = [("host", request.url.authority)]

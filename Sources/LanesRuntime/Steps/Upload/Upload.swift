@@ -31,7 +31,7 @@ public struct Upload: Step {
     var region: String?
     @StepOption("default_region", "S3 region when region is unset, as the AWS CLI reads it", env: "AWS_DEFAULT_REGION")
     var defaultRegion: String?
-    @StepOption("profile", "AWS profile in ~/.aws/credentials or ~/.aws/config (credential_process, web identity)", env: "AWS_PROFILE")
+    @StepOption("profile", "AWS profile in ~/.aws/credentials or ~/.aws/config; given as an argument it skips the keys in the environment, from AWS_PROFILE it comes after them (as the AWS CLI)", env: "AWS_PROFILE")
     var profile: String?
     @StepOption("virtual_hosted", "Address the bucket as a host name instead of a path", default: false)
     var virtualHosted: Bool
@@ -64,11 +64,16 @@ public struct Upload: Step {
         var values: [String: String] = [:]
         for (name, value) in [("AWS_ACCESS_KEY_ID", accessKeyID?.value), ("AWS_SECRET_ACCESS_KEY", secretAccessKey?.value),
                               ("AWS_SESSION_TOKEN", sessionToken?.value), ("LANES_HTTP_TOKEN", httpToken?.value),
-                              ("LANES_HTTP_USER", httpUser), ("LANES_HTTP_PASSWORD", httpPassword?.value)] {
+                              ("LANES_HTTP_USER", httpUser), ("LANES_HTTP_PASSWORD", httpPassword?.value),
+                              ("AWS_PROFILE", $profile == .argument ? nil : profile)] {
             values[name] = value ?? ""
         }
         return values
     }
+
+    /// The profile named as an argument (`profile:`, `--profile`), which skips the environment's keys
+    /// as the AWS CLI's `--profile` does; a profile from `$AWS_PROFILE` comes after them.
+    var namedProfile: String? { $profile == .argument ? profile : nil }
 
     public var banner: String { "Upload \(file ?? "the lane's build") to \(to)" }
 
@@ -80,7 +85,7 @@ public struct Upload: Step {
         if case .directory(let folder) = target { target = .directory(path: context.resolve(folder)) }
         if case .firebase = target { throw LanesError(.usage, "upload: use firebase_app_distribution for Firebase") }
         if case .testFlight = target { throw LanesError(.usage, "upload: use upload_to_testflight for TestFlight") }
-        let settings = UploadSettings(s3Endpoint: endpoint, s3Region: region ?? defaultRegion, s3Profile: profile,
+        let settings = UploadSettings(s3Endpoint: endpoint, s3Region: region ?? defaultRegion, s3Profile: namedProfile,
                                       s3Addressing: virtualHosted ? .virtualHosted : nil,
                                       s3: S3UploadOptions(partSize: Int64(partSize) << 20, concurrency: concurrency,
                                                           checksum: checksum == .md5 ? .md5 : .sha256))
