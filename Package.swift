@@ -111,6 +111,8 @@ let package = Package(
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         // The daemon's loop on a clock set just before a minute, for the daemon suites of LanesCLITests.
         .executableTarget(name: "DaemonClockHelper", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Tests/DaemonClockHelper"),
+        // One entry into OpenSSL first in a fresh process, for the exit test of LanesSigningTests.
+        .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit"], path: "Tests/OpenSSLExitHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),

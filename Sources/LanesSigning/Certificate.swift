@@ -40,6 +40,7 @@ public struct Certificate: Sendable, Hashable {
 
     /// Reads the first certificate of a PEM text.
     public init(pem: [UInt8], source: String = "certificate") throws(SigningError) {
+        OpenSSLRuntime.start()
         OpenSSLErrors.clear()
         let handle: OpaquePointer?
         do {

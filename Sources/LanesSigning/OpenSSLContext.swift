@@ -38,7 +38,8 @@ final class OpenSSLContext {
 /// OpenSSL's process-wide start. By default OpenSSL frees its global state in an `atexit` handler,
 /// and a thread still inside OpenSSL while the process exits (a test runner's worker, a daemon's
 /// task) then takes a freed lock and crashes. Starting OpenSSL without that handler avoids it; the
-/// operating system reclaims everything at exit anyway. Every entry into OpenSSL calls `start()` first;
+/// operating system reclaims everything at exit anyway. The first OpenSSL call of a process decides,
+/// even `ERR_clear_error`, so every entry into OpenSSL calls `start()` first (`OpenSSLExitTests`);
 /// the start itself is COpenSSL's `lanes_openssl_start`, the one LanesUpload calls too.
 enum OpenSSLRuntime {
     private static let started: Bool = lanes_openssl_start() == 1

@@ -12,6 +12,8 @@ public enum PKCS12File {
     /// Reads an identity from PKCS#12 bytes; `source` names them in errors.
     public static func read(bytes: [UInt8], password: String, source: String) throws(SigningError) -> SigningIdentity {
         let context = try OpenSSLContext()
+        // The PKCS#12 object holds a bare pointer into the context, also on the paths that throw.
+        defer { withExtendedLifetime(context) {} }
         OpenSSLErrors.clear()
         let p12 = try decode(bytes, context: context, source: source)
         defer { PKCS12_free(p12) }
@@ -59,6 +61,8 @@ public enum PKCS12File {
             throw error as? SigningError ?? .openSSL(operation: "read \(source)", detail: "no detail from OpenSSL")
         }
         guard let decoded else {
+            // A failed decode frees the object and clears `p12`; a file too short to read leaves both.
+            if let p12 { PKCS12_free(p12) }
             let errors = OpenSSLErrors.drain()
             if errors.contains(library: ERR_LIB_ASN1, reason: ASN1_R_NOT_ENOUGH_DATA) {
                 throw .truncatedPKCS12(path: source, size: bytes.count)

@@ -12,6 +12,9 @@ public enum ProvisioningProfileReader {
 
     public static func read(bytes: [UInt8], source: String, trust: TrustStore? = nil) throws(SigningError) -> ProvisioningProfile {
         let context = try OpenSSLContext()
+        // The CMS object holds a bare pointer into the context: keep the context to the end of the
+        // scope, not to its last use in Swift (which is `open` when no trust store is given).
+        defer { withExtendedLifetime(context) {} }
         let signed = try SignedContent.open(bytes, source: source, context: context)
         defer { CMS_ContentInfo_free(signed.handle) }
         let payload = try signed.verifiedContent(source: source)
@@ -36,6 +39,8 @@ struct SignedContent {
             throw error as? SigningError ?? .openSSL(operation: "read \(source)", detail: "no detail from OpenSSL")
         }
         guard let decoded else {
+            // A failed decode frees the object and clears `cms`; a file too short to read leaves both.
+            if let cms { CMS_ContentInfo_free(cms) }
             if OpenSSLErrors.drain().contains(library: ERR_LIB_ASN1, reason: ASN1_R_NOT_ENOUGH_DATA) {
                 throw .truncatedProfile(path: source, size: bytes.count)
             }

@@ -168,6 +168,12 @@ import Testing
         #expect(result.standardOutput.contains("finally wait ran"))
         #expect(result.standardError.contains("interrupted by a signal"), "\(result.standardError)")
         #expect(started, "the lane's child process started before the signal")
+
+        // A Ctrl-C as the lane's first step starts: the runner takes signals over before the lane
+        // starts, so on a busy machine too it is neither lost nor fatal before Finally runs.
+        let early = try lanes.run(["early"], in: project)
+        #expect(early.status == 130, "\(early.output)")
+        #expect(early.standardOutput.contains("finally early ran"), "\(early.output)")
     }
 
     @Test func temporaryKeychainIsGoneAfterSigintAndAfterAFailure() async throws {

@@ -193,14 +193,15 @@ enum InterruptibleTask {
 
     static func run(cleanups: CleanupStack, beforeForcedExit: @escaping @Sendable () -> Void,
                     _ body: @escaping @Sendable () async -> ErrorKind?) async -> ErrorKind? {
-        let task = Task { await body() }
         let signals = SignalCount()
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+        let lane = Mutex<Task<ErrorKind?, Never>?>(nil)
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 if signals.increment() == 1 {
-                    task.cancel()
+                    lane.withLock { $0 }?.cancel()
                 } else {
                     Task {
                         await cleanups.runAll()
@@ -209,9 +210,18 @@ enum InterruptibleTask {
                     }
                 }
             }
-            source.resume()
-            return source
+            // Dispatch takes the signal over only once the source is registered, on its own thread:
+            // until then a signal is ignored. The lane starts after that, or a Ctrl-C as its first
+            // step starts (a busy machine) would be lost and the lane would run on.
+            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+                source.setRegistrationHandler { registered.resume() }
+                source.resume()
+            }
+            sources.append(source)
         }
+        let task = Task { await body() }
+        lane.withLock { $0 = task }
+        if signals.value > 0 { task.cancel() }  // arrived while the task was being made
         let kind = await task.value
         sources.forEach { $0.cancel() }
         return signals.value > 0 ? .interrupted : kind

@@ -30,10 +30,8 @@ struct JWTSigner {
     private func sign(_ message: [UInt8]) throws(UploadError) -> [UInt8] {
         OpenSSLStart.ensure()
         ERR_clear_error()
-        let bio = privateKeyPEM.withCString { BIO_new_mem_buf($0, Int32(strlen($0))) }
-        defer { BIO_free(bio) }
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
-            throw .credentials(destination: source, variable: source, detail: "the private key is not a readable PEM private key")
+        guard let key = Self.readKey(privateKeyPEM) else {
+            throw .credentials(destination: source, variable: source, detail: "the private key is not a readable, unencrypted PEM private key")
         }
         defer { EVP_PKEY_free(key) }
         let expectedType = algorithm == .rs256 ? EVP_PKEY_RSA : EVP_PKEY_EC
@@ -56,6 +54,17 @@ struct JWTSigner {
         }
         signature.removeSubrange(length...)
         return algorithm == .es256 ? try Self.rawECDSA(fromDER: signature) : signature
+    }
+
+    /// The key of an unencrypted PEM text, or nil. A memory BIO does not copy its buffer, so it lives
+    /// only inside the call that lends the bytes; the empty passphrase makes an encrypted key fail
+    /// here instead of OpenSSL asking for a passphrase on the terminal.
+    private static func readKey(_ pem: String) -> OpaquePointer? {
+        Array(pem.utf8).withUnsafeBytes { bytes -> OpaquePointer? in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return "".withCString { PEM_read_bio_PrivateKey(bio, nil, nil, UnsafeMutableRawPointer(mutating: $0)) }
+        }
     }
 
     /// JOSE wants r and s as two 32-byte big-endian numbers; OpenSSL gives an ASN.1 SEQUENCE.

@@ -1,0 +1,31 @@
+import LanesTestSupport
+import Foundation
+import Testing
+
+/// Every lanes entry into OpenSSL starts it without its atexit cleanup, whichever comes first in a
+/// process: otherwise a thread still inside OpenSSL while the process exits (a test worker, a
+/// daemon task) takes a lock OpenSSL just freed and the process dies with SIGSEGV.
+@Suite("OpenSSL's exit cleanup stays off")
+struct OpenSSLExitTests {
+    /// OpenSSLExitHelper, built beside the test bundle (whatever the scratch path, sanitizer builds too).
+    static let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("OpenSSLExitHelper").path
+
+    static func run(_ entry: String) throws -> String {
+        let result = try runProgram([helper, entry])
+        #expect(result.status == 0, "\(entry): \(result.error)")
+        return result.output
+    }
+
+    @Test func theDetectorSeesAnUnstartedOpenSSL() throws {
+        #expect(try Self.run("unstarted") == "entered\ncleanup ran\n")
+    }
+
+    @Test func noEntryLeavesTheCleanupOn() throws {
+        let entries = try Self.run("--list").split(separator: "\n").map(String.init).filter { $0 != "unstarted" }
+        #expect(entries.count >= 10)
+        for entry in entries {
+            #expect(try Self.run(entry) == "entered\n", "\(entry) started OpenSSL with its atexit cleanup")
+        }
+    }
+}
