@@ -2,20 +2,32 @@
 public enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
     public static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += "\\u00" + Hex.encode([UInt8(scalar.value)])
-            default: result.unicodeScalars.append(scalar)
+        // Byte by byte: every character that needs an escape is one byte in UTF-8, and no byte of a
+        // longer sequence is below 0x80. Most text (a build log's lines) is one scan and one copy.
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.contains(where: needsEscape) else { return "\"" + String(decoding: bytes, as: UTF8.self) + "\"" }
+            let hex = Array("0123456789abcdef".utf8)
+            var result: [UInt8] = [UInt8(ascii: "\"")]
+            result.reserveCapacity(bytes.count + 16)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): result += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "\\"): result += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case 0x0A: result += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: result += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: result += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case ..<0x20: result += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                default: result.append(byte)
+                }
             }
+            result.append(UInt8(ascii: "\""))
+            return String(decoding: result, as: UTF8.self)
         }
-        return result + "\""
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }
 

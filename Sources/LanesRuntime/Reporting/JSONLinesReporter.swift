@@ -17,6 +17,13 @@ public struct JSONLinesReporter: Reporter {
     }
 
     public func report(_ event: RunEvent) {
+        if case .output(let step, let line) = event {
+            // The hot path (a child may print millions of lines): the same text `fields(for:)` gives,
+            // written without building the value, and queued with the lines around it.
+            output.writeEncodedOutputLine("{\"event\":\"output\",\"step\":\(step),\"line\":"
+                                          + JSONValue.quote(output.redactor.redact(line)) + "}")
+            return
+        }
         output.writeEncodedLine(JSONValue.object(fields(for: event)).serialized(redactor: output.redactor))
     }
 
