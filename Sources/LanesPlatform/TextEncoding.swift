@@ -2,32 +2,46 @@
 public enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
     public static func quote(_ text: String) -> String {
-        // Byte by byte: every character that needs an escape is one byte in UTF-8, and no byte of a
-        // longer sequence is below 0x80. Most text (a build log's lines) is one scan and one copy.
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `quote`, appended as UTF-8 to `bytes` (an event line being built, without a `String` for it).
+    /// Byte by byte: every character that needs an escape is one byte in UTF-8, and no byte of a
+    /// longer sequence is below 0x80; the runs between escapes are copied whole.
+    public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.contains(where: needsEscape) else { return "\"" + String(decoding: bytes, as: UTF8.self) + "\"" }
-            let hex = Array("0123456789abcdef".utf8)
-            var result: [UInt8] = [UInt8(ascii: "\"")]
-            result.reserveCapacity(bytes.count + 16)
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): result += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-                case UInt8(ascii: "\\"): result += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-                case 0x0A: result += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case 0x0D: result += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                case 0x09: result += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                case ..<0x20: result += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-                default: result.append(byte)
-                }
+        text.withUTF8 { source in
+            bytes.reserveCapacity(bytes.count + source.count + 2)
+            bytes.append(UInt8(ascii: "\""))
+            var start = 0
+            for index in source.indices where needsEscape(source[index]) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
+                appendEscape(for: source[index], to: &bytes)
+                start = index + 1
             }
-            result.append(UInt8(ascii: "\""))
-            return String(decoding: result, as: UTF8.self)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
+            bytes.append(UInt8(ascii: "\""))
         }
     }
 
+    @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static func appendEscape(for byte: UInt8, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        }
     }
 }
 

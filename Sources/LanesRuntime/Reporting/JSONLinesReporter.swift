@@ -1,3 +1,4 @@
+internal import LanesPlatform
 /// `--json`: one JSON object per line on standard output, for machines.
 public struct JSONLinesReporter: Reporter {
     let output: TextOutput
@@ -20,8 +21,12 @@ public struct JSONLinesReporter: Reporter {
         if case .output(let step, let line) = event {
             // The hot path (a child may print millions of lines): the same text `fields(for:)` gives,
             // written without building the value, and queued with the lines around it.
-            output.writeEncodedOutputLine("{\"event\":\"output\",\"step\":\(step),\"line\":"
-                                          + JSONValue.quote(output.redactor.redact(line)) + "}")
+            let line = output.redactor.redact(line)
+            output.writeEncodedOutputLine { bytes in
+                bytes.append(contentsOf: "{\"event\":\"output\",\"step\":\(step),\"line\":".utf8)
+                JSONText.appendQuoted(line, to: &bytes)
+                bytes.append(UInt8(ascii: "}"))
+            }
             return
         }
         output.writeEncodedLine(JSONValue.object(fields(for: event)).serialized(redactor: output.redactor))

@@ -64,10 +64,18 @@ public struct TextOutput: Sendable {
         }
     }
 
-    /// `writeEncodedLine` for a line of a step's output: queued like `writeOutputLine`.
-    func writeEncodedOutputLine(_ text: String) {
-        guard let queue = streams?.queue else { return writeEncodedLine(text) }
-        Self.enqueueLine(text, to: encodedTarget, in: queue)
+    /// `writeEncodedLine` for a line of a step's output, which `encode` appends (without its line
+    /// end) as bytes: queued like `writeOutputLine`.
+    func writeEncodedOutputLine(_ encode: (inout [UInt8]) -> Void) {
+        guard let queue = streams?.queue else {
+            var bytes: [UInt8] = []
+            encode(&bytes)
+            return writeEncodedLine(String(decoding: bytes, as: UTF8.self))
+        }
+        queue.enqueue(to: encodedTarget) { bytes in
+            encode(&bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
     }
 
     private static func enqueueLine(_ text: String, to target: OutputQueue.Target, in queue: OutputQueue) {
