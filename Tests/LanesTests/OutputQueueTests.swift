@@ -58,6 +58,26 @@ import LanesTestSupport
         #expect(try await reader.wait { $0 == "compiling Brewer\n" }, "got \(reader.text.debugDescription)")
     }
 
+    /// The whole path a step's output takes (child, line splitter, step log, terminal reporter):
+    /// a line shows while the child, quiet, still runs.
+    @Test func aChildsLineReachesTheTerminalWhileTheChildStillRuns() async throws {
+        let reader = try PipeReader()
+        defer { reader.closeWriteEnd() }
+        let redactor = Redactor()
+        let streams = RedactedStandardStreams()
+        let reporter = TerminalReporter(output: TextOutput(descriptor: reader.writeEnd, redactor: redactor, streams: streams),
+                                        errors: TextOutput(descriptor: reader.writeEnd, redactor: redactor, streams: streams),
+                                        capabilities: TerminalCapabilities(colors: false, liveStatus: false), gitHub: nil)
+        let log = StepLog(redactor: redactor) { reporter.report(.output(step: 1, line: $0)) }
+        let child = Task {
+            try await SubprocessRunner(baseEnvironment: ProcessEnvironmentForTests.current).run(
+                ProcessRequest(["sh", "-c", "echo ready; exec sleep 30"])) { log.line($0) }
+        }
+        #expect(try await reader.wait { $0 == "ready\n" }, "got \(reader.text.debugDescription)")
+        child.cancel()
+        _ = try? await child.value
+    }
+
     @Test func manyLinesGoOutInOrderInFewWritesAndWhatIsWrittenNowComesAfter() async throws {
         let reader = try PipeReader()
         defer { reader.closeWriteEnd() }
