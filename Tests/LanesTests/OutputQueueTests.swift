@@ -192,6 +192,23 @@ final class Counter: Sendable {
         }
     }
 
+    /// `output` events skip building a `JSONValue`: the bytes must be the generic encoder's.
+    @Test func theOutputEventFastPathWritesWhatTheGenericEncoderWrites() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-events-\(UUID().uuidString)").path
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let redactor = Redactor(secrets: ["s3cr3t-token"])
+        let reporter = JSONLinesReporter(output: TextOutput(descriptor: descriptor, redactor: redactor, streams: RedactedStandardStreams()))
+        let lines = ["plain", "quote \" backslash \\ tab \t bell \u{7} é 𝄞", "has s3cr3t-token inside", ""]
+        for (index, line) in lines.enumerated() { reporter.report(.output(step: index * 7, line: line)) }
+        reporter.report(.message("end"))  // written now, so everything queued before is in the file
+        close(descriptor)
+        let expected = lines.enumerated().map { index, line in
+            JSONValue.object([("event", "output"), ("step", .number(Double(index * 7))), ("line", .string(line))]).serialized(redactor: redactor) + "\n"
+        }.joined() + JSONValue.object([("event", "message"), ("text", "end")]).serialized(redactor: redactor) + "\n"
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+    }
+
     @Test func aCollectorKeepsItsLimitAndCountsWhatItDrops() {
         let collector = LineCollector(byteLimit: 10)
         for line in ["12345", "1234", "12", "1"] { collector.append(line) }
