@@ -2,20 +2,46 @@
 public enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
     public static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += "\\u00" + Hex.encode([UInt8(scalar.value)])
-            default: result.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `quote`, appended as UTF-8 to `bytes` (an event line being built, without a `String` for it).
+    /// Byte by byte: every character that needs an escape is one byte in UTF-8, and no byte of a
+    /// longer sequence is below 0x80; the runs between escapes are copied whole.
+    public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { source in
+            bytes.reserveCapacity(bytes.count + source.count + 2)
+            bytes.append(UInt8(ascii: "\""))
+            var start = 0
+            for index in source.indices where needsEscape(source[index]) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
+                appendEscape(for: source[index], to: &bytes)
+                start = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
+            bytes.append(UInt8(ascii: "\""))
         }
-        return result + "\""
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static func appendEscape(for byte: UInt8, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        }
     }
 }
 

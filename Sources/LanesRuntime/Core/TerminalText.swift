@@ -3,7 +3,8 @@
 /// screen or move the cursor), so each is shown in caret notation (`^[`) instead. Tabs stay.
 public enum TerminalText {
     public static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        let clean = text.utf8.withContiguousStorageIfAvailable { !containsControl($0) }
+        guard clean != true, text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if !isControl(scalar) {
@@ -19,6 +20,17 @@ public enum TerminalText {
             }
         }
         return String(out)
+    }
+
+    /// `isControl` over UTF-8, without decoding: a C0 control or DEL is one byte, a C1 control is
+    /// 0xC2 followed by 0x80...0x9F.
+    static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) { return true }
+            previous = byte
+        }
+        return false
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -17,32 +17,39 @@ struct LineSplitter {
 
     /// The complete lines (or pieces) in what has arrived so far, without their line ends.
     mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (String) -> Void) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let all = UnsafeBufferPointer(start: base, count: bytes.count)
         var start = 0
-        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
-            pending.append(contentsOf: bytes[start..<index])
-            emit(Self.text(of: pending[...]))
-            pending.removeAll(keepingCapacity: true)
-            start = index + 1
+        while let newline = all[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if pending.isEmpty {
+                // The common case: a whole line in this chunk, decoded straight from it.
+                emit(Self.text(of: UnsafeBufferPointer(rebasing: all[start..<newline])))
+            } else {
+                pending.append(contentsOf: all[start..<newline])
+                pending.withUnsafeBufferPointer { emit(Self.text(of: $0)) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            start = newline + 1
         }
-        pending.append(contentsOf: bytes[start...])
+        pending.append(contentsOf: all[start...])
         if pending.count > longestLine {
             let safe = pending.withUnsafeBufferPointer { redactor?.safeCut(in: $0) ?? $0.count }
             let cut = Self.characterBoundary(in: pending, before: safe)
             // Nothing may go yet while a secret longer than the piece is still arriving.
             guard cut > 0 else { return }
-            emit(Self.text(of: pending[..<cut]))
+            pending.withUnsafeBufferPointer { emit(Self.text(of: UnsafeBufferPointer(rebasing: $0[..<cut]))) }
             pending.removeFirst(cut)
         }
     }
 
     /// The last line, when the output did not end with a line end.
     mutating func finish(emit: (String) -> Void) {
-        if !pending.isEmpty { emit(Self.text(of: pending[...])) }
+        if !pending.isEmpty { pending.withUnsafeBufferPointer { emit(Self.text(of: $0)) } }
         pending.removeAll()
     }
 
-    private static func text(of line: ArraySlice<UInt8>) -> String {
-        let content = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+    private static func text(of line: UnsafeBufferPointer<UInt8>) -> String {
+        let content = line.last == UInt8(ascii: "\r") ? UnsafeBufferPointer(rebasing: line.dropLast()) : line
         return String(decoding: content, as: UTF8.self)
     }
 

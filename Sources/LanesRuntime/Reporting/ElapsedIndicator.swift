@@ -38,6 +38,14 @@ final class ElapsedIndicator: Sendable {
         }
     }
 
+    /// `write` for a line of a step's output, which may be queued with the lines around it.
+    func writeOutputLine(_ text: String) {
+        state.withLock { state in
+            erase(&state)
+            output.writeOutputLine(text)
+        }
+    }
+
     /// Draws the status line when the current step has run for `threshold` or longer.
     func tick(at now: ContinuousClock.Instant) {
         state.withLock { state in

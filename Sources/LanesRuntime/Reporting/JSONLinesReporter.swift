@@ -1,3 +1,4 @@
+internal import LanesPlatform
 /// `--json`: one JSON object per line on standard output, for machines.
 public struct JSONLinesReporter: Reporter {
     let output: TextOutput
@@ -16,7 +17,23 @@ public struct JSONLinesReporter: Reporter {
         JSONValue.object([("event", "output"), ("source", "print"), ("line", .string(line))]).serialized
     }
 
+    private static let outputEventStart = Array(#"{"event":"output","step":"#.utf8)
+    private static let outputEventLineKey = Array(#","line":"#.utf8)
+
     public func report(_ event: RunEvent) {
+        if case .output(let step, let line) = event {
+            // The hot path (a child may print millions of lines): the same text `fields(for:)` gives,
+            // written without building the value, and queued with the lines around it.
+            let line = output.redactor.redact(line)
+            output.writeEncodedOutputLine { bytes in
+                bytes.append(contentsOf: Self.outputEventStart)
+                bytes.append(contentsOf: String(step).utf8)  // a small string: no allocation
+                bytes.append(contentsOf: Self.outputEventLineKey)
+                JSONText.appendQuoted(line, to: &bytes)
+                bytes.append(UInt8(ascii: "}"))
+            }
+            return
+        }
         output.writeEncodedLine(JSONValue.object(fields(for: event)).serialized(redactor: output.redactor))
     }
 

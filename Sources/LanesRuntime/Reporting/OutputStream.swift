@@ -24,11 +24,17 @@ public struct TextOutput: Sendable {
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
+    /// Writes `text` now: after everything lanes queued before it, and before anything the
+    /// Lanefile prints next.
     public func write(_ text: String) {
-        switch streams?.route(for: descriptor) ?? .plain {
-        case .plain: writePlain(Array(redactor.redact(text).utf8))
-        case .throughPipe: writePlain(Array(text.utf8))  // the pipe's reader redacts: one pass, not two
-        case .direct(let stream): streams?.writeDirect(Array(redactor.redact(text).utf8), to: stream)
+        let (bytes, target) = prepared(text)
+        if let queue = streams?.queue {
+            queue.writeNow(bytes, to: target)
+        } else {
+            // A Lanefile's `print` goes through C stdio, which buffers when output is not a terminal:
+            // flush it first, so its lines and lanes' own stay in the order they were written.
+            fflush(nil)
+            target.write(bytes)
         }
     }
 
@@ -38,17 +44,58 @@ public struct TextOutput: Sendable {
     /// the encoded text again could break its structure when a secret is `"` or `1`, so it is not.
     public func writeEncodedLine(_ text: String) {
         let bytes = Array((text + "\n").utf8)
-        if case .direct(let stream) = streams?.route(for: descriptor) ?? .plain {
-            streams?.writeDirect(bytes, to: stream)
+        if let queue = streams?.queue {
+            queue.writeNow(bytes, to: encodedTarget)
         } else {
-            writePlain(bytes)
+            fflush(nil)
+            encodedTarget.write(bytes)
         }
     }
 
-    private func writePlain(_ bytes: [UInt8]) {
-        // A Lanefile's `print` goes through C stdio, which buffers when output is not a terminal:
-        // flush it first, so its lines and lanes' own stay in the order they were written.
-        fflush(nil)
-        FileDescriptorIO.writeAll(bytes, to: descriptor)
+    /// A line of a step's output (a child's, mostly): queued, and written with the lines around it
+    /// in one write (see `OutputQueue`). Redacted here, line by line, unless a redacting pipe is the
+    /// last gate.
+    func writeOutputLine(_ text: String) {
+        guard let queue = streams?.queue else { return writeLine(text) }
+        switch streams?.route(for: descriptor) ?? .plain {
+        case .plain: Self.enqueueLine(redactor.redact(text), to: .descriptor(descriptor), in: queue)
+        case .throughPipe: Self.enqueueLine(text, to: .descriptor(descriptor), in: queue)
+        case .direct(let stream): Self.enqueueLine(redactor.redact(text), to: .direct(stream), in: queue)
+        }
+    }
+
+    /// `writeEncodedLine` for a line of a step's output, which `encode` appends (without its line
+    /// end) as bytes: queued like `writeOutputLine`.
+    func writeEncodedOutputLine(_ encode: (inout [UInt8]) -> Void) {
+        guard let queue = streams?.queue else {
+            var bytes: [UInt8] = []
+            encode(&bytes)
+            return writeEncodedLine(String(decoding: bytes, as: UTF8.self))
+        }
+        queue.enqueue(to: encodedTarget) { bytes in
+            encode(&bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    private static func enqueueLine(_ text: String, to target: OutputQueue.Target, in queue: OutputQueue) {
+        queue.enqueue(to: target) { bytes in
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// The bytes to write for `text` and where they go.
+    private func prepared(_ text: String) -> ([UInt8], OutputQueue.Target) {
+        switch streams?.route(for: descriptor) ?? .plain {
+        case .plain: (Array(redactor.redact(text).utf8), .descriptor(descriptor))
+        case .throughPipe: (Array(text.utf8), .descriptor(descriptor))  // the pipe's reader redacts: one pass, not two
+        case .direct(let stream): (Array(redactor.redact(text).utf8), .direct(stream))
+        }
+    }
+
+    private var encodedTarget: OutputQueue.Target {
+        if case .direct(let stream) = streams?.route(for: descriptor) ?? .plain { return .direct(stream) }
+        return .descriptor(descriptor)
     }
 }

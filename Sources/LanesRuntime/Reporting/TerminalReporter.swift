@@ -43,7 +43,8 @@ public struct TerminalReporter: Reporter {
             }
             elapsed?.stepStarted("\(start.index). \(start.id)", at: .now)
         case .output(_, let text):
-            line(text)
+            // A child may print millions of lines: they are queued, not written one by one.
+            if let elapsed { elapsed.writeOutputLine(text) } else { output.writeOutputLine(text) }
         case .message(let text):
             line(text)
         case .result(let result):

@@ -40,6 +40,8 @@ final class RedactedStandardStreams: Sendable {
         case restored
     }
     private let state = Mutex(State.waiting)
+    /// lanes' own text, in order, whether the streams are redirected or not (see `OutputQueue`).
+    let queue = OutputQueue()
     /// How a line the Lanefile printed on standard output is passed on (`--json` wraps it); nil
     /// passes the bytes on as they are.
     private let formatPrintedLine: (@Sendable (String) -> String)?
@@ -106,7 +108,7 @@ final class RedactedStandardStreams: Sendable {
 
     /// Writes encoded output to the real descriptor behind `stream`, after what the Lanefile
     /// printed before it.
-    func writeDirect(_ bytes: [UInt8], to stream: Stream) {
+    static func writeDirect(_ bytes: [UInt8], to stream: Stream) {
         fflush(nil)
         Self.drain(stream)
         FileDescriptorIO.writeAll(bytes, to: stream.original)
@@ -128,6 +130,7 @@ final class RedactedStandardStreams: Sendable {
 
     /// Puts the original streams back and waits until everything written has been passed on.
     func restore() {
+        queue.flush()
         let streams: [Stream] = state.withLock { state in
             defer { state = .restored }
             if case .redirected(let streams) = state { return streams }

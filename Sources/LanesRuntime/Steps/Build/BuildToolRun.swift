@@ -31,7 +31,12 @@ struct BuildToolRun {
         guard descriptor >= 0 else {
             throw LanesError(.environment, "cannot write the build log \(logPath): \(String(cString: strerror(errno)))")
         }
-        defer { close(descriptor) }
+        // A build log runs to hundreds of MB: its lines go out in batches, not a write(2) each.
+        let logQueue = OutputQueue()
+        defer {
+            logQueue.flush()
+            close(descriptor)
+        }
         let command = invocation.arguments.joined(separator: " ")
         context.log.line("\(command.count > 72 ? command.prefix(71) + "…" : command[...]): full log in \(logPath)")
 
@@ -43,7 +48,10 @@ struct BuildToolRun {
                                      workingDirectory: invocation.workingDirectory.map(context.resolve) ?? context.projectDirectory)
         let outcome = try await context.processes.run(request) { line in
             let shown = redactor.redact(line)
-            _ = FileDescriptorIO.writeAll(Array((shown + "\n").utf8), to: descriptor)
+            logQueue.enqueue(to: .descriptor(descriptor)) { bytes in
+                bytes.append(contentsOf: shown.utf8)
+                bytes.append(UInt8(ascii: "\n"))
+            }
             let news = state.withLock { state in state.consume(shown) }
             if showsEveryLine { log.line(shown) } else { for text in news { log.line(text) } }
         }

@@ -27,7 +27,7 @@ public struct ShellCommand: Step {
             throw LanesError(.configuration, "sh: refusing to pass a secret value as a process argument to \(arguments[0])",
                              hint: "child processes see every secret in their environment; read it from there, or use standard input")
         }
-        let collected = LineCollector()
+        let collected = LineCollector(byteLimit: ShellResult.keptOutputBytes)
         let outcome = try await context.processes.run(
             ProcessRequest(arguments, workingDirectory: directory.map(context.resolve) ?? context.projectDirectory)
         ) { line in
@@ -38,13 +38,23 @@ public struct ShellCommand: Step {
             throw ShellFailure(command: context.environment.redactor.redact(banner), outcome: outcome,
                                outputTail: context.log.lastLines)
         }
-        return ShellResult(output: collected.lines.map(context.environment.redactor.redact))
+        let dropped = collected.droppedCount
+        if dropped > 0 {
+            context.log.line("sh: the result keeps the first \(ShellResult.keptOutputBytes >> 20) MiB of output; the \(dropped) lines after it were shown, not kept")
+        }
+        return ShellResult(output: collected.lines.map(context.environment.redactor.redact), droppedLineCount: dropped)
     }
 }
 
 /// What a successful `sh` printed, already redacted.
 public struct ShellResult: Sendable {
+    /// Output beyond this many bytes is shown and logged but not kept in the result, so a command
+    /// that prints gigabytes (an xcodebuild log, a line without end) leaves lanes' memory flat.
+    public static let keptOutputBytes = 16 << 20
+
     public let output: [String]
+    /// Lines printed after the first `keptOutputBytes` (0 unless the output was that long).
+    public var droppedLineCount = 0
     public var text: String { output.joined(separator: "\n") }
 }
 

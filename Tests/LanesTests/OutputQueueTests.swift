@@ -1,0 +1,235 @@
+import Foundation
+import Synchronization
+import Testing
+import LanesPlatform
+import LanesTestSupport
+@testable import LanesRuntime
+
+/// Issue 21: a step's output goes out in batches, yet a quiet child's line shows at once, every
+/// line stays in order, and what lanes writes now comes after what it queued.
+@Suite struct OutputQueueTests {
+    /// A pipe whose read end is drained into memory by a thread of its own, as a terminal would.
+    final class PipeReader: Sendable {
+        let writeEnd: Int32
+        private let readEnd: Int32
+        private let received = Mutex<[UInt8]>([])
+        private let reads = Mutex(0)
+
+        init() throws {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw LanesError(.internal, "pipe failed") }
+            readEnd = ends[0]
+            writeEnd = ends[1]
+            Thread.detachNewThread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                    if count <= 0 { break }
+                    received.withLock { $0 += buffer[0..<count] }
+                    reads.withLock { $0 += 1 }
+                }
+                close(readEnd)
+            }
+        }
+
+        var text: String { received.withLock { String(decoding: $0, as: UTF8.self) } }
+        var readCount: Int { reads.withLock { $0 } }
+
+        /// Waits until `condition` holds for what arrived, up to `limit` (a bound for a broken
+        /// build, not a duration the test relies on).
+        func wait(upTo limit: Duration = .seconds(10), until condition: (String) -> Bool) async throws -> Bool {
+            let deadline = ContinuousClock.now + limit
+            while ContinuousClock.now < deadline {
+                if condition(text) { return true }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            return condition(text)
+        }
+
+        func closeWriteEnd() { close(writeEnd) }
+    }
+
+    @Test func aQuietChildsLineShowsWithoutWaitingForMore() async throws {
+        let reader = try PipeReader()
+        defer { reader.closeWriteEnd() }
+        let output = TextOutput(descriptor: reader.writeEnd, redactor: Redactor(), streams: RedactedStandardStreams())
+        output.writeOutputLine("compiling Brewer")
+        // Nothing else comes: the line must not sit in the queue until a batch fills.
+        #expect(try await reader.wait { $0 == "compiling Brewer\n" }, "got \(reader.text.debugDescription)")
+    }
+
+    /// The whole path a step's output takes (child, line splitter, step log, terminal reporter):
+    /// a line shows while the child, quiet, still runs.
+    @Test func aChildsLineReachesTheTerminalWhileTheChildStillRuns() async throws {
+        let reader = try PipeReader()
+        defer { reader.closeWriteEnd() }
+        let redactor = Redactor()
+        let streams = RedactedStandardStreams()
+        let reporter = TerminalReporter(output: TextOutput(descriptor: reader.writeEnd, redactor: redactor, streams: streams),
+                                        errors: TextOutput(descriptor: reader.writeEnd, redactor: redactor, streams: streams),
+                                        capabilities: TerminalCapabilities(colors: false, liveStatus: false), gitHub: nil)
+        let log = StepLog(redactor: redactor) { reporter.report(.output(step: 1, line: $0)) }
+        let child = Task {
+            try await SubprocessRunner(baseEnvironment: ProcessEnvironmentForTests.current).run(
+                ProcessRequest(["sh", "-c", "echo ready; exec sleep 30"])) { log.line($0) }
+        }
+        #expect(try await reader.wait { $0 == "ready\n" }, "got \(reader.text.debugDescription)")
+        child.cancel()
+        _ = try? await child.value
+    }
+
+    @Test func manyLinesGoOutInOrderInFewWritesAndWhatIsWrittenNowComesAfter() async throws {
+        let reader = try PipeReader()
+        defer { reader.closeWriteEnd() }
+        let output = TextOutput(descriptor: reader.writeEnd, redactor: Redactor(), streams: RedactedStandardStreams())
+        let count = 20_000
+        for number in 0..<count { output.writeOutputLine("line \(number)") }
+        output.writeLine("lane done")
+        // `writeLine` returns once written: everything queued before it is out already.
+        let expected = (0..<count).map { "line \($0)\n" }.joined() + "lane done\n"
+        #expect(try await reader.wait { $0.utf8.count >= expected.utf8.count })
+        #expect(reader.text == expected)
+        #expect(reader.readCount < count / 10, "\(reader.readCount) reads for \(count) lines: written one by one")
+    }
+
+    @Test func linesFromSeveralThreadsAreNeitherLostNorCutAndEachKeepsItsOrder() async throws {
+        let reader = try PipeReader()
+        defer { reader.closeWriteEnd() }
+        let output = TextOutput(descriptor: reader.writeEnd, redactor: Redactor(), streams: RedactedStandardStreams())
+        let perThread = 5_000
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<4 {
+                group.addTask { for number in 0..<perThread { output.writeOutputLine("t\(thread) \(number)") } }
+            }
+        }
+        output.writeLine("end")
+        #expect(try await reader.wait { $0.hasSuffix("end\n") })
+        let lines = reader.text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4 * perThread + 1)
+        #expect(lines.last == "end")
+        for thread in 0..<4 {
+            let own = lines.filter { $0.hasPrefix("t\(thread) ") }
+            #expect(own == (0..<perThread).map { "t\(thread) \($0)" })
+        }
+    }
+
+    @Test func aSecretInAQueuedLineIsMaskedOnItsWayOut() async throws {
+        let reader = try PipeReader()
+        defer { reader.closeWriteEnd() }
+        let redactor = Redactor(secrets: ["hunter2-very-secret"])
+        let output = TextOutput(descriptor: reader.writeEnd, redactor: redactor, streams: RedactedStandardStreams())
+        output.writeOutputLine("token=hunter2-very-secret ok")
+        output.writeLine("done")
+        #expect(try await reader.wait { $0.hasSuffix("done\n") })
+        #expect(reader.text == "token=\(Redactor.mask) ok\ndone\n")
+    }
+
+    /// The queue keeps what it holds bounded: a producer far ahead of a reader that stalls waits.
+    @Test func aProducerAheadOfAStalledReaderWaitsInsteadOfGrowingTheQueue() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd) }
+        let queue = OutputQueue(capacity: 256 << 10)
+        let produced = Counter()
+        let line = String(repeating: "x", count: 1023)
+        let producer = Task.detached {
+            for _ in 0..<4096 {  // 4 MiB, far more than the pipe (64 KiB) and the queue hold
+                queue.enqueue(to: .descriptor(writeEnd)) { $0.append(contentsOf: line.utf8); $0.append(10) }
+                produced.add(1024)
+            }
+            queue.flush()
+            close(writeEnd)
+        }
+        // Nobody reads yet: the producer must stop once the pipe and the queue are full.
+        var last = -1
+        while produced.value != last {
+            last = produced.value
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(last < 1 << 20, "\(last) bytes queued behind a stalled reader")
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            total += count
+        }
+        await producer.value
+        #expect(total == 4096 * 1024)
+    }
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add(_ amount: Int) { count.withLock { $0 += amount } }
+    var value: Int { count.withLock { $0 } }
+}
+
+@Suite struct OutputEncodingTests {
+    /// The byte-level JSON quoting equals the scalar-by-scalar definition on random text with
+    /// controls, quotes, backslashes and characters of every UTF-8 length.
+    @Test func jsonQuotingMatchesItsDefinition() {
+        let seed = UInt64.random(in: 0 ... .max)
+        print("jsonQuotingMatchesItsDefinition seed: \(seed)")
+        var generator = SplitMix64(seed: seed)
+        let pieces: [String] = ["a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{7F}", "\u{85}", "é", "€", "𝄞", "\r\n", "/"]
+        for _ in 0..<2000 {
+            let text = (0..<Int(generator.next() % 20)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            #expect(JSONText.quote(text) == Self.reference(text), "seed \(seed): \(text.debugDescription)")
+        }
+    }
+
+    @Test func theControlCheckOnBytesAgreesWithTheCheckOnScalars() {
+        let seed = UInt64.random(in: 0 ... .max)
+        print("theControlCheckOnBytesAgreesWithTheCheckOnScalars seed: \(seed)")
+        var generator = SplitMix64(seed: seed)
+        let pieces: [String] = ["a", "\t", "\u{1B}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\u{A0}", "é", "€", "𝄞", "\u{C2}"]
+        for _ in 0..<2000 {
+            let text = (0..<Int(generator.next() % 8)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let onBytes = Array(text.utf8).withUnsafeBufferPointer(TerminalText.containsControl)
+            #expect(onBytes == text.unicodeScalars.contains(where: TerminalText.isControl), "seed \(seed): \(text.debugDescription)")
+        }
+    }
+
+    /// `output` events skip building a `JSONValue`: the bytes must be the generic encoder's.
+    @Test func theOutputEventFastPathWritesWhatTheGenericEncoderWrites() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-events-\(UUID().uuidString)").path
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let redactor = Redactor(secrets: ["s3cr3t-token"])
+        let reporter = JSONLinesReporter(output: TextOutput(descriptor: descriptor, redactor: redactor, streams: RedactedStandardStreams()))
+        let lines = ["plain", "quote \" backslash \\ tab \t bell \u{7} é 𝄞", "has s3cr3t-token inside", ""]
+        for (index, line) in lines.enumerated() { reporter.report(.output(step: index * 7, line: line)) }
+        reporter.report(.message("end"))  // written now, so everything queued before is in the file
+        close(descriptor)
+        let expected = lines.enumerated().map { index, line in
+            JSONValue.object([("event", "output"), ("step", .number(Double(index * 7))), ("line", .string(line))]).serialized(redactor: redactor) + "\n"
+        }.joined() + JSONValue.object([("event", "message"), ("text", "end")]).serialized(redactor: redactor) + "\n"
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+    }
+
+    @Test func aCollectorKeepsItsLimitAndCountsWhatItDrops() {
+        let collector = LineCollector(byteLimit: 10)
+        for line in ["12345", "1234", "12", "1"] { collector.append(line) }
+        #expect(collector.lines == ["12345", "1234"])
+        #expect(collector.droppedCount == 2, "after the first line that does not fit, nothing more is kept")
+    }
+
+    /// What `JSONText.quote` did before it worked on bytes.
+    static func reference(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += "\\u00" + Hex.encode([UInt8(scalar.value)])
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
