@@ -37,6 +37,7 @@ import Testing
 
     @Test func surveyReadsTargetsConfigurationsIdentifiersAndSharedSchemes() throws {
         let project = try exampleCopy()
+        defer { try? FileManager.default.removeItem(at: project) }
         let schemes = project.appendingPathComponent("Brewer.xcodeproj/xcshareddata/xcschemes")
         try FileManager.default.createDirectory(at: schemes, withIntermediateDirectories: true)
         for scheme in ["Brewer", "Brewer Staging"] {
@@ -72,6 +73,7 @@ import Testing
 
     @Test func initFitsTheExampleProjectAndItsJenkinsSnippetRunsOnAFreshClone() throws {
         let project = try exampleCopy()
+        defer { try? FileManager.default.removeItem(at: project) }
         let initialized = try lanes.run(["init"], in: project)
         #expect(initialized.status == 0, "\(initialized.output)")
         #expect(initialized.standardOutput.contains("found Brewer.xcodeproj: app target Brewer, configurations Debug, Staging, Release, Production, Release-Staging"))
