@@ -161,7 +161,7 @@ import Testing
         let lanes = LanesProcess()
         #expect(try lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
         let running = try lanes.start(["wait"], in: project)
-        let started = try await waitForStart(of: project)
+        let started = waitForStart(of: project)
         kill(running.process.processIdentifier, SIGINT)
         let result = running.finish()
         #expect(result.status == 130, "\(result.output)")
@@ -188,7 +188,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: keychains.path).isEmpty)
 
         let running = try lanes.start(["sign"], in: project, extraEnvironment: password)
-        #expect(try await waitForStart(of: project))
+        #expect(waitForStart(of: project))
         let sawKeychain = !(try FileManager.default.contentsOfDirectory(atPath: keychains.path)).isEmpty
         kill(running.process.processIdentifier, SIGINT)
         let interrupted = running.finish()
@@ -200,13 +200,8 @@ import Testing
 
     /// Waits (up to two minutes: CI machines are busy) until the lane's shell step has started: it
     /// touches `lane-started` in the project before it sleeps.
-    private func waitForStart(of project: URL) async throws -> Bool {
+    private func waitForStart(of project: URL) -> Bool {
         let marker = project.appendingPathComponent("lane-started").path
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            if FileManager.default.fileExists(atPath: marker) { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        return waitUntil(timeout: 120) { FileManager.default.fileExists(atPath: marker) }
     }
 }

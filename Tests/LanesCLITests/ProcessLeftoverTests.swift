@@ -23,25 +23,20 @@ import Testing
         #expect(try lanes.run(["list"], in: project).status == 0, "compile first")
         let running = try lanes.start(["spawn"], in: project)
         let marker = project.appendingPathComponent("lane-started").path
-        let deadline = Date().addingTimeInterval(120)
-        while !FileManager.default.fileExists(atPath: marker), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(waitUntil(timeout: 120) { FileManager.default.fileExists(atPath: marker) }, "the lane started")
         let pidText = try String(contentsOf: project.appendingPathComponent("escaped.pid"), encoding: .utf8)
         let escaped = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(running.process.processIdentifier, SIGKILL)
         // Not finish() nor waitUntilExit(): Foundation waits for the output pipes too, which the
         // orphaned step holds until something ends it. The killed runner is a zombie at once.
         let runner = running.process.processIdentifier
-        for _ in 0..<200 where isRunning(runner) { try await Task.sleep(for: .milliseconds(25)) }
+        _ = waitUntil(timeout: 5) { !isRunning(runner) }
         #expect(isRunning(escaped), "the setsid sleep outlives kill -9 of its lane")
 
         let next = try lanes.run(["next"], in: project)
         #expect(next.status == 0, "\(next.output)")
         #expect(next.standardError.contains("left running by a lane that crashed or was killed"), "\(next.standardError)")
-        var gone = false
-        for _ in 0..<200 where !gone {
-            gone = !isRunning(escaped)
-            if !gone { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let gone = waitUntil(timeout: 10) { !isRunning(escaped) }
         #expect(gone, "setsid sleep \(escaped) outlived the next run")
         // Only while it still exists: a freed process id may already be someone else's.
         if !gone { kill(escaped, SIGKILL) }

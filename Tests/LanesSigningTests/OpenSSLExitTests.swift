@@ -7,9 +7,13 @@ import Testing
 /// daemon task) takes a lock OpenSSL just freed and the process dies with SIGSEGV.
 @Suite("OpenSSL's exit cleanup stays off")
 struct OpenSSLExitTests {
-    /// OpenSSLExitHelper, built beside the test bundle (whatever the scratch path, sanitizer builds too).
-    static let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("OpenSSLExitHelper").path
+    /// OpenSSLExitHelper: beside the test executable on Linux (whatever the scratch path, sanitizer
+    /// builds too), else where `swift build` puts it (macOS runs the bundle through a runner).
+    static let helper: String = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("OpenSSLExitHelper").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return LanesProcess.repositoryRoot.appendingPathComponent(".build/debug/OpenSSLExitHelper").path
+    }()
 
     static func run(_ entry: String) throws -> String {
         let result = try runProgram([helper, entry])
