@@ -39,7 +39,7 @@ import LanesTestSupport
 
         /// Waits until `condition` holds for what arrived, up to `limit` (a bound for a broken
         /// build, not a duration the test relies on).
-        func wait(upTo limit: Duration = .seconds(10), until condition: (String) -> Bool) async throws -> Bool {
+        func wait(upTo limit: Duration = .seconds(120), until condition: (String) -> Bool) async throws -> Bool {
             let deadline = ContinuousClock.now + limit
             while ContinuousClock.now < deadline {
                 if condition(text) { return true }
@@ -73,7 +73,7 @@ import LanesTestSupport
         let log = StepLog(redactor: redactor) { reporter.report(.output(step: 1, line: $0)) }
         let child = Task {
             try await SubprocessRunner(baseEnvironment: ProcessEnvironmentForTests.current).run(
-                ProcessRequest(["sh", "-c", "echo ready; exec sleep 30"])) { log.line($0) }
+                ProcessRequest(["sh", "-c", "echo ready; exec sleep 600"])) { log.line($0) }
         }
         #expect(try await reader.wait { $0 == "ready\n" }, "got \(reader.text.debugDescription)")
         child.cancel()
