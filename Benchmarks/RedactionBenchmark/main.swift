@@ -102,7 +102,7 @@ func redactorAlone(_ path: String, secrets: [String]) throws -> Measure {
     guard descriptor >= 0 else { throw BenchmarkError("cannot open \(path)") }
     defer { close(descriptor) }
     var usageBefore = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usageBefore)
+    getrusage(rusageWho(RUSAGE_SELF), &usageBefore)
     let clock = ContinuousClock()
     let start = clock.now
     var total = 0
@@ -116,12 +116,16 @@ func redactorAlone(_ path: String, secrets: [String]) throws -> Measure {
     }
     let elapsed = clock.now - start
     var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    getrusage(rusageWho(RUSAGE_SELF), &usage)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
     let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime) - seconds(usageBefore.ru_utime) - seconds(usageBefore.ru_stime)
     return Measure(wall: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                    cpu: cpu, peakRSS: Int(usage.ru_maxrss), bytes: total)
 }
+
+/// `RUSAGE_SELF` as `getrusage` takes it on every OS (glibc imports it as an enum, Darwin as an Int32).
+func rusageWho<Who: RawRepresentable>(_ who: Who) -> Int32 where Who.RawValue: BinaryInteger { Int32(who.rawValue) }
+func rusageWho(_ who: Int32) -> Int32 { who }
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
