@@ -16,6 +16,11 @@
 # it to clean up; it knows the owner by PID and start time, so a reused PID does not keep it waiting.
 # Each run has its own BASE, ports and Ceph fsid, so several test runs can share a machine.
 set -Eeuo pipefail
+# The daemons started here live as long as the test process: they must not inherit a pipe another
+# test is reading to its end (a git fixture's output), or that read never ends.
+for fd in $(ls /dev/fd 2>/dev/null); do
+  if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
 
 cmd=${1:?usage: test-servers.sh start BASE OWNER_PID | stop BASE}
 BASE=${2:?BASE folder}

@@ -13,6 +13,7 @@ import threading
 import time
 
 cert, key, folder, parent = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+os.closerange(3, 4096)  # pipes of other tests inherited through the runner must not stay open in a server
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
