@@ -115,9 +115,17 @@ demo: build
 # kill -9s and minutes: run on their own after the rest, so that no parallel test's load or process
 # churn decides their outcome.
 ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTests|DaemonTests|DaemonHistoryWriteTests
+# A run of the parallel part that outlives PARALLEL_LIMIT seconds (3 to 4 minutes is usual) is stuck, not
+# slow: seen twice with every test thread waiting in Foundation's Process.waitUntilExit on a child that
+# had ended unreaped. It is stopped, reported, and run once more; a second stall or any failure fails.
+PARALLEL_LIMIT ?= 900
 test: test-deps deps-upload-servers
 	$(SWIFT) build --build-tests
-	PATH="$(TEST_PATH)" $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'
+	@status=0; PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || status=$$?; \
+	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
+		echo "make test: the parallel suites stalled for $(PARALLEL_LIMIT) s (a harness hang, not a test failure): running them once more"; \
+		PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'; \
+	elif [ $$status -ne 0 ]; then exit $$status; fi
 	PATH="$(TEST_PATH)" $(SWIFT) test --skip-build --no-parallel --filter '$(ALONE_SUITES)'
 
 # The suites that call OpenSSL (signing, match, App Store Connect and its JWTs, uploads over TLS, the
