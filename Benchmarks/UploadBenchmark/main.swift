@@ -86,9 +86,10 @@ let endpoint = values["S3_ENDPOINT"]!, webDAV = values["WEBDAV_URL"]!, key = val
 let client = S3Client(endpoint: try S3Endpoint.resolve(endpoint: endpoint, region: "us-east-1", environment: [:]),
                       credentials: S3Credentials(accessKeyID: key, secretAccessKey: secret), http: HTTPClient())
 try client.createBucket("bench")
-// A fresh cluster creates its data pools on the first object write: take that hit before measuring.
+// A fresh cluster creates its data pools on the first object write, and the pool for multipart
+// metadata on the first multipart upload: take both hits before measuring (72 MiB goes in parts).
 let warmUp = "\(work)/warm-up.bin"
-_ = shell("head -c 8M /dev/urandom > '\(warmUp)'")
+_ = shell("head -c 72M /dev/urandom > '\(warmUp)'")
 _ = try S3Uploader(client: client).upload(file: warmUp, bucket: "bench", key: "warm-up", progress: SilentProgress())
 
 var environment: [String: String] = [:]

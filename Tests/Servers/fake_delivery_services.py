@@ -14,6 +14,9 @@ import jwt
 from fake_server_common import JSONHandler, serve, write_key
 
 BASE = sys.argv[1]
+# Started by posix_spawn: pipes of other tests inherited through the runner must not stay open here.
+# (Not in fake_server_common: a child of Foundation's Process must keep the socket its parent watches for its end.)
+os.closerange(3, 4096)
 os.makedirs(BASE, exist_ok=True)
 rsa_key = write_key(BASE, "google.pem", "rsa")
 

@@ -40,7 +40,6 @@ class JSONHandler(BaseHTTPRequestHandler):
 
 def serve(handler, base, owner):
     """Listens on 127.0.0.1 (a free port), writes BASE/port atomically, exits when process OWNER does."""
-    os.closerange(3, 4096)  # pipes of other tests inherited through the runner must not stay open in a server
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     with open(os.path.join(base, "port.tmp"), "w") as handle:
         handle.write(str(server.server_address[1]))
