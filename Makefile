@@ -116,8 +116,9 @@ demo: build
 # churn decides their outcome.
 ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTests|DaemonTests|DaemonHistoryWriteTests
 # A run of the parallel part that outlives PARALLEL_LIMIT seconds (3 to 4 minutes is usual) is stuck, not
-# slow: seen twice with every test thread waiting in Foundation's Process.waitUntilExit on a child that
-# had ended unreaped. It is stopped, reported, and run once more; a second stall or any failure fails.
+# slow: a test server holding another test's pipe, or a child of Foundation's Process closing the socket
+# Foundation watches for its end, once left every test thread waiting. It is stopped, reported, and run
+# once more; a second stall or any failure fails.
 PARALLEL_LIMIT ?= 900
 test: test-deps deps-upload-servers
 	$(SWIFT) build --build-tests
