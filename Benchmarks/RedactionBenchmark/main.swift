@@ -12,6 +12,7 @@
 // pipe and takes at most twice the redactor's own time.
 // Usage: swift run -c release RedactionBenchmark [--lanes PATH] [--runs N] [--megabytes N]
 import Foundation
+import LanesPlatform
 import LanesRuntime
 
 struct Options {
@@ -101,8 +102,7 @@ func redactorAlone(_ path: String, secrets: [String]) throws -> Measure {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw BenchmarkError("cannot open \(path)") }
     defer { close(descriptor) }
-    var usageBefore = rusage()
-    getrusage(rusageWho(RUSAGE_SELF), &usageBefore)
+    let usageBefore = ProcessUsage.current()
     let clock = ContinuousClock()
     let start = clock.now
     var total = 0
@@ -115,17 +115,10 @@ func redactorAlone(_ path: String, secrets: [String]) throws -> Measure {
         }
     }
     let elapsed = clock.now - start
-    var usage = rusage()
-    getrusage(rusageWho(RUSAGE_SELF), &usage)
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime) - seconds(usageBefore.ru_utime) - seconds(usageBefore.ru_stime)
+    let usage = ProcessUsage.current()
     return Measure(wall: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                   cpu: cpu, peakRSS: Int(usage.ru_maxrss), bytes: total)
+                   cpu: usage.cpuSeconds - usageBefore.cpuSeconds, peakRSS: usage.peakResidentBytes / 1024, bytes: total)
 }
-
-/// `RUSAGE_SELF` as `getrusage` takes it on every OS (glibc imports it as an enum, Darwin as an Int32).
-func rusageWho<Who: RawRepresentable>(_ who: Who) -> Int32 where Who.RawValue: BinaryInteger { Int32(who.rawValue) }
-func rusageWho(_ who: Int32) -> Int32 { who }
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
