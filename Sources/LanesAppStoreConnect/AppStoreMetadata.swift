@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import LanesUpload
 
 /// fastlane deliver's metadata folder: `<metadata_path>/<locale>/<field>.txt` for the localised fields

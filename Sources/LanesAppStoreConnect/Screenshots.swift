@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import LanesUpload
 
 /// One screenshot file and the App Store Connect display type its pixel size gives.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 
 /// `lanes cron eval`: one JSON object per input line, `{"id","spec","seed","tz","start"}`, answered
 /// by one JSON line, `{"id","ok","error"?,"warning"?,"tabs":[…],"next":[…]}`, with sorted keys.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 public import FoundationEssentials
+#else
+public import Foundation
+#endif
 import LanesPlatform
 
 /// The daemon's expiry watch: once a day it runs the doctor's signing checks (`SigningCheckup`),

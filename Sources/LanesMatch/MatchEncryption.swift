@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import LanesSigning
 
 /// fastlane match's file encryption (fastlane 2.x), byte for byte. Every stored file is base64 text of:

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 public import FoundationEssentials
+#else
+public import Foundation
+#endif
 import LanesSigning
 
 /// Decrypts and chooses from a match storage, in memory: nothing clear is written anywhere.

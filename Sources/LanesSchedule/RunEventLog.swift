@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import LanesPlatform
 
 /// What a run's `events.jsonl` says: its steps, its outcome and what its steps reported. The

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// Where a certificate stands on a given day.
 public enum CertificateValidity: Sendable, Equatable {

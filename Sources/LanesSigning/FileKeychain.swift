@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 internal import LanesPlatform
 
 /// A keychain as a directory (mode 0700): each private key as encrypted PKCS#8 PEM (protected by

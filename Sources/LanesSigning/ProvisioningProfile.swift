@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// What kind of distribution a profile allows, decided as Apple and fastlane do from the
 /// entitlements and device lists.

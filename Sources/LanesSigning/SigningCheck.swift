@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// One reason a certificate, a profile and an app identifier do not belong together.
 public struct SigningProblem: Sendable, Equatable, CustomStringConvertible {

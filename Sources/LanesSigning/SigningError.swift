@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// Everything that can go wrong while reading signing material, each case saying what was wrong,
 /// in which file, and what to do about it.

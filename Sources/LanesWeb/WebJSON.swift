@@ -2,7 +2,11 @@ public import Lanes
 public import LanesDoctor
 public import LanesSchedule
 import LanesCron
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The JSON API's values. Runs and schedules have the shapes of `lanes history --json` and
 /// `lanes schedule --json` (a test compares them byte for byte with the commands' output).

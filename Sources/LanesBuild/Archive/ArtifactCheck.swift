@@ -1,5 +1,9 @@
 internal import LanesSigning
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 internal import LanesPlatform
 
 /// Checks an artifact against the manifest written next to it, before anything ships it: the file

@@ -1,6 +1,10 @@
 import Lanes
 import ArgumentParser
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import LanesGit
 import LanesPlatform
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import LanesGit
 
 /// A step's result as `lanes run` shows it: lines for a person, a JSON value for `--json`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import LanesCron
 
 /// `lanes list`: the lanes as values, from the compiled Lanefile, never by scanning its text.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import LanesCron
 
 /// A lane's cron schedule, parsed with Jenkins' semantics. `H` is hashed from the lane's seed (its

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 internal import LanesPlatform
 
 /// A content-addressed store in a directory: the bytes go to `objects/ab/abcdef...` (named by their

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 
 /// An App Store Connect API key, from its parts. Which parts comes from the step layer (the
 /// `app_store_connect_api_key` step's declared options and their environment variables, fastlane's

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 
 /// A Google service account key, from `FIREBASE_SERVICE_ACCOUNT` (a path, or the JSON itself) or
 /// `GOOGLE_APPLICATION_CREDENTIALS` (a path).

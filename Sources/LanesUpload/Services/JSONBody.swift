@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 
 /// JSON in and out of HTTP bodies, through Codable.
 enum JSONBody {

@@ -1,5 +1,9 @@
 import LanesBuild
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 internal import LanesPlatform
 
 /// `build_app`: `xcodebuild archive`, then `-exportArchive` with an ExportOptions.plist made from the

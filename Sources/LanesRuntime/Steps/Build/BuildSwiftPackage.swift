@@ -1,6 +1,10 @@
 import LanesBuild
 import LanesGit
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 internal import LanesPlatform
 
 /// `build_swift_package`: `swift build -c release --product NAME` in a package folder, then a

@@ -1,6 +1,10 @@
 import LanesBuild
 import Synchronization
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 internal import LanesPlatform
 
 /// How every build step runs a tool (xcodebuild, swift, pod): the raw output goes, redacted, to a

@@ -1,5 +1,9 @@
 import LanesBuild
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 
 /// `check_ipa`: reads an .ipa (Info.plist, embedded profile) and refuses it when its bundle
 /// identifier is not the configuration's, or it does not embed the profile the lane installed.

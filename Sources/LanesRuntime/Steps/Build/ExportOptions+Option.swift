@@ -1,5 +1,9 @@
 import LanesBuild
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 
 /// `export_options` on the command line is a JSON object, as ExportOptions.plist holds it:
 /// `export_options:{"signingStyle":"manual","provisioningProfiles":{"works.sth.brewer":"Brewer_Staging"}}`.

@@ -1,5 +1,9 @@
 import LanesBuild
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 internal import LanesPlatform
 
 /// `run_tests`: `xcodebuild test` on one or more simulators, or `swift test` in a package. XCTest and

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
 import LanesSigning
 
 /// What `import_certificate` leaves behind: the identity's facts and where it now lives.
