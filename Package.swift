@@ -43,26 +43,29 @@ let package = Package(
         // Uploads: local store, HTTP PUT, S3, Firebase App Distribution, App Store Connect. Its HTTP
         // client needs only OpenSSL, which libLanes already links (no libcurl at lane start).
         .target(name: "CMD5Lanes"),
-        .target(name: "LanesUpload", dependencies: ["COpenSSL", "CMD5Lanes", "LanesPlatform"], swiftSettings: resilient),
-        // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over LanesUpload's HTTP client.
-        .target(name: "LanesAppStoreConnect", dependencies: ["LanesUpload", "LanesPlatform"], swiftSettings: resilient),
+        // The HTTP/1.1 client on sockets and OpenSSL: TLS, proxies, retries, redirects. Uploads, App
+        // Store Connect, notifications and match's storages speak HTTP through it.
+        .target(name: "LanesHTTP", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
+        .target(name: "LanesUpload", dependencies: ["COpenSSL", "CMD5Lanes", "LanesHTTP", "LanesPlatform"], swiftSettings: resilient),
+        // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over the HTTP client.
+        .target(name: "LanesAppStoreConnect", dependencies: ["LanesHTTP", "LanesUpload", "LanesPlatform"], swiftSettings: resilient),
         // Steps, their catalog, the runner and the Lanefile DSL: everything but the generated step functions.
         .target(
             name: "LanesRuntime",
             dependencies: [
-                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
+                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesHTTP", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: resilient
         ),
         // The module a Lanefile imports: the runtime re-exported and the step functions StepCodegen writes.
-        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesUpload",
+        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesHTTP", "LanesUpload",
                                               "LanesAppStoreConnect", "LanesMatch"],
                 swiftSettings: resilient),
         // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
         .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
         // The read-only run-history web page: a small HTTP/1.1 server over POSIX sockets.
-        .target(name: "LanesWeb", dependencies: ["Lanes", "LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
+        .target(name: "LanesWeb", dependencies: ["LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
         // It links the runtime, never `Lanes`: the module it writes into may be stale or not compile.
         .target(name: "LanesCodegen", dependencies: ["LanesRuntime"]),
@@ -77,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesUpload",
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesHTTP", "LanesUpload",
                 "LanesAppStoreConnect", "LanesDoctor", "LanesWeb", "LanesImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -95,7 +98,7 @@ let package = Package(
         .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "RedactionBenchmark", dependencies: ["LanesRuntime", "LanesPlatform"], path: "Benchmarks/RedactionBenchmark"),
         .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
-        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload"], path: "Benchmarks/UploadBenchmark"),
+        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload", "LanesHTTP"], path: "Benchmarks/UploadBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
         .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild"], path: "Benchmarks/ArchiveBenchmark"),
@@ -114,10 +117,10 @@ let package = Package(
         // One entry into OpenSSL first in a fresh process, for the exit test of LanesSigningTests.
         .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit"], path: "Tests/OpenSSLExitHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
-        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
+        .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesHTTP", "LanesPlatform"]),
+        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesHTTP", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
         .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
-        .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes", "LanesPlatform"], exclude: ["match_format.py"]),
+        .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesHTTP", "LanesUpload", "Lanes", "LanesPlatform"], exclude: ["match_format.py"]),
     ]
 )

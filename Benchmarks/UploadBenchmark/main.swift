@@ -5,6 +5,7 @@
 //   UploadBenchmark --lanes .build/release/lanes-tool [--size-mib 1024] [--runs 2]
 import Foundation
 import LanesUpload
+import LanesHTTP
 
 struct Measurement {
     let tool: String

@@ -1,4 +1,4 @@
-public import Lanes
+public import LanesPlatform
 public import LanesDoctor
 public import LanesSchedule
 import LanesCron

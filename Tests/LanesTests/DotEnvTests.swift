@@ -1,4 +1,5 @@
 import Testing
+import LanesPlatform
 @testable import LanesRuntime
 
 @Suite struct DotEnvTests {

@@ -1,4 +1,5 @@
 import Foundation
+import LanesHTTP
 
 /// Starts programs with posix_spawn and waits with waitpid. Foundation's Process left a finished
 /// child unreaped (and its waitUntilExit blocked forever) when two children ran at once.

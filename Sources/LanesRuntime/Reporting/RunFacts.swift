@@ -1,4 +1,5 @@
 import LanesXcode
+internal import LanesPlatform
 
 /// What a step's result says about the run as a whole: the version and build number it set or
 /// built, the artifacts it made. `step_finished` carries them as `reported`, and the history shows

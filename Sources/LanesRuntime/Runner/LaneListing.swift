@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesCron
+internal import LanesPlatform
 
 /// `lanes list`: the lanes as values, from the compiled Lanefile, never by scanning its text.
 /// Schedules are parsed here too, so a bad cron spec shows up before any daemon runs it; each shows

@@ -1,4 +1,5 @@
 internal import LanesPlatform
+import LanesHTTP
 
 /// An access key pair, as `S3CredentialChain` found it (the environment, a profile, STS, a
 /// container or instance metadata service).
