@@ -29,6 +29,9 @@ let package = Package(
         // The only module that names an OS; CLinuxEvents is the daemon's Linux event backend.
         .target(name: "LanesPlatform", dependencies: [.target(name: "CLinuxEvents", condition: .when(platforms: [.linux]))],
                 swiftSettings: resilient),
+        // One wire format: the Codable event, listing and timestamp records the runner writes and the
+        // history reads, a Foundation-free JSON coder for them, and the one JUnit writer.
+        .target(name: "LanesWire", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesCron", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesXcode", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
@@ -37,9 +40,9 @@ let package = Package(
         .target(name: "LanesMatch", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"], swiftSettings: resilient),
         // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
         .target(name: "LanesSchedule", dependencies: [
-            "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
+            "CSQLite", "LanesCron", "LanesGit", "LanesWire", "LanesPlatform",
         ]),
-        .target(name: "LanesBuild", dependencies: ["CZlib", "COpenSSL", "LanesXcode", "LanesSigning", "LanesPlatform"], swiftSettings: resilient),
+        .target(name: "LanesBuild", dependencies: ["CZlib", "COpenSSL", "LanesXcode", "LanesSigning", "LanesWire", "LanesPlatform"], swiftSettings: resilient),
         // Uploads: local store, HTTP PUT, S3, Firebase App Distribution, App Store Connect. Its HTTP
         // client needs only OpenSSL, which libLanes already links (no libcurl at lane start).
         .target(name: "CMD5Lanes"),
@@ -53,13 +56,13 @@ let package = Package(
         .target(
             name: "LanesRuntime",
             dependencies: [
-                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesHTTP", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
+                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesWire", "LanesBuild", "LanesHTTP", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: resilient
         ),
         // The module a Lanefile imports: the runtime re-exported and the step functions StepCodegen writes.
-        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesHTTP", "LanesUpload",
+        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesWire", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesHTTP", "LanesUpload",
                                               "LanesAppStoreConnect", "LanesMatch"],
                 swiftSettings: resilient),
         // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
@@ -80,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesHTTP", "LanesUpload",
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesWire", "LanesSchedule", "LanesBuild", "LanesHTTP", "LanesUpload",
                 "LanesAppStoreConnect", "LanesDoctor", "LanesWeb", "LanesImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -103,20 +106,20 @@ let package = Package(
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
         .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild"], path: "Benchmarks/ArchiveBenchmark"),
 
-        .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes", "LanesRuntime"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes", "LanesRuntime"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesRuntime", "LanesCodegen", "LanesTestSupport", "LanesPlatform"], exclude: ["Golden"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures", "Golden"]),
-        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesRuntime", "LanesCodegen", "LanesTestSupport", "LanesPlatform", "LanesWire"], exclude: ["Golden"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform", "LanesWire"], exclude: ["Fixtures", "Golden"]),
+        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform", "LanesWire"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         // The daemon's loop on a clock set just before a minute, for the daemon suites of LanesCLITests.
         .executableTarget(name: "DaemonClockHelper", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Tests/DaemonClockHelper"),
         // One entry into OpenSSL first in a fresh process, for the exit test of LanesSigningTests.
         .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit"], path: "Tests/OpenSSLExitHelper"),
-        .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform", "LanesWire"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesHTTP", "LanesPlatform"]),
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesHTTP", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
