@@ -76,19 +76,22 @@ let package = Package(
         .target(name: "LanesImport", dependencies: ["LanesRuntime", "LanesPlatform"]),
         .executableTarget(name: "StepCodegen", dependencies: ["LanesRuntime", "LanesCodegen", "LanesPlatform"], path: "Tools/StepCodegen"),
         // Process running, temporary folders and seeded randomness shared by the test targets.
-        .target(name: "LanesTestSupport", path: "Tests/LanesTestSupport"),
+        .target(name: "LanesTestSupport", dependencies: ["LanesPlatform", "LanesRuntime", "LanesWire"], path: "Tests/LanesTestSupport"),
         // `lanes`: the hot path (find, compile, cache, exec a Lanefile) with no dependency but the C library.
         .executableTarget(name: "LanesDriver", dependencies: ["LanesPlatform"]),
-        // `lanes-tool`: every subcommand, exec'd by `lanes`.
-        .executableTarget(
-            name: "LanesCLI",
+        // Every subcommand of `lanes-tool` (the daemon's composition included), as a library, so that
+        // the tests drive them in-process; the executable is a `main` of a few lines.
+        .target(
+            name: "LanesCommands",
             dependencies: [
-                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesWire", "LanesSchedule", "LanesBuild", "LanesHTTP", "LanesUpload",
-                "LanesAppStoreConnect", "LanesDoctor", "LanesWeb", "LanesImport",
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesWire", "LanesSchedule",
+                "LanesBuild", "LanesHTTP", "LanesUpload", "LanesAppStoreConnect", "LanesDoctor", "LanesWeb", "LanesImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // `lanes-tool`: every subcommand, exec'd by `lanes`.
+        .executableTarget(name: "LanesCLI", dependencies: ["LanesCommands", "LanesPlatform"]),
         .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
         .executableTarget(name: "LanefileCompileBenchmark", path: "Benchmarks/LanefileCompileBenchmark"),
         .executableTarget(name: "CLIBenchmark", path: "Benchmarks/CLIBenchmark"),
@@ -111,12 +114,10 @@ let package = Package(
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes", "LanesRuntime"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes", "LanesRuntime"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesRuntime", "LanesCodegen", "LanesTestSupport", "LanesPlatform", "LanesWire"], exclude: ["Golden"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform", "LanesWire"], exclude: ["Fixtures", "Golden"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCommands", "LanesCLI", "LanesDriver", "LanesPlatform", "LanesWire"], exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform", "LanesWire"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
-        // The daemon's loop on a clock set just before a minute, for the daemon suites of LanesCLITests.
-        .executableTarget(name: "DaemonClockHelper", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Tests/DaemonClockHelper"),
         // One entry into OpenSSL first in a fresh process, for the exit test of LanesSigningTests.
         .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit"], path: "Tests/OpenSSLExitHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform", "LanesWire"], exclude: ["Fixtures"]),

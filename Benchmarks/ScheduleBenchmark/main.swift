@@ -30,17 +30,16 @@ func milliseconds(_ duration: Duration) -> String {
     String(format: "%.1f ms", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
 }
 
-/// The child: the real daemon loop over `lanes`, children are /bin/true.
-func runDaemon(state: String, mode: String) throws -> Never {
+/// The child: the real daemon loop over the real host, children are /bin/true.
+func runDaemon(state: String, mode: String) async throws -> Never {
     let hour = (Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour! + 12) % 24
     let lanes = try parse(mode == "idle" ? specs(idleHour: hour, dueEveryMinute: 0) : specs(idleHour: hour, dueEveryMinute: 100))
-    let events = try DaemonEventBackend.open(lanefile: nil, environment: ProcessInfo.processInfo.environment)
     let store = try HistoryStore(directory: state)
     let launcher = ProcessRunLauncher(lanesExecutable: "/bin/true", projectDirectory: state, lanefile: nil, environment: [:])
-    let daemon = try Daemon(store: store, logDirectory: state + "/logs", clock: SystemCronClock(), defaultZone: FixedOffsetTimeZone.utc,
-                            poller: nil, events: events, load: { (lanes, launcher) }, report: { _ in })
+    let daemon = try await Daemon(store: store, logDirectory: state + "/logs", host: SystemHost(), defaultZone: FixedOffsetTimeZone.utc,
+                                  poller: nil, lanefile: nil, load: { (lanes, launcher) }, report: { _ in })
     FileHandle.standardOutput.write(Data("ready\n".utf8))
-    try daemon.run()
+    try await daemon.run()
     exit(0)
 }
 
@@ -74,7 +73,9 @@ func startChild(state: String, mode: String) throws -> Process {
 }
 
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--daemon" {
-    try runDaemon(state: CommandLine.arguments[2], mode: CommandLine.arguments[3])
+    // The daemon exits this process when it stops; until then this thread only waits.
+    Task { try await runDaemon(state: CommandLine.arguments[2], mode: CommandLine.arguments[3]) }
+    while true { _ = sleep(3600) }
 }
 
 let idleSeconds = Double(ProcessInfo.processInfo.environment["IDLE_SECONDS"] ?? "60")!

@@ -45,9 +45,10 @@ extension LaneDriver {
                                 environment: ProjectHandoff.environment(environment, with: handoff))
     }
 
-    /// Lane names, one a line, for shell completion: from the cached runner, or nothing. A completion
-    /// must answer at once, so it never compiles and never prints an error.
-    func completeLanes() -> Never {
+    /// Lane names, one a line, for shell completion: from the cached runner (which replaces this
+    /// process), or nothing (then `main` exits 0). A completion must answer at once, so it never
+    /// compiles and never prints an error.
+    func completeLanes() {
         let trust = TrustedFiles(environment: environment)
         if let compiler = privateCompiler(trust: trust),
            let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory(), trust: trust),
@@ -55,7 +56,6 @@ extension LaneDriver {
             _ = try? Exec.replaceProcess(with: runner, arguments: [runner, "--project-dir", FilePath.directory(of: lanefile),
                                                                    "list", "--names"])
         }
-        exit(0)
     }
 
     /// A compiler over the user's private cache, or nil when there is no private place for one.

@@ -17,6 +17,7 @@ do {
         try driver.runToolWithPackageSteps()
     case .completeLanes:
         driver.completeLanes()
+        exit(0)
     case .lane:
         try driver.run()
     }

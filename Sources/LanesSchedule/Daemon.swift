@@ -2,32 +2,42 @@ public import LanesCron
 public import LanesPlatform
 import Synchronization
 
-/// `lanes daemon`'s loop: sleeps until the next due instant (or a signal, a child's exit or a
-/// Lanefile change), starts due runs through a `RunLauncher`, records how they end, and on SIGTERM
-/// or SIGINT stops scheduling, gives running lanes `graceSeconds`, then kills their process groups
-/// and records them cancelled.
+/// `lanes daemon`'s loop, an async program over a `Host`: it sleeps on the host's clock until the
+/// next due instant (or a child's end, a finished poll, a Lanefile change or a signal), starts due
+/// runs through a `RunLauncher`, records how they end, and on the first SIGTERM, SIGINT or SIGHUP
+/// stops scheduling, gives running lanes `graceSeconds`, then kills their process groups and
+/// records them cancelled. Children are the host's (`HostChild`): the loop awaits their ends, it
+/// never reaps with `waitpid(-1)`; Poll SCM checks run on blocking threads with a deadline and
+/// report back through the same mailbox.
 public final class Daemon {
     /// What the daemon runs: the lanes and how to start them. Called at start and after each
     /// Lanefile change; a throw (a compile error) keeps the previous lanes and launcher.
-    public typealias Loader = () throws -> (lanes: [ScheduledLane], launcher: any RunLauncher)
+    public typealias Loader = () async throws -> (lanes: [ScheduledLane], launcher: any RunLauncher)
 
     public let store: HistoryStore
     public let logDirectory: String
     public var graceSeconds: Double = 30
     /// How long a Poll SCM check may take; then it is recorded as failed and its fetch told to stop.
     public var pollDeadline: Double = 60
-    private let clock: any CronClock
+    /// How often the Lanefile is looked at for a change (a `stat`).
+    public var lanefileCheck: Duration = .seconds(2)
+    /// A long sleep is cut into pieces this long, so a wall clock set forward is noticed in time.
+    public static let longestSleep: Duration = .seconds(60)
+
+    private let host: any Host
+    private let clock: HostCronClock
     private let defaultZone: any CronTimeZone
     private let policy: SchedulePolicy
     private let poller: (any ChangePoller)?
-    private let events: any DaemonEventSource
+    private let lanefile: String?
     private let load: Loader
-    private let report: (String) -> Void
+    private let report: @Sendable (String) -> Void
     private var scheduler: Scheduler
     private var launcher: any RunLauncher
-    /// Running children: process id (= process group) to run id.
-    private var running: [Int32: Int64] = [:]
-    /// Runs this daemon started and has not reaped: process group to the tag its processes carry.
+    private let mailbox = DaemonMailbox()
+    /// Running children: process id (= process group) to run id and child.
+    private var running: [Int32: (id: Int64, child: HostChild)] = [:]
+    /// Runs this daemon started and has not seen end: process group to the tag its processes carry.
     private var tags: [Int32: String] = [:]
     /// Poll SCM checks running on workers, off this loop.
     private let polls = PollWorkers()
@@ -37,27 +47,53 @@ public final class Daemon {
     /// before anything else; while any is left no new run starts (a run is recorded before it runs).
     private var pendingWrites: [(what: String, write: () throws(HistoryStoreError) -> Void)] = []
     private var writeRetryDelay: Double = 0
+    private var writeRetryAt: HostInstant?
 
-    public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
-                policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: any DaemonEventSource,
-                load: @escaping Loader, report: @escaping (String) -> Void) throws {
+    public init(store: HistoryStore, logDirectory: String, host: any Host, defaultZone: any CronTimeZone,
+                policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, lanefile: String?,
+                load: @escaping Loader, report: @escaping @Sendable (String) -> Void) async throws {
         self.store = store
         self.logDirectory = logDirectory
-        self.clock = clock
+        self.host = host
+        self.clock = HostCronClock(host: host)
         self.defaultZone = defaultZone
         self.policy = policy
         self.poller = poller
-        self.events = events
+        self.lanefile = lanefile
         self.load = load
         self.report = report
-        let loaded = try load()
+        let loaded = try await load()
         launcher = loaded.launcher
         scheduler = try Scheduler(lanes: loaded.lanes, store: store, clock: clock, defaultZone: defaultZone, policy: policy, poller: poller)
     }
 
-    /// Runs until SIGTERM or SIGINT; returns after every child has ended and been recorded.
-    public func run() throws {
-        report("event backend: \(events.backendName)")
+    /// Runs until the first stop signal; returns after every child has ended and been recorded.
+    public func run() async throws {
+        let mailbox = self.mailbox
+        let signals = host.signals([SIGINT, SIGTERM, SIGHUP])
+        let listener = Task {
+            for await number in signals {
+                mailbox.post(.stop(signal: number))
+                return
+            }
+        }
+        let watcher = lanefile.map { path in
+            Task { [host, lanefileCheck] in
+                var signature = FileSignature(path: path)
+                while true {
+                    do { try await host.sleep(for: lanefileCheck) } catch { return }
+                    let current = FileSignature(path: path)
+                    if current != signature {
+                        signature = current
+                        mailbox.post(.lanefileChanged)
+                    }
+                }
+            }
+        }
+        defer {
+            listener.cancel()
+            watcher?.cancel()
+        }
         for run in try scheduler.recoverInterruptedRuns() {
             report("run \(run.id) (\(run.lane)) was \(run.status.rawValue) when the previous daemon stopped: recorded interrupted")
             endLeftovers(of: run.id, recordedGroup: run.processID)
@@ -65,29 +101,35 @@ public final class Daemon {
         report("scheduling \(scheduler.lanes.count) lane(s); state in \(store.path)")
         while true {
             // A run is recorded before it starts: while the history cannot be written, nothing starts.
-            if flushWrites() {
+            if writeRetryAt.map({ host.now() >= $0 }) ?? true, flushWrites() {
                 startDueRuns()
                 startPolls()
                 collectPolls()
             }
-            var next = [scheduler.nextWake()?.secondsSince1970, polls.earliestStart.map { $0 + pollDeadline }].compactMap { $0 }.min()
-            if writeRetryDelay > 0 {
-                let retry = clock.now().secondsSince1970 + writeRetryDelay
-                if next.map({ $0 > retry }) ?? true { next = retry }
-            }
-            events.wake(at: next)
-            for event in events.next() {
+            for event in await mailbox.next(until: nextDeadline(), host: host) {
                 switch event {
-                case .due: break  // decided at the top of the loop
-                case .childExited: reapChildren()  // finished polls are collected at the top
-                case .lanefileChanged: reload()
+                case .childEnded(let pid, let status): recordEnd(pid: pid, status: status)
+                case .pollFinished: break  // collected at the top
+                case .lanefileChanged: await reload()
                 case .stop(let signal):
                     report("received signal \(signal): stopping; \(running.count) run(s) get \(Int(graceSeconds)) s to finish")
-                    shutDown()
+                    await shutDown()
                     return
                 }
             }
         }
+    }
+
+    /// When the loop must look again without an event: the next due instant (wall clock), a poll's
+    /// deadline, at most `longestSleep` from now. While history writes wait for a retry, nothing
+    /// is started, so only the retry counts (a due instant already past would wake it at once, again and again).
+    private func nextDeadline() -> HostInstant {
+        let now = host.now()
+        if let retry = writeRetryAt { return min(max(retry, now), now.advanced(by: Self.longestSleep)) }
+        let wall = clock.now().secondsSince1970
+        let seconds = [scheduler.nextWake()?.secondsSince1970, polls.earliestStart.map { $0 + pollDeadline }].compactMap { $0 }.min().map { $0 - wall }
+        let wait = seconds.map { Duration.milliseconds(Int64((max(0, $0) * 1000).rounded(.up))) } ?? Self.longestSleep
+        return now.advanced(by: min(wait, Self.longestSleep))
     }
 
     /// Records `write` in the history now, or keeps it for a retry when the history cannot be written.
@@ -97,7 +139,7 @@ public final class Daemon {
     }
 
     /// Retries the writes that failed, oldest first; true when none is left. The daemon keeps
-    /// scheduling (and reaping) meanwhile, and says so on every failed retry.
+    /// scheduling (and recording ends) meanwhile, and says so on every failed retry.
     @discardableResult
     private func flushWrites() -> Bool {
         while let first = pendingWrites.first {
@@ -109,11 +151,13 @@ public final class Daemon {
         }
         if writeRetryDelay > 0 { report("the run history can be written again; every delayed record is written") }
         writeRetryDelay = 0
+        writeRetryAt = nil
         return true
     }
 
     private func writeFailed(_ error: HistoryStoreError, while what: String) {
         writeRetryDelay = min(max(writeRetryDelay * 2, 1), 60)
+        writeRetryAt = host.now().advanced(by: .seconds(writeRetryDelay))
         report("ERROR: cannot write the run history (\(error)) while \(what); \(pendingWrites.count) record(s) kept, no new run starts until it works; retrying in \(Int(writeRetryDelay)) s")
     }
 
@@ -132,9 +176,9 @@ public final class Daemon {
         for planned in runs {
             // One folder per run: the terminal output and the lane's events (`--run-folder`).
             let logPath = "\(logDirectory)/\(planned.id)/\(ProjectState.outputFileName)"
-            let pid: Int32
+            let child: HostChild
             do {
-                pid = try launcher.start(planned, logPath: logPath)
+                child = try launcher.start(planned, logPath: logPath, host: host)
             } catch {
                 let note = "could not start: \(error)", ended = clock.now()
                 record("recording run \(planned.id) failed to start") { [store] () throws(HistoryStoreError) in
@@ -143,9 +187,12 @@ public final class Daemon {
                 report("run \(planned.id): \(planned.lane) could not start: \(error)")
                 continue
             }
-            running[pid] = planned.id
+            let pid = child.pid
+            running[pid] = (planned.id, child)
             tags[pid] = RunProcessTag.tag(logPath: logPath)
             runFolders[planned.id] = FilePath.directory(of: logPath)
+            let mailbox = self.mailbox
+            Task { mailbox.post(.childEnded(pid: pid, status: await child.status())) }
             started.append(StartedRun(id: planned.id, processID: pid, started: clock.now(), logPath: logPath,
                                       folder: FilePath.directory(of: logPath)))
             report("started run \(planned.id): \(planned.lane) (\(planned.trigger.rawValue), due \(planned.scheduled)), pid \(pid)")
@@ -157,9 +204,9 @@ public final class Daemon {
         }
     }
 
-    /// Starts the Poll SCM checks that came due, each on a worker thread: a remote that hangs
-    /// delays nothing else. A worker that finishes rings the loop's SIGCHLD doorbell (the wake the
-    /// loop already has for work that ends elsewhere).
+    /// Starts the Poll SCM checks that came due, each on a thread of its own (a fetch blocks in
+    /// libgit2): a remote that hangs delays nothing else, and past `pollDeadline` the check is
+    /// recorded failed and its fetch told to stop. A finished check posts to the mailbox.
     private func startPolls() {
         let requests = scheduler.takePollRequests()
         guard !requests.isEmpty else { return }
@@ -170,11 +217,18 @@ public final class Daemon {
                 _ = try? scheduler.finishPoll(request, outcome: .failure(PollProblem("the previous poll of \(request.lane) is still running")))
                 continue
             }
-            let polls = self.polls
-            DetachedThread.start {
-                let outcome = Result { try poller.poll(lane: request.lane, since: request.lastBuilt, shouldStop: { stop.isSet }) }
+            let polls = self.polls, mailbox = self.mailbox
+            Task {
+                let outcome: Result<SourceState, any Error>
+                do {
+                    outcome = .success(try await BlockingThread.run(onCancel: { stop.set() }) {
+                        try poller.poll(lane: request.lane, since: request.lastBuilt, shouldStop: { stop.isSet })
+                    })
+                } catch {
+                    outcome = .failure(error)
+                }
                 polls.end(request, outcome: outcome)
-                kill(getpid(), SIGCHLD)
+                mailbox.post(.pollFinished)
             }
         }
     }
@@ -209,14 +263,16 @@ public final class Daemon {
         ProcessGroup.end(groups: groups, tagged: { ProcessTags.processes(carrying: tag) }, grace: 0)
     }
 
-    private func reapChildren() {
-        while let (pid, status) = ChildProcess.reapAnyEnded() {
-            guard let id = running.removeValue(forKey: pid) else { continue }
-            tags[pid] = nil  // a runner that ended by itself ended what its steps left
-            let (code, note) = Self.describe(status)
-            recordEnd(of: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, note: note)
-            report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(note ?? "exit \(code ?? -1)"))")")
+    private func recordEnd(pid: Int32, status: WaitStatus, cancelled: Bool = false, note: String? = nil) {
+        guard let (id, _) = running.removeValue(forKey: pid) else { return }
+        tags[pid] = nil  // a runner that ended by itself ended what its steps left
+        let (code, signalNote) = Self.describe(status)
+        if cancelled {
+            recordEnd(of: id, status: .cancelled, exitStatus: code, note: note)
+            return
         }
+        recordEnd(of: id, status: code == 0 ? .succeeded : .failed, exitStatus: code, note: signalNote)
+        report("run \(id) ended: \(code == 0 ? "succeeded" : "failed (\(signalNote ?? "exit \(code ?? -1)"))")")
     }
 
     /// Records an ended run: its steps (and commit, version, artifacts) from its events file, then how
@@ -231,9 +287,9 @@ public final class Daemon {
         }
     }
 
-    private func reload() {
+    private func reload() async {
         do {
-            let loaded = try load()
+            let loaded = try await load()
             launcher = loaded.launcher
             scheduler = try Scheduler(lanes: loaded.lanes, store: store, clock: clock, defaultZone: defaultZone, policy: policy, poller: poller)
             report("Lanefile changed: now scheduling \(loaded.lanes.count) lane(s)")
@@ -244,25 +300,22 @@ public final class Daemon {
         }
     }
 
-    private func shutDown() {
-        events.wake(at: nil)
+    private func shutDown() async {
+        polls.stopAll()  // a fetch that hangs must not outlive the daemon
         let stopping = tags.filter { running[$0.key] != nil }
-        for pid in running.keys { kill(-pid, SIGTERM) }
-        let deadline = clock.now().adding(seconds: graceSeconds)
-        while !running.isEmpty {
-            while let (pid, status) = ChildProcess.reapAnyEnded() {
-                if let id = running.removeValue(forKey: pid) {
-                    recordEnd(of: id, status: .cancelled, exitStatus: status.exitCode, note: "stopped by the daemon's shutdown")
+        for pid in running.keys { host.kill(-pid, signal: SIGTERM) }
+        let deadline = host.now().advanced(by: .milliseconds(Int64(graceSeconds * 1000)))
+        while !running.isEmpty, host.now() < deadline {
+            for event in await mailbox.next(until: deadline, host: host) {
+                if case .childEnded(let pid, let status) = event {
+                    recordEnd(pid: pid, status: status, cancelled: true, note: "stopped by the daemon's shutdown")
                 }
             }
-            let remaining = deadline.secondsSince1970 - clock.now().secondsSince1970
-            guard !running.isEmpty, remaining > 0 else { break }
-            _ = events.next(timeoutMilliseconds: Int32(min(remaining * 1000, 60_000).rounded(.up)))
         }
-        for (pid, id) in running {
-            kill(-pid, SIGKILL)
-            _ = ChildProcess.wait(pid)
-            recordEnd(of: id, status: .cancelled, exitStatus: nil,
+        for (pid, run) in running {
+            host.kill(-pid, signal: SIGKILL)
+            _ = await run.child.status()
+            recordEnd(of: run.id, status: .cancelled, exitStatus: nil,
                       note: "killed after the \(Int(graceSeconds)) s grace period of the daemon's shutdown")
         }
         running.removeAll()
@@ -275,6 +328,7 @@ public final class Daemon {
         if !flushWrites() {
             report("ERROR: stopping with \(pendingWrites.count) history record(s) unwritten; the next daemon records those runs interrupted")
         }
+        report("stopped")
     }
 
     /// Exit code, or a note naming the signal that ended the child.
@@ -283,6 +337,74 @@ public final class Daemon {
         case .exited(let code): (code, nil)
         case .signaled(let signal): (nil, "ended by signal \(signal)")
         }
+    }
+}
+
+/// The host's wall clock as cron reads it.
+public struct HostCronClock: CronClock {
+    public let host: any Host
+    public init(host: any Host) { self.host = host }
+    public func now() -> CronInstant { CronInstant(secondsSince1970: host.wallClock()) }
+}
+
+/// What wakes the daemon's loop, posted by the tasks around it.
+enum DaemonEvent: Sendable {
+    case childEnded(pid: Int32, status: WaitStatus)
+    case pollFinished
+    case lanefileChanged
+    case stop(signal: Int32)
+}
+
+/// The daemon loop's one wait: for posted events, or for a deadline on the host's clock.
+final class DaemonMailbox: Sendable {
+    private struct State {
+        var events: [DaemonEvent] = []
+        var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+        var nextID = 0
+    }
+    private let state = Mutex(State())
+
+    func post(_ event: DaemonEvent) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.events.append(event)
+            defer { state.waiter = nil }
+            return state.waiter?.continuation
+        }
+        waiter?.resume()
+    }
+
+    /// The events posted so far, waiting for one until `deadline` on `host`'s clock; empty at the deadline.
+    func next(until deadline: HostInstant, host: any Host) async -> [DaemonEvent] {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        let timer = Task {
+            try? await host.sleep(until: deadline)
+            wake(id)
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if !state.events.isEmpty || host.now() >= deadline { return true }
+                state.waiter = (id, continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        timer.cancel()
+        return state.withLock { state in
+            defer { state.events.removeAll() }
+            return state.events
+        }
+    }
+
+    private func wake(_ id: Int) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter, waiter.id == id else { return nil }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
     }
 }
 
@@ -325,6 +447,11 @@ final class PollWorkers: Sendable {
         }
     }
 
+    /// Tells every running check to stop.
+    func stopAll() {
+        state.withLock { state in for running in state.running.values { running.stop.set() } }
+    }
+
     /// The finished polls, and the running ones past `deadline` (told to stop, then forgotten).
     func collect(now: Double, deadline: Double) -> (finished: [(PollRequest, Result<SourceState, any Error>)], expired: [PollRequest]) {
         state.withLock { state in
@@ -345,11 +472,4 @@ final class PollWorkers: Sendable {
 struct PollProblem: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A thread nobody joins, running `body` (inline when no thread can be started).
-enum DetachedThread {
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        do { try PlatformThread.detach(body) } catch { body() }
-    }
 }

@@ -1,8 +1,8 @@
-import LanesPlatform
+public import LanesPlatform
 
-/// Starts a planned run as a child process; returns its process id, which is also its process group.
+/// Starts a planned run as a child of `host`; its process id is also its process group.
 public protocol RunLauncher {
-    func start(_ run: PlannedRun, logPath: String) throws -> Int32
+    func start(_ run: PlannedRun, logPath: String, host: any Host) throws -> HostChild
 }
 
 /// Runs `lanes [--lanefile SNAPSHOT] LANE --project-dir PROJECT --run-folder FOLDER` in its own process
@@ -30,7 +30,7 @@ public struct ProcessRunLauncher: RunLauncher {
             + [run.lane, "--project-dir", projectDirectory, "--run-folder", runFolder]
     }
 
-    public func start(_ run: PlannedRun, logPath: String) throws -> Int32 {
+    public func start(_ run: PlannedRun, logPath: String, host: any Host) throws -> HostChild {
         try FilePath.makeDirectories(FilePath.directory(of: logPath), mode: 0o700)
         var variables = environment
         variables["LANES_RUN_ID"] = String(run.id)
@@ -39,13 +39,13 @@ public struct ProcessRunLauncher: RunLauncher {
         // end exactly those, even ones that left the process group.
         variables = ProcessTags.adding(RunProcessTag.tag(logPath: logPath), to: variables)
         // Own process group (ended as a whole), default signal handling and an empty mask: the
-        // daemon's event backend may block the signals it reads, and a mask is inherited.
+        // daemon handles the signals it reads, and a disposition or mask would be inherited.
         var child = ChildProcess(arguments(for: run, runFolder: FilePath.directory(of: logPath)), environment: variables)
         child.standardInput = .null
         child.standardOutput = .appending(path: logPath, mode: 0o600)
         child.standardError = .standardOutput
         do {
-            return try child.start()
+            return try host.launch(child)
         } catch {
             throw HistoryStoreError("cannot start \(lanesExecutable) for \(run.lane): \(error)")
         }

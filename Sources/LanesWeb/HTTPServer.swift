@@ -116,8 +116,14 @@ public final class HTTPServer: @unchecked Sendable {
                 continue
             }
             let handler = handler
-            Thread.detachNewThread { [self] in
-                Self.serve(client, handler: handler, limits: limits)
+            // A connection blocks in its socket calls for as long as the client takes: a thread of its own.
+            do {
+                try PlatformThread.detach { [self] in
+                    Self.serve(client, handler: handler, limits: limits)
+                    active.withLock { $0 -= 1 }
+                }
+            } catch {
+                Self.refuseBusy(client, limits: limits)
                 active.withLock { $0 -= 1 }
             }
         }

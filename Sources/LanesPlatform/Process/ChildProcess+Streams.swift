@@ -14,7 +14,9 @@ extension ChildProcess {
     /// process id (its process group) before any output, so that a canceller can end the group.
     ///
     /// Output is read until both pipes close, or until the child has ended and its pipes have
-    /// been quiet for 300 ms: a background grandchild that keeps them open does not hold the step.
+    /// been quiet for 300 ms: a background grandchild that keeps them open does not hold the caller.
+    /// The child's end wakes the wait where the OS gives it as a descriptor (`ChildHandle`); only
+    /// elsewhere is it checked every 100 ms. Async code uses `Host.spawn` instead.
     public func runCapturingOutput(input: [UInt8]?, started: (Int32) -> Void,
                                    onOutput: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SpawnFailure) -> WaitStatus {
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1], stdin: [Int32] = [-1, -1]
@@ -56,12 +58,25 @@ extension ChildProcess {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var ended: WaitStatus?
         var quietAfterEnd = 0
+        var handle = ChildHandle.open(pid)
+        defer { if handle >= 0 { close(handle) } }
         while !open.isEmpty {
             var pollers = open.map { pollfd(fd: $0.descriptor, events: Int16($0.stream == nil ? POLLOUT : POLLIN), revents: 0) }
-            let ready = poll(&pollers, nfds_t(pollers.count), 100)
+            if handle >= 0 { pollers.append(pollfd(fd: handle, events: Int16(POLLIN), revents: 0)) }
+            // Without a handle the end is checked every 100 ms; with one, only the quiet window times out.
+            let timeout: Int32 = handle >= 0 && ended == nil ? -1 : 100
+            let ready = poll(&pollers, nfds_t(pollers.count), timeout)
             if ready < 0 && errno != EINTR { break }
+            if handle >= 0, let last = pollers.last, last.revents != 0 {
+                pollers.removeLast()
+                ended = Self.reapIfEnded(pid)
+                close(handle)
+                handle = -1
+            } else if handle >= 0 {
+                pollers.removeLast()
+            }
             var closed: Set<Int32> = []
-            for (index, poller) in pollers.enumerated() where poller.revents != 0 {
+            for (index, poller) in pollers.enumerated() where poller.revents != 0 && index < open.count {
                 let entry = open[index]
                 if let stream = entry.stream {
                     let count = buffer.withUnsafeMutableBytes { read(entry.descriptor, $0.baseAddress, $0.count) }

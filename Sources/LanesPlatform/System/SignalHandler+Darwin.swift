@@ -6,3 +6,13 @@ extension SignalHandler {
     }
 }
 #endif
+
+#if canImport(Darwin)
+extension SignalHandler {
+    /// Whether `action` ignores its signal (`SIG_IGN`, which is 1 on every C library).
+    static func isIgnored(_ action: sigaction) -> Bool {
+        guard let handler = action.__sigaction_u.__sa_handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == 1
+    }
+}
+#endif

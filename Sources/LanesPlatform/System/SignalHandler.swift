@@ -8,4 +8,23 @@ public enum SignalHandler {
         sigemptyset(&action.sa_mask)
         sigaction(number, &action, nil)
     }
+
+    /// The default action (ending the process) for `numbers`, unblocked in the calling thread, which
+    /// later threads inherit: for a program with nothing to clean up (`lanes serve`), started by a
+    /// parent that may have blocked or ignored them (a mask and an ignored signal survive exec).
+    public static func restoreDefaults(_ numbers: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in numbers {
+            sigaddset(&set, number)
+            signal(number, SIG_DFL)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Ends the process at once with `status` (`_exit`: no atexit handlers, no stdio flush), the one
+    /// call a crash handler may make to end it.
+    public static func endProcessFromHandler(status: Int32) -> Never {
+        _exit(status)
+    }
 }

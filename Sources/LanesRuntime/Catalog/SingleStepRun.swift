@@ -1,7 +1,16 @@
+public import LanesPlatform  // Host in the public signature
+
 /// `lanes run STEP key:value ...`: one built-in step run like a lane of its own, with the same
 /// validation, reporting, redaction and cleanups, and its result printed for a person or as JSON.
 public enum SingleStepRun {
+    /// The `main` of `lanes run STEP` and of the CLI's step front doors: runs the step over the real
+    /// host and exits with its status.
     public static func main(_ type: any Step.Type, arguments: [String]) async -> Never {
+        SystemHost.exit(await run(type, arguments: arguments, host: SystemHost()))
+    }
+
+    /// Runs `type` as a one-step lane with `arguments`; the exit status.
+    public static func run(_ type: any Step.Type, arguments: [String], host: any Host) async -> Int32 {
         let info = type.info
         let lane = Lane(info.id, info.summary, options: info.options.map { PassThroughOption(info: $0) }) { invocation in
             var given = invocation.values.given
@@ -12,7 +21,7 @@ public enum SingleStepRun {
             }
             try await perform(type, given: given)
         }
-        await LanefileRunner.main(Lanefile { lane }, arguments: [info.id] + arguments)
+        return await LanefileRunner.runLane(Lanefile { lane }, arguments: [info.id] + arguments, host: host)
     }
 
     private static func perform<S: Step>(_ type: S.Type, given: [String: String]) async throws {

@@ -1,3 +1,5 @@
+public import LanesPlatform  // Host in the public initializer
+
 /// Everything a step may touch, handed to it rather than reached through globals, so tests can
 /// give a step a temporary directory, a recorded tool or a captured log.
 public struct StepContext: Sendable {
@@ -14,9 +16,12 @@ public struct StepContext: Sendable {
     public let processes: any ProcessRunning
     /// What earlier steps of this lane left for later ones.
     public let values: LaneValues
+    /// The host the lane runs on: its clocks time steps' deadlines and grace periods.
+    public let host: any Host
 
     public init(environment: Environment, projectDirectory: String, stateDirectory: String, log: StepLog,
-                cleanups: CleanupStack, processes: any ProcessRunning, values: LaneValues = LaneValues()) {
+                cleanups: CleanupStack, processes: any ProcessRunning, values: LaneValues = LaneValues(),
+                host: any Host = SystemHost()) {
         self.environment = environment
         self.projectDirectory = projectDirectory
         self.stateDirectory = stateDirectory
@@ -24,6 +29,7 @@ public struct StepContext: Sendable {
         self.cleanups = cleanups
         self.processes = processes
         self.values = values
+        self.host = host
     }
 
     /// `path` made absolute against the project directory.

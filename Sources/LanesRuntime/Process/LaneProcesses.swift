@@ -1,4 +1,3 @@
-internal import Foundation
 import Synchronization
 internal import LanesPlatform
 
@@ -7,27 +6,30 @@ internal import LanesPlatform
 /// run (the SIGKILL would never come), nor leave behind what its steps started: `finish` waits
 /// for pending endings and ends every leftover, group members and tagged escapees alike.
 final class LaneProcesses: Sendable {
-    /// Seconds between SIGTERM and SIGKILL: time for xcodebuild to clean up.
-    let grace: Double
+    /// Time between SIGTERM and SIGKILL: time for xcodebuild to clean up.
+    let grace: Duration
     /// Carried by every process this lane starts (see `ProcessTags`).
     let tag = ProcessTags.newTag()
+    /// Whose clock the grace periods run on.
+    let host: any Host
     private let groups = Mutex<Set<Int32>>([])
-    private let pending = DispatchGroup()
+    private let pending = Mutex<[Task<Void, Never>]>([])
     private let lease = Mutex<TagLease?>(nil)
 
-    init(grace: Double = 3) {
+    init(grace: Duration = .seconds(3), host: any Host) {
         self.grace = grace
+        self.host = host
     }
 
     /// Ends what lanes killed or crashed earlier left running in `directory`'s project (their
     /// leases are unlocked), then leases this lane's tag there. Returns how many processes ended.
-    func takeOver(leasesIn directory: String) -> Int {
+    func takeOver(leasesIn directory: String) async -> Int {
         var ended = 0
         for tag in TagLease.abandonedTags(in: directory) {
             let leftovers = ProcessTags.processes(carrying: tag)
             guard !leftovers.isEmpty else { continue }
             ended += leftovers.count
-            ProcessGroup.end(groups: [], tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+            await ProcessGroup.end(groups: [], tagged: { ProcessTags.processes(carrying: tag) }, grace: grace, host: host)
         }
         let lease = TagLease(tag: tag, directory: directory)
         self.lease.withLock { $0 = lease }
@@ -44,24 +46,25 @@ final class LaneProcesses: Sendable {
         _ = groups.withLock { $0.remove(group) }
     }
 
-    /// Ends one step's group and the processes carrying its tag, on a thread of its own.
-    func stop(group: Int32, tag: String) {
-        pending.enter()
-        let grace = self.grace
-        Thread.detachNewThread { [pending] in
-            ProcessGroup.end(groups: [group], tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
-            pending.leave()
+    /// Ends one step's group (led by `leader`) and the processes carrying its tag, in a task of its
+    /// own (the step's own task is being cancelled), which `finish` waits for.
+    func stop(group: Int32, leader: HostChild?, tag: String) {
+        let grace = self.grace, host = self.host
+        let ending = Task {
+            await ProcessGroup.end(groups: [group], leaders: leader.map { [$0] } ?? [], tagged: { ProcessTags.processes(carrying: tag) },
+                                   grace: grace, host: host)
         }
+        pending.withLock { $0.append(ending) }
     }
 
     /// At the end of the lane: waits for the endings under way, then ends whatever the lane's
     /// steps left running (background processes, `setsid` sessions), with the same grace.
-    func finish() {
-        _ = pending.wait(timeout: .now() + grace + 1)
+    func finish() async {
+        for ending in pending.withLock({ $0 }) { await ending.value }
         let groups = self.groups.withLock { $0 }.filter(ProcessGroup.hasMembers)
         let tag = self.tag
         if !groups.isEmpty || !ProcessTags.processes(carrying: tag).isEmpty {
-            ProcessGroup.end(groups: Array(groups), tagged: { ProcessTags.processes(carrying: tag) }, grace: grace)
+            await ProcessGroup.end(groups: Array(groups), tagged: { ProcessTags.processes(carrying: tag) }, grace: grace, host: host)
         }
         lease.withLock { lease in
             lease?.release()

@@ -1,10 +1,11 @@
 import Synchronization
-internal import Foundation
 internal import LanesPlatform
 
-/// Starts real child processes through the platform's one launcher (`ChildProcess`): argv only,
-/// no shell, the lane's environment (secrets travel here, never in arguments), standard output
-/// and standard error streamed line by line (lines of any length; see `LineSplitter`).
+/// Starts real child processes through the host (`Host.spawn`, over the platform's one launcher,
+/// `ChildProcess`): argv only, no shell, the lane's environment (secrets travel here, never in
+/// arguments), standard output and standard error streamed line by line (lines of any length; see
+/// `LineSplitter`). No thread waits for the child: the host's one monitor thread reads its pipes
+/// and learns of its end.
 ///
 /// Each child starts in a process group of its own with default signal handling, and carries the
 /// lane's and its own tag (`ProcessTags`). Cancelling the step (Ctrl-C, a CI abort, a timeout)
@@ -20,11 +21,10 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     let lane: LaneProcesses
 
     public init(baseEnvironment: [String: String], redactor: Redactor? = nil) {
-        self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor)
+        self.init(baseEnvironment: baseEnvironment, diagnostics: .silent, redactor: redactor, lane: LaneProcesses(host: SystemHost()))
     }
 
-    init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil,
-         lane: LaneProcesses = LaneProcesses()) {
+    init(baseEnvironment: [String: String], diagnostics: Diagnostics, redactor: Redactor? = nil, lane: LaneProcesses) {
         self.baseEnvironment = baseEnvironment
         self.diagnostics = diagnostics
         self.redactor = redactor
@@ -45,62 +45,36 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         // request: LaneRun wraps this runner in OverlaidProcesses.
         var environment = baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 })
         environment = ProcessTags.adding(tag, to: ProcessTags.adding(lane.tag, to: environment))
-        let child = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
-        let started = StartedGroup()
+        let process = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
+        let child: HostChild
+        do {
+            child = try lane.host.spawn(process, input: request.standardInput)
+        } catch {
+            throw LanesError(.environment, "could not start \(program): \(error)", hint: "check that \(program) is installed and on PATH")
+        }
         let lane = self.lane, redactor = self.redactor
-        let status: WaitStatus = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WaitStatus, any Error>) in
-                Thread.detachNewThread {
-                    var output = LineSplitter(redactor: redactor)
-                    var errors = LineSplitter(redactor: redactor)
-                    do throws(SpawnFailure) {
-                        let status = try child.runCapturingOutput(input: request.standardInput, started: { pid in
-                            lane.started(group: pid)
-                            // Cancelled before the child existed: end it now.
-                            if started.record(pid) { lane.stop(group: pid, tag: tag) }
-                        }) { stream, bytes in
-                            if stream == .standardOutput { output.feed(bytes, emit: onLine) } else { errors.feed(bytes, emit: onLine) }
-                        }
-                        output.finish(emit: onLine)
-                        errors.finish(emit: onLine)
-                        if let pid = started.pid { lane.reaped(group: pid) }
-                        continuation.resume(returning: status)
-                    } catch {
-                        continuation.resume(throwing: LanesError(.environment, "could not start \(program): \(error)",
-                                                                 hint: "check that \(program) is installed and on PATH"))
-                    }
+        lane.started(group: child.pid)
+        let status: WaitStatus = await withTaskCancellationHandler {
+            // Read to the end even when cancelled: the group is being ended, and its last lines
+            // (what xcodebuild says as it stops) still belong to the step.
+            var output = LineSplitter(redactor: redactor)
+            var errors = LineSplitter(redactor: redactor)
+            for await chunk in child.output {
+                chunk.bytes.withUnsafeBytes { bytes in
+                    if chunk.stream == .standardOutput { output.feed(bytes, emit: onLine) } else { errors.feed(bytes, emit: onLine) }
                 }
             }
+            output.finish(emit: onLine)
+            errors.finish(emit: onLine)
+            return await child.status()
         } onCancel: {
             // SIGTERM to the group and its tagged escapees, SIGKILL after the grace period.
-            if let pid = started.cancel() { lane.stop(group: pid, tag: tag) }
+            lane.stop(group: child.pid, leader: child, tag: tag)
         }
+        lane.reaped(group: child.pid)
         switch status {
         case .exited(let code): return ProcessOutcome(termination: .exited(code))
         case .signaled(let signal): return ProcessOutcome(termination: .signaled(signal))
-        }
-    }
-}
-
-/// The child's group once it exists, and whether the step was cancelled before that.
-private final class StartedGroup: Sendable {
-    private let state = Mutex<(pid: Int32?, cancelled: Bool)>((nil, false))
-
-    /// Records the child; true when it must be ended at once.
-    func record(_ pid: Int32) -> Bool {
-        state.withLock { state in
-            state.pid = pid
-            return state.cancelled
-        }
-    }
-
-    var pid: Int32? { state.withLock { $0.pid } }
-
-    /// Marks the step cancelled; the child to end, if it already exists.
-    func cancel() -> Int32? {
-        state.withLock { state in
-            state.cancelled = true
-            return state.pid
         }
     }
 }

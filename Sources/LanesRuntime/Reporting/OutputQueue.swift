@@ -1,4 +1,3 @@
-internal import Dispatch
 internal import LanesPlatform
 import Synchronization
 
@@ -18,11 +17,14 @@ final class OutputQueue: Sendable {
         case descriptor(Int32)
         /// Encoded output past a redacting pipe (`RedactedStandardStreams.Route.direct`).
         case direct(RedactedStandardStreams.Stream)
+        /// A host's sink without a descriptor (a test host's memory).
+        case sink(any OutputSink)
 
         func isSame(as other: Target) -> Bool {
             switch (self, other) {
             case (.descriptor(let left), .descriptor(let right)): left == right
             case (.direct(let left), .direct(let right)): left === right
+            case (.sink(let left), .sink(let right)): (left as AnyObject) === (right as AnyObject)
             default: false
             }
         }
@@ -36,7 +38,7 @@ final class OutputQueue: Sendable {
         private var isStandard: Bool {
             switch self {
             case .descriptor(let descriptor): descriptor == 1 || descriptor == 2
-            case .direct: true
+            case .direct, .sink: true
             }
         }
 
@@ -45,6 +47,7 @@ final class OutputQueue: Sendable {
             switch self {
             case .descriptor(let descriptor): FileDescriptorIO.writeAll(bytes, to: descriptor)
             case .direct(let stream): RedactedStandardStreams.writeDirect(bytes, to: stream)
+            case .sink(let sink): sink.write(bytes)
             }
         }
     }
@@ -53,7 +56,7 @@ final class OutputQueue: Sendable {
     /// Enough for a write(2) to cost little per byte; a pipe holds 64 KiB.
     static let batchBytes = 64 << 10
     /// Short enough that nobody sees it, long enough for a fast child to fill a batch.
-    static let linger = DispatchTimeInterval.milliseconds(2)
+    static let linger: Duration = .milliseconds(2)
 
     private struct Segment {
         let target: Target
@@ -84,9 +87,9 @@ final class OutputQueue: Sendable {
     let capacity: Int
     private let state = Mutex(State())
     /// The writer sleeps here while there is nothing to write.
-    private let work = DispatchSemaphore(value: 0)
+    private let work = ThreadSemaphore()
     /// Callers waiting for room or for a flush sleep here.
-    private let progress = DispatchSemaphore(value: 0)
+    private let progress = ThreadSemaphore()
 
     init(capacity: Int = OutputQueue.defaultCapacity) {
         self.capacity = capacity
@@ -94,7 +97,7 @@ final class OutputQueue: Sendable {
 
     deinit {
         // Wakes an idle writer, which then finds the queue gone and ends.
-        work.signal()
+        work.post()
     }
 
     /// Queues what `fill` appends for `target`; returns at once unless the queue is full.
@@ -147,7 +150,7 @@ final class OutputQueue: Sendable {
             }
             switch next {
             case .done(let wake):
-                if wake { work.signal() }
+                if wake { work.post() }
                 return
             case .wait:
                 progress.wait()
@@ -168,7 +171,7 @@ final class OutputQueue: Sendable {
             defer { if state.writer == .lingering { state.writer = .busy } }
             return (state.queuedTotal, state.writer == .lingering)
         }
-        if wake { work.signal() }
+        if wake { work.post() }
         while true {
             let done = state.withLock { state -> Bool in
                 if state.writtenTotal >= goal { return true }
@@ -201,7 +204,7 @@ final class OutputQueue: Sendable {
                         work.wait()
                         lingered = false
                     case .linger:
-                        _ = work.wait(timeout: .now() + Self.linger)
+                        work.wait(timeout: Self.linger)
                         lingered = true
                     case .write(let batch):
                         self?.write(batch)
@@ -257,6 +260,6 @@ final class OutputQueue: Sendable {
             defer { state.waiting = 0 }
             return state.waiting
         }
-        for _ in 0..<waiting { progress.signal() }
+        for _ in 0..<waiting { progress.post() }
     }
 }

@@ -3,7 +3,9 @@ internal import LanesPlatform
 /// A file descriptor lanes writes text to. Every write is redacted: this is the last gate
 /// before text leaves the process, so nothing printed by lanes can carry a secret.
 public struct TextOutput: Sendable {
+    /// The descriptor written to, or -1 when `sink` (a host's sink without one) takes the text.
     let descriptor: Int32
+    let sink: (any OutputSink)?
     let redactor: Redactor
     /// While a lane runs, the process's own streams may be pipes that redact what a Lanefile
     /// prints; lanes' output, already redacted, goes past them (see `RedactedStandardStreams`).
@@ -14,7 +16,22 @@ public struct TextOutput: Sendable {
     }
 
     init(descriptor: Int32, redactor: Redactor, streams: RedactedStandardStreams?) {
+        self.init(descriptor: descriptor, sink: nil, redactor: redactor, streams: streams)
+    }
+
+    /// Text for a host's sink: its descriptor when it has one (the terminal, a pipe), else the sink
+    /// itself (a test host's memory).
+    init(sink: any OutputSink, redactor: Redactor, streams: RedactedStandardStreams?) {
+        if let descriptor = sink.descriptor {
+            self.init(descriptor: descriptor, sink: nil, redactor: redactor, streams: streams)
+        } else {
+            self.init(descriptor: -1, sink: sink, redactor: redactor, streams: streams)
+        }
+    }
+
+    private init(descriptor: Int32, sink: (any OutputSink)?, redactor: Redactor, streams: RedactedStandardStreams?) {
         self.descriptor = descriptor
+        self.sink = sink
         self.redactor = redactor
         self.streams = streams
     }
@@ -22,7 +39,10 @@ public struct TextOutput: Sendable {
     public static func standardOutput(_ redactor: Redactor) -> TextOutput { TextOutput(descriptor: 1, redactor: redactor) }
     public static func standardError(_ redactor: Redactor) -> TextOutput { TextOutput(descriptor: 2, redactor: redactor) }
 
-    public var isTerminal: Bool { isatty(descriptor) == 1 }
+    public var isTerminal: Bool { sink?.isTerminal ?? (isatty(descriptor) == 1) }
+
+    /// Where this output's bytes go in the queue, or when written at once.
+    private var plainTarget: OutputQueue.Target { sink.map { .sink($0) } ?? .descriptor(descriptor) }
 
     /// Writes `text` now: after everything lanes queued before it, and before anything the
     /// Lanefile prints next.
@@ -58,8 +78,8 @@ public struct TextOutput: Sendable {
     func writeOutputLine(_ text: String) {
         guard let queue = streams?.queue else { return writeLine(text) }
         switch streams?.route(for: descriptor) ?? .plain {
-        case .plain: Self.enqueueLine(redactor.redact(text), to: .descriptor(descriptor), in: queue)
-        case .throughPipe: Self.enqueueLine(text, to: .descriptor(descriptor), in: queue)
+        case .plain: Self.enqueueLine(redactor.redact(text), to: plainTarget, in: queue)
+        case .throughPipe: Self.enqueueLine(text, to: plainTarget, in: queue)
         case .direct(let stream): Self.enqueueLine(redactor.redact(text), to: .direct(stream), in: queue)
         }
     }
@@ -88,14 +108,14 @@ public struct TextOutput: Sendable {
     /// The bytes to write for `text` and where they go.
     private func prepared(_ text: String) -> ([UInt8], OutputQueue.Target) {
         switch streams?.route(for: descriptor) ?? .plain {
-        case .plain: (Array(redactor.redact(text).utf8), .descriptor(descriptor))
-        case .throughPipe: (Array(text.utf8), .descriptor(descriptor))  // the pipe's reader redacts: one pass, not two
+        case .plain: (Array(redactor.redact(text).utf8), plainTarget)
+        case .throughPipe: (Array(text.utf8), plainTarget)  // the pipe's reader redacts: one pass, not two
         case .direct(let stream): (Array(redactor.redact(text).utf8), .direct(stream))
         }
     }
 
     private var encodedTarget: OutputQueue.Target {
         if case .direct(let stream) = streams?.route(for: descriptor) ?? .plain { return .direct(stream) }
-        return .descriptor(descriptor)
+        return plainTarget
     }
 }

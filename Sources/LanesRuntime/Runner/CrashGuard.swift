@@ -43,7 +43,7 @@ enum CrashGuard {
     }
 
     private static func handle(_ number: Int32) {
-        guard let armed else { _exit(exitStatus) }
+        guard let armed else { SignalHandler.endProcessFromHandler(status: exitStatus) }
         // A crashing process may hold a lock that what follows needs: never hang a CI job on it.
         alarm(5)
         // What the Lanefile printed before crashing still sits in stdio's buffer.
@@ -53,7 +53,7 @@ enum CrashGuard {
         armed.streams.restoreAfterCrash(waitingAtMost: .seconds(1))
         let message = Int(number) < armed.messages.count ? armed.messages[Int(number)] : []
         message.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
-        _exit(exitStatus)
+        SignalHandler.endProcessFromHandler(status: exitStatus)
     }
 
     static func name(of number: Int32) -> String {

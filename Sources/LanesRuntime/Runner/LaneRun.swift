@@ -50,7 +50,7 @@ public final class LaneRun: Sendable {
         let start = clock.now
         do {
             let stepContext = context.with(log: log)
-            let output = try await StepDeadline(seconds: timeout, stepID: id).run { try await step.run(in: stepContext) }
+            let output = try await StepDeadline(seconds: timeout, stepID: id, host: context.host).run { try await step.run(in: stepContext) }
             let facts = (output as? any RunFactsReporting)?.runFacts ?? RunFacts()
             finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start, outcome: .succeeded,
                               facts: RunFacts(version: facts.version.map(redactor.redact), buildNumber: facts.buildNumber.map(redactor.redact),
@@ -125,7 +125,7 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
 extension StepContext {
     func with(log: StepLog) -> StepContext {
         StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
-                    log: log, cleanups: cleanups, processes: processes, values: values)
+                    log: log, cleanups: cleanups, processes: processes, values: values, host: host)
     }
 }
 

@@ -1,78 +1,94 @@
-internal import Dispatch
-internal import LanesPlatform
+public import LanesPlatform  // Host in the public signatures
 import LanesSigning
 import Synchronization
 
-/// The `main` of a compiled Lanefile: the `lanes` driver compiles `Lanefile.swift` together with a
-/// tiny entry file that calls `LanefileRunner.main(lanes)`, and execs the result.
+/// The program of a compiled Lanefile: the `lanes` driver compiles `Lanefile.swift` together with
+/// a tiny entry file that calls `LanefileRunner.main(lanes)`, and execs the result. `main` runs the
+/// program over the real host and exits with the status it returns; tests run the same program
+/// in-process over a test host (`run(_:host:)`).
 public enum LanefileRunner {
     public static func main(_ lanefile: Lanefile) async -> Never {
+        SystemHost.exit(await run(lanefile, host: SystemHost()))
+    }
+
+    /// Runs the Lanefile as `host.arguments` ask; the exit status.
+    public static func run(_ lanefile: Lanefile, host: any Host) async -> Int32 {
+        await run(lanefile, arguments: host.arguments, host: host)
+    }
+
+    /// Runs the Lanefile as `words` ask (a lane and its options, `list`, a package's step), as
+    /// `lanes` would with those words; the exit status.
+    public static func run(_ lanefile: Lanefile, arguments words: [String], host: any Host) async -> Int32 {
+        let errors = TextOutput(sink: host.standardError, redactor: Redactor(), streams: nil)
         // A user's Lanefile is checked as values first; `lanes run STEP` builds a one-lane Lanefile
         // named after the step, which may share a subcommand's name (`upload`) by design.
         do {
             try lanefile.validate()
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-            exit(error.lanesKind.exitStatus)
+            errors.writeLine("error: \(error)")
+            return error.lanesKind.exitStatus
         }
-        let words = Array(CommandLine.arguments.dropFirst())
         switch words.first {
         case PackageStepRequest.list:
             // `lanes actions`: what `lanes-tool` cannot know, the steps from packages.
-            TextOutput.standardOutput(Redactor()).write(lanefile.packageStepsJSON().serialized + "\n")
-            exit(0)
+            TextOutput(sink: host.standardOutput, redactor: Redactor(), streams: nil).write(lanefile.packageStepsJSON().serialized + "\n")
+            return 0
         case PackageStepRequest.run:
             // `lanes run ID`: a package's step, run like one of lanes' own.
             guard words.count > 1, let type = lanefile.step(id: words[1]) else {
-                TextOutput.standardError(Redactor()).writeLine("error: no step named '\(words.dropFirst().first ?? "")' in lanes or the Lanefile's packages; `lanes actions` lists them")
-                exit(ErrorKind.usage.exitStatus)
+                errors.writeLine("error: no step named '\(words.dropFirst().first ?? "")' in lanes or the Lanefile's packages; `lanes actions` lists them")
+                return ErrorKind.usage.exitStatus
             }
-            await SingleStepRun.main(type, arguments: Array(words.dropFirst(2)))
+            return await SingleStepRun.run(type, arguments: Array(words.dropFirst(2)), host: host)
         default:
-            await main(lanefile, arguments: words)
+            return await runLane(lanefile, arguments: words, host: host)
         }
     }
 
-    static func main(_ lanefile: Lanefile, arguments words: [String]) async -> Never {
-        InterruptibleTask.acceptInterrupts()
+    /// Runs the lane `words` name (or `list`, `help`); the exit status.
+    static func runLane(_ lanefile: Lanefile, arguments words: [String], host: any Host) async -> Int32 {
         let arguments: RunnerArguments
         do {
-            arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
+            arguments = try RunnerArguments(words, defaultProjectDirectory: host.currentDirectory)
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-            exit(error.lanesKind.exitStatus)
+            TextOutput(sink: host.standardError, redactor: Redactor(), streams: nil).writeLine("error: \(error)")
+            return error.lanesKind.exitStatus
         }
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
+        // Only a program that is the whole process redirects its streams, guards its memory and
+        // handles its crashes: a test running the runner in its own process keeps all three.
+        let ownsProcess = host.ownsProcess
         let redactor = Redactor(
             onFirstSecret: { redactor in
+                guard ownsProcess else { return }
                 CrashGuard.protectSecretsInMemory()
                 streams.install(redactor: redactor)
             },
             onShortSecret: { name in
-                TextOutput(descriptor: 2, redactor: Redactor(), streams: streams).writeLine(
+                TextOutput(sink: host.standardError, redactor: Redactor(), streams: streams).writeLine(
                     "warning: secret \(name) is shorter than \(Redactor.shortSecretLength) characters; every occurrence of it in the output is masked, ordinary text included")
             })
         // In --json mode every line a Lanefile prints must become an event, secrets or not.
-        if arguments.json { streams.install(redactor: redactor) }
-        let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
+        if arguments.json, ownsProcess { streams.install(redactor: redactor) }
+        let errors = TextOutput(sink: host.standardError, redactor: redactor, streams: streams)
         do {
-            let status = try await run(lanefile, arguments: arguments, redactor: redactor, streams: streams)
+            let status = try await run(lanefile, arguments: arguments, redactor: redactor, streams: streams, host: host)
             streams.restore()
-            exit(status)
+            return status
         } catch {
             streams.restore()
             errors.writeLine("error: \(error)")
-            exit(error.lanesKind.exitStatus)
+            return error.lanesKind.exitStatus
         }
     }
 
     static func run(_ lanefile: Lanefile, arguments: RunnerArguments, redactor: Redactor,
-                    streams: RedactedStandardStreams) async throws -> Int32 {
-        let process = ProcessEnvironment.current()
+                    streams: RedactedStandardStreams, host: any Host) async throws -> Int32 {
+        let process = host.environment
         // Secret-named variables are masked before anything can print them, dotenv errors included.
         Environment(variables: process, redactor: redactor).registerSecretNamedVariables()
-        let output = TextOutput(descriptor: 1, redactor: redactor, streams: streams)
-        let errors = TextOutput(descriptor: 2, redactor: redactor, streams: streams)
+        let output = TextOutput(sink: host.standardOutput, redactor: redactor, streams: streams)
+        let errors = TextOutput(sink: host.standardError, redactor: redactor, streams: streams)
         switch arguments.command {
         case .list(.names):
             // What a shell completion asks for at each TAB: names only, no schedule parsing.
@@ -101,7 +117,7 @@ public enum LanefileRunner {
                 .load(environmentNames: arguments.environmentNames, over: process)
             let environment = Environment(variables: variables, redactor: redactor)
             environment.registerSecretNamedVariables()
-            let processes = LaneProcesses()
+            let processes = LaneProcesses(host: host)
             let runContext = RunRecording.context(arguments: arguments, environment: process)
             var reporters: [any Reporter] = [
                 arguments.json
@@ -119,12 +135,12 @@ public enum LanefileRunner {
                 cleanups: CleanupStack(),
                 processes: SubprocessRunner(baseEnvironment: variables, diagnostics: diagnostics, redactor: redactor,
                                             lane: processes),
-                values: laneValues)
+                values: laneValues, host: host)
             let (lane, values) = try LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                                   diagnostics: diagnostics).prepare(lane: name, options: options)
             try junit?.prepare()
             // Opened once the lane and its options validated: a mistyped lane name records no run.
-            if let recording = RunRecording.start(arguments: arguments, environment: process, diagnostics: diagnostics) {
+            if let recording = RunRecording.start(arguments: arguments, environment: process, diagnostics: diagnostics, host: host) {
                 reporters.append(JSONLinesReporter(output: TextOutput(descriptor: recording.descriptor, redactor: redactor, streams: streams),
                                                    runContext: runContext))
             }
@@ -137,20 +153,24 @@ public enum LanefileRunner {
             for folder in ScratchFolder.sweep(in: StepContext.keyFolders(stateDirectory: context.stateDirectory)) {
                 diagnostics.warning("removed \(folder) (an App Store Connect key for xcodebuild), left behind by a lane that crashed or was killed")
             }
-            let ended = processes.takeOver(leasesIn: context.stateDirectory + "/processes")
+            let ended = await processes.takeOver(leasesIn: context.stateDirectory + "/processes")
             if ended > 0 {
                 diagnostics.warning("ended \(ended) process(es) left running by a lane that crashed or was killed")
             }
-            CrashGuard.arm(lane: lane.name, streams: streams)
-            let kind = await InterruptibleTask.run(cleanups: context.cleanups, beforeForcedExit: {
-                processes.killNow()
-                streams.restore()
-            }) {
+            if host.ownsProcess { CrashGuard.arm(lane: lane.name, streams: streams) }
+            let ending = await InterruptibleTask.run(host: host, cleanups: context.cleanups) {
                 await executor.execute(lane, values: values)
+            }
+            guard case .finished(let kind) = ending else {
+                // A second signal: the cleanups ran; everything the lane started is killed now, and
+                // the lane's own task is left behind (it ignored its cancellation).
+                processes.killNow()
+                errors.writeLine("error: interrupted twice; cleanups ran, the lane's processes were killed")
+                return InterruptibleTask.interruptedStatus
             }
             // Nothing a step started outlives the lane: endings under way get their SIGKILL, and
             // leftovers (background processes, setsid sessions) are ended too.
-            processes.finish()
+            await processes.finish()
             if let failure = junit?.failure { throw LanesError(.environment, failure) }
             return kind?.exitStatus ?? 0
         }
@@ -176,55 +196,41 @@ public enum PackageStepRequest {
 }
 
 /// Runs the lane in a task that Ctrl-C (SIGINT) or a CI abort (SIGTERM) cancels; cleanups then run
-/// as the lane unwinds. A second signal runs the cleanups at once and exits.
+/// as the lane unwinds. A second signal runs the cleanups at once and ends the run without waiting
+/// for the lane. Signals come from the host: the runner takes them over before the lane starts, so
+/// a Ctrl-C as the first step starts is neither lost nor fatal.
 enum InterruptibleTask {
     static let interruptedStatus: Int32 = 130
 
-    /// Unblocks SIGINT and SIGTERM in this thread, which every later thread inherits. A parent may
-    /// start lanes with them blocked (a thread pool's worker blocks signals, and a spawned child
-    /// keeps its parent thread's mask): Ctrl-C and a CI abort would then never reach the lane.
-    static func acceptInterrupts() {
-        var interrupts = sigset_t()
-        sigemptyset(&interrupts)
-        sigaddset(&interrupts, SIGINT)
-        sigaddset(&interrupts, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
+    enum Ending: Sendable, Equatable {
+        /// The lane ended (`.interrupted` when a signal stopped it).
+        case finished(ErrorKind?)
+        /// A second signal came before it did; the cleanups ran.
+        case forced
     }
 
-    static func run(cleanups: CleanupStack, beforeForcedExit: @escaping @Sendable () -> Void,
-                    _ body: @escaping @Sendable () async -> ErrorKind?) async -> ErrorKind? {
-        let signals = SignalCount()
-        let lane = Mutex<Task<ErrorKind?, Never>?>(nil)
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if signals.increment() == 1 {
-                    lane.withLock { $0 }?.cancel()
+    static func run(host: any Host, cleanups: CleanupStack, _ body: @escaping @Sendable () async -> ErrorKind?) async -> Ending {
+        let signals = host.signals([SIGINT, SIGTERM])
+        let first = FirstOf<Ending>()
+        let interrupted = SignalCount()
+        let lane = Task {
+            let kind = await body()
+            first.finish(.finished(interrupted.value > 0 ? .interrupted : kind))
+        }
+        let watcher = Task {
+            for await _ in signals {
+                if interrupted.increment() == 1 {
+                    lane.cancel()
                 } else {
-                    Task {
-                        await cleanups.runAll()
-                        beforeForcedExit()
-                        exit(interruptedStatus)
-                    }
+                    _ = await Task { await cleanups.runAll() }.value
+                    first.finish(.forced)
+                    return
                 }
             }
-            // Dispatch takes the signal over only once the source is registered, on its own thread:
-            // until then a signal is ignored. The lane starts after that, or a Ctrl-C as its first
-            // step starts (a busy machine) would be lost and the lane would run on.
-            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
-                source.setRegistrationHandler { registered.resume() }
-                source.resume()
-            }
-            sources.append(source)
         }
-        let task = Task { await body() }
-        lane.withLock { $0 = task }
-        if signals.value > 0 { task.cancel() }  // arrived while the task was being made
-        let kind = await task.value
-        sources.forEach { $0.cancel() }
-        return signals.value > 0 ? .interrupted : kind
+        let ending = await first.wait()
+        watcher.cancel()
+        return ending
     }
 }
 
@@ -233,4 +239,30 @@ final class SignalCount: Sendable {
     private let count = Mutex(0)
     func increment() -> Int { count.withLock { $0 += 1; return $0 } }
     var value: Int { count.withLock { $0 } }
+}
+
+/// The first of several outcomes; later ones are ignored.
+final class FirstOf<Value: Sendable>: Sendable {
+    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+
+    func finish(_ value: Value) {
+        let waiter: CheckedContinuation<Value, Never>? = state.withLock { state in
+            guard state.value == nil else { return nil }
+            state.value = value
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: value)
+    }
+
+    func wait() async -> Value {
+        await withCheckedContinuation { continuation in
+            let ready: Value? = state.withLock { state in
+                if let value = state.value { return value }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
 }

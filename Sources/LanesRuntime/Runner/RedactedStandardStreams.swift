@@ -20,7 +20,7 @@ final class RedactedStandardStreams: Sendable {
         let descriptor: Int32
         let original: Int32
         let readEnd: Int32
-        let done: DispatchSemaphore
+        let done: ThreadSemaphore
         /// Whether printed lines are wrapped (`--json` events) rather than passed on as they are.
         let formatsLines: Bool
         /// True while the reader holds bytes it took from the pipe and has not written yet.
@@ -31,7 +31,7 @@ final class RedactedStandardStreams: Sendable {
             self.original = original
             self.readEnd = readEnd
             self.formatsLines = formatsLines
-            self.done = DispatchSemaphore(value: 0)
+            self.done = ThreadSemaphore()
         }
     }
     private enum State: Sendable {
@@ -78,7 +78,7 @@ final class RedactedStandardStreams: Sendable {
             try startThread {
                 Self.copyLines(of: stream, redactor: redactor, format: lineFormat)
                 close(stream.readEnd)
-                stream.done.signal()
+                stream.done.post()
             }
             streams.append(stream)
         }
@@ -153,8 +153,7 @@ final class RedactedStandardStreams: Sendable {
             return []
         }) else { return }
         for stream in streams { dup2(stream.original, stream.descriptor) }
-        let deadline = DispatchTime.now() + .milliseconds(Int(timeout.components.seconds * 1000))
-        for stream in streams { _ = stream.done.wait(timeout: deadline) }
+        for stream in streams { stream.done.wait(timeout: timeout) }
     }
 
     private static func copyLines(of stream: Stream, redactor: Redactor, format: (@Sendable (String) -> String)?) {

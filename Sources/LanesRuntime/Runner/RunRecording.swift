@@ -12,7 +12,7 @@ struct RunRecording {
 
     /// Opens the events file; nil (after a warning) when it cannot be written, since a lane should not
     /// fail for want of its history.
-    static func start(arguments: RunnerArguments, environment: [String: String], diagnostics: Diagnostics) -> RunRecording? {
+    static func start(arguments: RunnerArguments, environment: [String: String], diagnostics: Diagnostics, host: any Host) -> RunRecording? {
         let folder: String
         if let given = arguments.runFolder {
             folder = given
@@ -21,7 +21,7 @@ struct RunRecording {
                 diagnostics.warning("this run is not recorded in the history: no state folder (set HOME or LANES_STATE_DIR)")
                 return nil
             }
-            let now = Timestamp.now()
+            let now = Timestamp(secondsSince1970: host.wallClock())
             let name = ProjectState.outsideRunFolderName(startedMilliseconds: now.millisecondsSince1970, processID: ProjectState.currentProcessID)
             folder = state + "/" + ProjectState.runsFolderName + "/" + name
         }

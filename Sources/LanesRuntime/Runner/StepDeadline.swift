@@ -11,6 +11,8 @@ import Synchronization
 struct StepDeadline {
     let seconds: Double?
     let stepID: String
+    /// Whose clock the deadline and the grace period run on.
+    let host: any Host
     /// How long a stopped step gets to unwind (end its processes, abort an S3 upload) before the
     /// lane goes on without it.
     var grace: Duration = .milliseconds(900)
@@ -25,7 +27,7 @@ struct StepDeadline {
         }
         let timer = seconds.map { seconds in
             Task {
-                try await Task.sleep(for: .seconds(seconds))
+                try await host.sleep(for: .seconds(seconds))
                 race.finish(.deadline)
             }
         }
@@ -46,8 +48,8 @@ struct StepDeadline {
                 let result = await work.result
                 unwound.finish(.body(result))
             }
-            let graceTimer = Task { [grace] in
-                try await Task.sleep(for: grace)
+            let graceTimer = Task { [grace, host] in
+                try await host.sleep(for: grace)
                 unwound.finish(.deadline)
             }
             let ended = await unwound.wait()

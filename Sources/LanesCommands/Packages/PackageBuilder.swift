@@ -131,48 +131,25 @@ struct PackageBuilder {
     /// Runs SwiftPM and returns its standard output; a failure is a configuration error with
     /// `failure`'s explanation of everything it printed.
     func swiftPM(_ arguments: [String], failure: (String) -> String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swift.contains("/") ? swift : "/usr/bin/env")
-        process.arguments = (swift.contains("/") ? [] : [swift]) + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
         // A package made by `lanes new` adds its own -I for Lanes only when built alone.
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.current()
         environment["LANES_PACKAGE_BUILD"] = "1"
-        process.environment = environment
-        try process.run()
-        // Both pipes at once, so neither fills up and blocks SwiftPM.
-        let errorText = ErrorCollector(errors.fileHandleForReading)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        let messages = errorText.wait()
-        guard process.terminationStatus == 0 else { throw LanesError(.configuration, failure(text + messages)) }
+        var output: [UInt8] = [], messages: [UInt8] = []
+        let status: WaitStatus
+        do {
+            // Both pipes at once, so neither fills up and blocks SwiftPM.
+            status = try ChildProcess([swift] + arguments, environment: environment).runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+                if stream == .standardOutput { output.append(contentsOf: bytes) } else { messages.append(contentsOf: bytes) }
+            }
+        } catch {
+            throw LanesError(.environment, error.description)
+        }
+        let text = String(decoding: output, as: UTF8.self)
+        guard status == .exited(0) else { throw LanesError(.configuration, failure(text + String(decoding: messages, as: UTF8.self))) }
         return text
     }
 
     static func literal(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-}
-
-/// Reads a pipe to its end on another thread.
-private final class ErrorCollector: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
     }
 }

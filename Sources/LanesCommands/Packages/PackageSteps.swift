@@ -33,19 +33,18 @@ struct PackageSteps {
     /// Nothing when the driver handed over no compiled runner (no Lanefile, or one without packages).
     static func load(_ handoff: ProjectHandoff?) throws -> PackageSteps {
         guard let handoff, let runner = handoff.runner else { return PackageSteps(steps: []) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: runner)
-        process.arguments = [PackageStepRequest.list]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        var output: [UInt8] = [], errors: [UInt8] = []
+        let status: WaitStatus
+        do {
+            status = try ChildProcess([runner, PackageStepRequest.list]).runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+                if stream == .standardOutput { output.append(contentsOf: bytes) } else { errors.append(contentsOf: bytes) }
+            }
+        } catch {
+            throw LanesError(.environment, error.description)
+        }
+        let data = Data(output)
+        let message = String(decoding: errors, as: UTF8.self)
+        guard status == .exited(0) else {
             throw LanesError(.configuration, "\(handoff.lanefile): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         guard let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {

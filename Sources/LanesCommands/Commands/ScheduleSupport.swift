@@ -74,23 +74,47 @@ enum LanefileTriggers {
         throw LanesError(.environment, "cannot find the lanes driver beside \(directory)", hint: "reinstall with `make install`")
     }
 
-    static func load(lanefile: String, environment: [String: String]) throws -> [TriggerDeclaration] {
+    /// The daemon's read: through `host` (the compile may take a while; nothing blocks meanwhile), the
+    /// runner's complaints passed on to the host's standard error.
+    static func load(lanefile: String, host: any LanesPlatform.Host) async throws -> [TriggerDeclaration] {
         let driver = try driverExecutable()
-        let (status, output) = try ChildOutput.capture([driver, "--lanefile", lanefile, "list", "--json"], environment: environment)
-        guard status == 0 else {
-            throw LanesError(.configuration, "\(lanefile) cannot be listed (`lanes list` exited \(status); see the errors above)")
+        let child: HostChild
+        do {
+            child = try host.spawn(ChildProcess([driver, "--lanefile", lanefile, "list", "--json"], environment: host.environment), input: nil)
+        } catch {
+            throw LanesError(.environment, error.description)
         }
+        var output: [UInt8] = []
+        for await chunk in child.output {
+            if chunk.stream == .standardOutput { output += chunk.bytes } else { host.standardError.write(chunk.bytes) }
+        }
+        let status = await child.status()
+        guard status == .exited(0) else {
+            throw LanesError(.configuration, "\(lanefile) cannot be listed (`lanes list` exited \(status.shellStatus); see the errors above)")
+        }
+        return try listing(output)
+    }
+
+    static func listing(_ output: [UInt8]) throws -> [TriggerDeclaration] {
         do {
             return TriggerDeclaration.lanes(in: try WireDecoder().decode(LaneListingRecord.self, from: output))
         } catch {
             throw LanesError(.internal, "cannot read the lanes the compiled Lanefile listed: \(error)")
         }
     }
+
+    static func load(lanefile: String, environment: [String: String]) throws -> [TriggerDeclaration] {
+        let driver = try driverExecutable()
+        let (status, output) = try ChildOutput.capture([driver, "--lanefile", lanefile, "list", "--json"], environment: environment)
+        guard status == 0 else {
+            throw LanesError(.configuration, "\(lanefile) cannot be listed (`lanes list` exited \(status); see the errors above)")
+        }
+        return try listing(output)
+    }
 }
 
 /// Runs a program with its standard output captured and its standard error passed through, through
-/// the platform's launcher (not Foundation's Process, whose SIGCHLD handling would race the
-/// daemon's event backend).
+/// the platform's launcher, for the synchronous commands (`doctor`, `serve`, `schedule`).
 enum ChildOutput {
     static func capture(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: [UInt8]) {
         var output: [UInt8] = []

@@ -79,11 +79,11 @@ struct RunCommand: AsyncParsableCommand {
         guard let handoff, let runner = handoff.runner, try PackageSteps.load(handoff).step(id: step) != nil else {
             throw ValidationError("no step named '\(step)'; `lanes actions` lists them")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: runner)
-        process.arguments = [PackageStepRequest.run, step, "--project-dir", FilePath.directory(of: handoff.lanefile)] + options
-        try process.run()
-        process.waitUntilExit()
-        throw ExitCode(process.terminationStatus)
+        // The runner's streams are this tool's; its exit status becomes this tool's.
+        var child = ChildProcess([runner, PackageStepRequest.run, step, "--project-dir", FilePath.directory(of: handoff.lanefile)] + options)
+        child.ownProcessGroup = false  // Ctrl-C at the terminal reaches it directly
+        let started: HostChild
+        do { started = try SystemHost().launch(child) } catch { throw LanesError(.environment, error.description) }
+        throw ExitCode(await started.status().shellStatus)
     }
 }

@@ -35,13 +35,7 @@ struct ServeCommand: ParsableCommand {
         }
         // A read-only server has nothing to clean up: SIGINT and SIGTERM end it at once, even when
         // the parent started it with those signals blocked (a mask survives exec).
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            sigaddset(&stopSignals, number)
-            signal(number, SIG_DFL)
-        }
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        SignalHandler.restoreDefaults([SIGINT, SIGTERM, SIGHUP])
         let environment = ProcessEnvironment.current()
         let site = try WebSite(project: project, environment: environment, environmentName: env, warningDays: warningDays)
         let access: AccessPolicy

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Lanes
 import LanesPlatform
 
 /// `lanes`: the root command. Each subcommand lives in its own file under `Commands/`. The top-level
@@ -50,5 +51,50 @@ enum ToolRequest {
             let installation = try Installation.locate(environment: environment)
             return VersionReport(installation: installation, toolchain: Toolchain(installation: installation, environment: environment)).rendered
         }
+    }
+}
+
+/// The program behind `lanes-tool` (its `main` runs it over the real host and exits with the status
+/// it returns): lanes' own answers first, then the argument parser's command tree. Every error is
+/// printed the same way, `error: MESSAGE` then `  hint: HINT`, with its kind's exit status.
+public enum LanesTool {
+    public static func run(host: any LanesPlatform.Host) async -> Int32 {
+        let errors = TextOutput.standardError(Redactor())
+        do {
+            let arguments = host.arguments
+            if let request = ToolRequest(arguments) {
+                TextOutput.standardOutput(Redactor()).write(try request.respond(environment: host.environment))
+                return 0
+            }
+            var command = try LanesCommand.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.runAsynchronously()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let error as any ClassifiedError {
+            // Every module's errors have the one shape: message, hint, and a kind that picks the exit status.
+            errors.writeLine("error: \(error.shapedDescription)")
+            return error.lanesKind.exitStatus
+        } catch {
+            // The parser's own errors, help and version requests: its text and its exit code.
+            let message = LanesCommand.fullMessage(for: error)
+            let code = LanesCommand.exitCode(for: error)
+            if !message.isEmpty {
+                let output = code == .success ? TextOutput.standardOutput(Redactor()) : errors
+                output.writeLine(message)
+            }
+            return code.rawValue
+        }
+    }
+}
+
+extension AsyncParsableCommand {
+    /// Calls the async `run()`: on an existential, the plain call picks the synchronous
+    /// requirement inherited from `ParsableCommand`, which only prints help.
+    mutating func runAsynchronously() async throws {
+        let asyncRun: (inout Self) async throws -> Void = { try await $0.run() }
+        try await asyncRun(&self)
     }
 }
