@@ -22,10 +22,10 @@ final class SecretList: @unchecked Sendable {
 }
 
 extension LocalAppStoreConnectTests {
-    @Suite struct AppStoreConnectClientTests {
+    @Suite(.timeLimit(.minutes(10))) struct AppStoreConnectClientTests {
         let server: LocalAppStoreConnect
 
-        init() throws { server = try LocalAppStoreConnect.shared.get() }
+        init() async throws { server = try await LocalAppStoreConnect.shared.value.get() }
 
         func client(sleeper: RecordingSleeper = RecordingSleeper(), secrets: SecretList = SecretList(),
                     now: @escaping @Sendable () -> Int = systemSeconds) throws -> AppStoreConnectClient {
@@ -50,7 +50,7 @@ extension LocalAppStoreConnectTests {
             let latest = try await client.latestTestFlightBuildNumber(appID: app.id, version: "1.4.0", platform: .ios)
             #expect(latest == "100")
             let log = try server.log()
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let buildRequests = (log["log"] as? [[String: Any]] ?? []).filter { $0["path"] as? String == "/v1/builds" }
             #expect(buildRequests.count == 3, "5 builds at 2 a page")
         }
@@ -70,7 +70,7 @@ extension LocalAppStoreConnectTests {
             let newest = try await client.appStoreBuildNumber(appID: "1234567890", live: false, version: nil, platform: .ios)
             #expect(newest?.version == "1.10.0", "1.10.0 comes after 1.9.0")
             #expect(newest?.build == "402")
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func a429IsRetriedAfterRetryAfterForGETs() async throws {
@@ -79,7 +79,7 @@ extension LocalAppStoreConnectTests {
             let latest = try await client(sleeper: sleeper).latestTestFlightBuildNumber(appID: "1234567890", version: nil, platform: nil)
             #expect(latest == "500")
             #expect(sleeper.all == [3])
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func a409NamesApplesDetailAndTheRequestAndIsNotRetried() async throws {
@@ -98,7 +98,7 @@ extension LocalAppStoreConnectTests {
             let posts = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["method"] as? String == "POST" }
             #expect(posts.count == 1)
             for secret in secrets.all { #expect(!error.description.contains(secret)) }
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func anExpiredTokenIsRenewedOnce() async throws {
@@ -113,7 +113,7 @@ extension LocalAppStoreConnectTests {
             #expect(app.id == "1234567890")
             let log = try server.log()
             #expect((log["log"] as? [[String: Any]] ?? []).contains { $0["event"] as? String == "expired-token" })
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func whatToTestPerLocaleWithPilotsDefaultForTheBuildsOtherLocales() async throws {
@@ -131,7 +131,7 @@ extension LocalAppStoreConnectTests {
                 return (locale, attributes["whatsNew"] as? String ?? "")
             }) { $1 }
             #expect(texts == ["fr-FR": "Please test", "en-US": "Try the login"], "no 'default' locale is created")
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func changelogGroupsAndReviewLeaveTheirResourcesOnTheServer() async throws {
@@ -153,7 +153,7 @@ extension LocalAppStoreConnectTests {
             #expect(outcome.groups == ["QA"])
             #expect(outcome.submittedForReview)
             let log = try server.log()
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let localizations = log["localizations"] as? [[String: Any]] ?? []
             #expect((localizations.first?["attributes"] as? [String: Any])?["whatsNew"] as? String == "Try the new login")
             #expect((log["groupBuilds"] as? [[String: String]]) == [["group": "g1", "build": "b1"]])
@@ -192,7 +192,7 @@ extension LocalAppStoreConnectTests {
 
         @Test func anotherKeysTokenIsRefusedWithTheKeysHint() async throws {
             try server.reset(["apps": [LocalAppStoreConnect.app]])
-            let pem = try LocalAppStoreConnect.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+            let pem = try await LocalAppStoreConnect.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
             let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: pem)
             let client = AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: { _ in }, sleeper: RecordingSleeper())
             let error = try await #require(throws: AppStoreConnectError.self) { _ = try await client.app(bundleID: "com.example.brewer") }

@@ -6,16 +6,16 @@ import LanesHTTP
 /// Issue 21: the App Store Connect key build_app writes for xcodebuild's `-authenticationKeyPath`
 /// is never readable by others while it exists, and a lane killed with SIGKILL while it exists
 /// (no cleanup runs) does not leave it behind: the next run of the project removes it.
-@Suite struct AppStoreConnectKeyFileCrashTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct AppStoreConnectKeyFileCrashTests {
     static func mode(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil) ?? -1
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat")))
-    func aKeyFileOfALaneKilledWithSIGKILLIsRemovedByTheNextRun() throws {
-        let folder = LanesProcess.temporaryDirectory("asc-key-crash")
+    func aKeyFileOfALaneKilledWithSIGKILLIsRemovedByTheNextRun() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("asc-key-crash")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let key = try runProgram(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+        let key = try await Program.streams(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
         try #require(key.status == 0, "\(key.error)")
         let record = folder.appendingPathComponent("xcodebuild-calls.txt").path
         let lanePID = folder.appendingPathComponent("lane.pid").path
@@ -45,10 +45,10 @@ import LanesHTTP
                 }
             }
             """.write(to: folder.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let lanes = LanesProcess()
+        let lanes = LanesCommandLine()
         let running = try lanes.start(["beta"], in: folder, extraEnvironment: [
             "ASC_KEY_BASE64": Data(key.output.utf8).base64EncodedString(),
-            "PATH": LanesProcess.fixtures.appendingPathComponent("xcodebuild-standin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "PATH": LanesCommandLine.fixtures.appendingPathComponent("xcodebuild-standin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "XCODEBUILD_RECORD": record,
             "XCODEBUILD_HANG": hang,
         ])
@@ -59,13 +59,19 @@ import LanesHTTP
         }
         defer {
             endStandIn()
-            if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) }
+            if running.isRunning { kill(running.pid, SIGKILL) }
         }
         // The first run compiles the Lanefile: wait for xcodebuild (bounded), not a fixed time.
         let started = Date()
         let deadline = started.addingTimeInterval(240)
-        while !FileManager.default.fileExists(atPath: lanePID), running.process.isRunning, Date() < deadline { usleep(50_000) }
-        try #require(FileManager.default.fileExists(atPath: lanePID), "xcodebuild never ran: \(running.process.isRunning ? "" : running.finish().output)")
+        while !FileManager.default.fileExists(atPath: lanePID), running.isRunning, Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(50))  // polling a file the stand-in writes
+        }
+        if !FileManager.default.fileExists(atPath: lanePID) {
+            let output = running.isRunning ? "" : await running.finish().output
+            Issue.record("xcodebuild never ran: \(output)")
+            return
+        }
         print("AppStoreConnectKeyFileCrashTests: xcodebuild ran \(Int(Date().timeIntervalSince(started))) s after lanes started (the Lanefile's compile)")
         let lane = try #require(Int32(try String(contentsOfFile: lanePID, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         let arguments = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -82,11 +88,11 @@ import LanesHTTP
         // SIGKILL: no cleanup of the lane runs, so the key stays until someone removes it.
         #expect(kill(lane, SIGKILL) == 0)
         endStandIn()
-        let ended = running.finish()
+        let ended = await running.finish()
         #expect(ended.status != 0)
         #expect(FileManager.default.fileExists(atPath: keyPath), "the lane was not killed while the key existed")
 
-        let next = try lanes.run(["other"], in: folder)
+        let next = try await lanes.run(["other"], in: folder)
         #expect(next.status == 0, "\(next.output)")
         #expect(!FileManager.default.fileExists(atPath: keyPath), "the next run left the killed lane's key")
         #expect(!FileManager.default.fileExists(atPath: keyFolder))

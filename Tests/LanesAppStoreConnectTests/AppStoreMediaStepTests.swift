@@ -24,11 +24,11 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
     }
 
     /// The file's MD5 as OpenSSL's command computes it (not lanes' code).
-    func md5(_ url: URL) throws -> String {
-        try LocalAppStoreConnect.openssl(["dgst", "-md5", "-r", url.path]).split(separator: " ").first.map(String.init) ?? ""
+    func md5(_ url: URL) async throws -> String {
+        try await LocalAppStoreConnect.openssl(["dgst", "-md5", "-r", url.path]).split(separator: " ").first.map(String.init) ?? ""
     }
 
-    @Test func uploadToAppStoreUploadsTheBinaryAndTheScreenshotsThroughTheUploadOperations() throws {
+    @Test func uploadToAppStoreUploadsTheBinaryAndTheScreenshotsThroughTheUploadOperations() async throws {
         var scenario = versionScenario
         // en-US already has a 6.9" set with one screenshot: overwrite_screenshots deletes it first.
         scenario["screenshotSets"] = [["id": "set-old", "localization": "l-en", "attributes": ["screenshotDisplayType": "APP_IPHONE_67"]]]
@@ -39,16 +39,16 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         let files = try screenshotsFolder(project)
         let ipa = project.appendingPathComponent("Brewer.ipa")
         try Data(ScreenshotFixture.noise(1_200_000, seed: 43)).write(to: ipa)
-        let result = try lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0", "build_number:43",
+        let result = try await lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0", "build_number:43",
                                     "ipa:Brewer.ipa", "overwrite_screenshots:true", "wait_processing_interval:0", "--json"],
                                    in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
         let log = try server.log()
-        let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
 
         // The binary: uploaded in parts, committed, processed, and attached to the version.
         let committed = (log["log"] as? [[String: Any]] ?? []).first { $0["event"] as? String == "committed" }
-        #expect(committed?["md5"] as? String == (try md5(ipa)))
+        #expect(committed?["md5"] as? String == (try await md5(ipa)))
         let uploadedBuild = (log["builds"] as? [[String: Any]] ?? []).first { ($0["attributes"] as? [String: Any])?["version"] as? String == "43" }
         let version = (log["versions"] as? [[String: Any]])?.first
         #expect(uploadedBuild?["id"] != nil && version?["build"] as? String == uploadedBuild?["id"] as? String, "\(String(describing: version))")
@@ -65,23 +65,24 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         #expect(attributes.compactMap { $0["fileName"] as? String } == ["ipad.jpg", "2_home_framed.png", "10_settings_framed.png"], "de-DE first, then en-US in deliver's order")
         #expect(attributes.allSatisfy { ($0["assetDeliveryState"] as? [String: Any])?["state"] as? String == "COMPLETE" }, "\(attributes)")
         for (name, url) in files where name != "2_home.png" {
-            let checksum = try md5(url)
+            let checksum = try await md5(url)
             #expect(attributes.contains { $0["fileName"] as? String == name && $0["sourceFileChecksum"] as? String == checksum }, "\(name)")
         }
         let parts = (log["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "part" }
-        #expect(parts.count == 2 + 1 + 1 + 2, "the ipa and the iPad JPEG in two parts each, the PNGs in one: \(parts.count)")
+        let expectedParts = 2 + 1 + 1 + 2
+        #expect(parts.count == expectedParts, "the ipa and the iPad JPEG in two parts each, the PNGs in one: \(parts.count)")
         #expect(!result.output.contains("presigned"), "a part URL's signature was printed")
         expectNoSecrets(result.output)
         expectNoSecretsInFiles(under: [project, lanes.cacheDirectory])
     }
 
-    @Test func aScreenshotOfAnUnknownSizeFailsBeforeAnyRequest() throws {
+    @Test func aScreenshotOfAnUnknownSizeFailsBeforeAnyRequest() async throws {
         try server.reset(versionScenario)
         let project = try metadataFolder("asc-deliver-badshot")
         let english = project.appendingPathComponent("fastlane/screenshots/en-US")
         try FileManager.default.createDirectory(at: english, withIntermediateDirectories: true)
         try ScreenshotFixture.png(width: 1000, height: 700).write(to: english.appendingPathComponent("odd.png"))
-        let result = try lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0"],
+        let result = try await lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0"],
                                    in: project, extraEnvironment: environment)
         #expect(result.status == 64, "\(result.output)")
         #expect(result.output.contains("fastlane/screenshots/en-US/odd.png: 1000x700 is not a screenshot size App Store Connect takes"), "\(result.output)")
@@ -89,12 +90,12 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         #expect(requests.isEmpty)
     }
 
-    @Test func aDryRunNamesEachScreenshotAndTheBinaryAndSendsOnlyGETs() throws {
+    @Test func aDryRunNamesEachScreenshotAndTheBinaryAndSendsOnlyGETs() async throws {
         try server.reset(versionScenario)
         let project = try metadataFolder("asc-deliver-media-dry")
         _ = try screenshotsFolder(project)
         try Data(ScreenshotFixture.noise(1000, seed: 4)).write(to: project.appendingPathComponent("Brewer.ipa"))
-        let result = try lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0", "build_number:43",
+        let result = try await lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0", "build_number:43",
                                     "ipa:Brewer.ipa", "dry_run:true"], in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
         for line in ["Brewer.ipa as 1.4.0 (43)", "would create the APP_IPHONE_67 screenshot set of en-US",
@@ -107,20 +108,20 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         #expect(requests.allSatisfy { $0["method"] as? String == "GET" }, "\(requests)")
     }
 
-    @Test func localizedBuildInfoSetsEachLocaleAndNotifyFalseTurnsAutoNotifyOff() throws {
+    @Test func localizedBuildInfoSetsEachLocaleAndNotifyFalseTurnsAutoNotifyOff() async throws {
         try server.reset(["apps": [LocalAppStoreConnect.app],
                           "groups": [["id": "g2", "app": "1234567890", "attributes": ["name": "Public", "isInternalGroup": false]]]])
-        let folder = LanesProcess.temporaryDirectory("asc-upload-locales")
+        let folder = LanesCommandLine.temporaryDirectory("asc-upload-locales")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ipa = folder.appendingPathComponent("Brewer.ipa")
         try Data(ScreenshotFixture.noise(300_000, seed: 7)).write(to: ipa)
-        let result = try lanes.run(["run", "upload_to_testflight", "ipa_path:\(ipa.path)", "app_identifier:com.example.brewer",
+        let result = try await lanes.run(["run", "upload_to_testflight", "ipa_path:\(ipa.path)", "app_identifier:com.example.brewer",
                                     "app_version:1.4.0", "build_number:44", "localized_build_info:en-US=Try the new login,de-DE=Neues Login testen",
                                     "changelog:Try the new login (US)", "notify_external_testers:false", "groups:Public",
                                     "wait_processing_interval:0", "--json"], in: folder, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
         let log = try server.log()
-        let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+        let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         let texts = Dictionary((log["localizations"] as? [[String: Any]] ?? []).compactMap { item -> (String, String)? in
             guard let attributes = item["attributes"] as? [String: Any], let locale = attributes["locale"] as? String else { return nil }
             return (locale, attributes["whatsNew"] as? String ?? "")
@@ -134,33 +135,33 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         expectNoSecrets(result.output)
     }
 
-    @Test func withoutAKeyTheStepNamesTheVariablesAndSendsNothing() throws {
+    @Test func withoutAKeyTheStepNamesTheVariablesAndSendsNothing() async throws {
         try server.reset(["apps": [LocalAppStoreConnect.app]])
-        let result = try lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"],
-                                   in: LanesProcess.temporaryDirectory("asc-no-key"), extraEnvironment: ["LANES_ASC_API_URL": server.base])
+        let result = try await lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"],
+                                   in: LanesCommandLine.temporaryDirectory("asc-no-key"), extraEnvironment: ["LANES_ASC_API_URL": server.base])
         #expect(result.status == 78, "\(result.output)")
         #expect(result.output.contains("APP_STORE_CONNECT_API_KEY_KEY_ID"), "\(result.output)")
         #expect(result.output.contains("app_store_connect_api_key"), "\(result.output)")
         #expect((try server.log()["log"] as? [[String: Any]] ?? []).isEmpty)
     }
 
-    @Test func anInHouseKeySignsForTheEnterpriseAudience() throws {
+    @Test func anInHouseKeySignsForTheEnterpriseAudience() async throws {
         try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "2.0", number: "8")], "inHouse": true])
-        let directory = LanesProcess.temporaryDirectory("asc-in-house")
-        let inHouse = try lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"], in: directory,
+        let directory = LanesCommandLine.temporaryDirectory("asc-in-house")
+        let inHouse = try await lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"], in: directory,
                                     extraEnvironment: environment.merging(["APP_STORE_CONNECT_API_KEY_IN_HOUSE": "true"]) { $1 })
         #expect(inHouse.status == 0, "\(inHouse.output)")
         #expect(inHouse.output.contains("build number 8"), "\(inHouse.output)")
         // The same key without in_house signs for App Store Connect, which the enterprise server refuses.
-        let plain = try lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"], in: directory, extraEnvironment: environment)
+        let plain = try await lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"], in: directory, extraEnvironment: environment)
         #expect(plain.status != 0, "\(plain.output)")
-        #expect(try server.errors().contains { $0.contains("bad JWT") && $0.lowercased().contains("audience") })
+        #expect(try await server.errors().contains { $0.contains("bad JWT") && $0.lowercased().contains("audience") })
         expectNoSecrets(inHouse.output + plain.output)
     }
 
-    @Test func lanesUploadToTestflightStopsWaitingForProcessingOnSIGINT() throws {
+    @Test func lanesUploadToTestflightStopsWaitingForProcessingOnSIGINT() async throws {
         try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 1_000_000])
-        let folder = LanesProcess.temporaryDirectory("asc-upload-cancel")
+        let folder = LanesCommandLine.temporaryDirectory("asc-upload-cancel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ipa = folder.appendingPathComponent("Brewer.ipa")
         try Data(ScreenshotFixture.noise(10_000, seed: 8)).write(to: ipa)
@@ -170,11 +171,11 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         var polled = false
         for _ in 0..<600 where !polled {
             polled = (try server.log()["log"] as? [[String: Any]] ?? []).contains { $0["path"] as? String == "/v1/builds" }
-            if !polled { Thread.sleep(forTimeInterval: 0.2) }
+            if !polled { try? await Task.sleep(for: .seconds(0.2)) }
         }
         let signalled = Date()
-        kill(running.process.processIdentifier, SIGINT)
-        let result = running.finish()
+        kill(running.pid, SIGINT)
+        let result = await running.finish()
         let elapsed = Date().timeIntervalSince(signalled)
         #expect(polled, "the build was polled: \(result.output)")
         #expect(elapsed < 2, "ended \(elapsed) s after SIGINT")

@@ -2,7 +2,7 @@ import LanesAppStoreConnect
 import Testing
 import LanesHTTP
 
-struct BuildNumberTests {
+@Suite(.timeLimit(.minutes(10))) struct BuildNumberTests {
     @Test(arguments: [("1.2.9", "1.2.10"), ("99", "100"), ("1.2", "1.2.1"), ("9", "10.0"), ("2026.1.9", "2026.1.10")])
     func laterNumbersSortAfter(_ pair: (String, String)) {
         #expect(BuildNumber.isOrderedBefore(pair.0, pair.1))

@@ -5,7 +5,7 @@ import Testing
 import LanesHTTP
 
 /// The suites that share the local App Store Connect, one at a time (each resets its scenario).
-@Suite(.serialized, .enabled(if: LocalAppStoreConnect.available,
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: LocalAppStoreConnect.available,
                              "needs Apple's description in ../shared/appstoreconnect and python3 with openapi-core, PyJWT, cryptography"))
 enum LocalAppStoreConnectTests {}
 
@@ -14,66 +14,48 @@ enum LocalAppStoreConnectTests {}
 final class LocalAppStoreConnect: @unchecked Sendable {
     let base: String
     let folder: URL
-    let process: Process
-    private let lock = NSLock()
+    let server: RunningProgram
 
-    static let specPath = LanesProcess.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/appstoreconnect/app_store_connect_api.json").path
-    static let available: Bool = FileManager.default.fileExists(atPath: specPath) && {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import openapi_core, jwt, cryptography"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
+    static let specPath = LanesCommandLine.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/appstoreconnect/app_store_connect_api.json").path
+    static let available: Bool = FileManager.default.fileExists(atPath: specPath)
+        && Program.succeeds(["python3", "-c", "import openapi_core, jwt, cryptography"])
 
     static let keyID = "D383SF739A"
     static let issuer = "6053b7fe-68a8-4acb-89be-165aa6465141"
 
-    /// One server for the process; suites that use it are serialized, each resetting its scenario.
-    static let shared: Result<LocalAppStoreConnect, StartFailure> = {
-        let folder = URL(fileURLWithPath: LanesProcess.temporaryDirectory("asc").path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/fake_app_store_connect.py").path,
-                             folder.path, specPath, String(getpid())]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = folder.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardError = try? FileHandle(forWritingTo: errors)
-        do { try process.run() } catch { return .failure(StartFailure(description: "cannot start python3: \(error)")) }
-        // Loading Apple's 3.4 MB description takes seconds on a busy machine: wait up to 120 s.
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, process.isRunning {
-            if let text = try? String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8), let port = Int(text) {
-                return .success(LocalAppStoreConnect(base: "http://127.0.0.1:\(port)", folder: folder, process: process))
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+    /// One server for the process, started by the first suite that asks; suites that use it are
+    /// serialized, each resetting its scenario.
+    static let shared = Task<Result<LocalAppStoreConnect, StartFailure>, Never> {
+        let folder = URL(fileURLWithPath: LanesCommandLine.temporaryDirectory("asc").path)
+        let server: RunningProgram
+        do {
+            server = try Program.start(["python3", LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/Servers/fake_app_store_connect.py").path,
+                                        folder.path, specPath, String(getpid())])
+        } catch {
+            return .failure(StartFailure(description: "cannot start python3: \(error)"))
         }
-        let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        return .failure(StartFailure(description: "the local App Store Connect did not start: \(log.suffix(2000))"))
-    }()
+        // Loading Apple's 3.4 MB description takes seconds on a busy machine: wait up to 120 s.
+        let portFile = folder.appendingPathComponent("port")
+        _ = await eventually(within: .seconds(120)) {
+            !server.isRunning || (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) } != nil
+        }
+        if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
+            return .success(LocalAppStoreConnect(base: "http://127.0.0.1:\(port)", folder: folder, server: server))
+        }
+        return .failure(StartFailure(description: "the local App Store Connect did not start: \(server.outputSoFar.suffix(2000))"))
+    }
 
     struct StartFailure: Error, CustomStringConvertible { let description: String }
 
     /// What the `openssl` command prints: a key or digest made by OpenSSL's tool, not lanes' code.
-    static func openssl(_ arguments: [String]) throws -> String {
-        let process = Process(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func openssl(_ arguments: [String]) async throws -> String {
+        try await Program.run(["openssl"] + arguments).standardOutput
     }
 
-    private init(base: String, folder: URL, process: Process) {
+    private init(base: String, folder: URL, server: RunningProgram) {
         self.base = base
         self.folder = folder
-        self.process = process
+        self.server = server
     }
 
     var keyPath: String { folder.appendingPathComponent("asc.p8").path }
@@ -90,7 +72,7 @@ final class LocalAppStoreConnect: @unchecked Sendable {
         return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
     }
 
-    func errors() throws -> [String] { try log()["errors"] as? [String] ?? [] }
+    func errors() async throws -> [String] { try await log()["errors"] as? [String] ?? [] }
 
     /// A build of app `app`: version (pre-release version) and build number.
     static func build(_ id: String, app: String = "1234567890", version: String, number: String, state: String = "VALID",

@@ -13,15 +13,15 @@ import LanesHTTP
 /// checked against Apple's OpenAPI description): what is missing is created, what no longer fits is
 /// renewed, and everything lands in the match repository as fastlane writes it.
 extension LocalAppStoreConnectTests {
-    @Suite struct MatchCreationTests {
+    @Suite(.timeLimit(.minutes(10))) struct MatchCreationTests {
         let server: LocalAppStoreConnect
-        static let signing = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesSigningTests/Fixtures").path
-        static let matchFormat = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesMatchTests/match_format.py").path
+        static let signing = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesSigningTests/Fixtures").path
+        static let matchFormat = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesMatchTests/match_format.py").path
         /// The signing fixtures' distribution certificate (FIXTURES.md).
         static let distSHA1 = "5F24FB844528D512C166665C383E203C5FA8ACFB"
         let password = "team match pass ✓"
 
-        init() throws { server = try LocalAppStoreConnect.shared.get() }
+        init() async throws { server = try await LocalAppStoreConnect.shared.value.get() }
 
         func context(_ temp: TemporaryDirectory, remote: String) -> StepContext {
             let redactor = Redactor()
@@ -59,7 +59,7 @@ extension LocalAppStoreConnectTests {
                               "certificates": [["id": "DISTID0001", "attributes": ["certificateType": "DISTRIBUTION", "name": "iPhone Distribution",
                                                                                    "certificateContent": Data(dist).base64EncodedString()]]]])
             let remote = temp.path + "/certificates.git"
-            try check(["git", "init", "-q", "--bare", remote])
+            try await check(["git", "init", "-q", "--bare", remote])
 
             // 1. An empty repository: a certificate and a profile are created, committed, installed.
             let first = try await sync(readonly: false, context(temp, remote: remote))
@@ -70,10 +70,10 @@ extension LocalAppStoreConnectTests {
             #expect(first.created.contains("profiles/appstore/AppStore_works.sth.brewer.mobileprovision"))
             #expect(first.certificateName.hasPrefix("Apple Distribution: Example Corp (ABCDE12345)"))
             #expect(first.profiles.first?.name == "match AppStore works.sth.brewer")
-            #expect(try git(remote, "log", "-1", "--format=%s", "master") == "[fastlane] Updated appstore and platform ios")
+            #expect(try await git(remote, "log", "-1", "--format=%s", "master") == "[fastlane] Updated appstore and platform ios")
             // What fastlane would read: the Python implementation decrypts the stored files.
             let checkout = temp.path + "/checkout"
-            try check(["git", "clone", "-q", "-b", "master", remote, checkout])
+            try await check(["git", "clone", "-q", "-b", "master", remote, checkout])
             let storedCertificate = try #require(try decrypt("\(checkout)/\(cer)"))
             #expect(try Certificate(der: storedCertificate).sha1 == first.certificateSHA1)
             let storedKey = try #require(try decrypt("\(checkout)/\(cer.dropLast(4)).p12"))
@@ -88,7 +88,7 @@ extension LocalAppStoreConnectTests {
             #expect(reread.created.isEmpty)
 
             // 3. Another certificate chosen (certificate_id): the stored profile does not list it, so it is renewed.
-            try check(["openssl", "pkcs12", "-in", Self.signing + "/p12/dist-emptypass-aes.p12", "-nocerts", "-nodes", "-passin", "pass:",
+            try await check(["openssl", "pkcs12", "-in", Self.signing + "/p12/dist-emptypass-aes.p12", "-nocerts", "-nodes", "-passin", "pass:",
                        "-out", temp.path + "/dist.key.pem"])
             // Its file name is its portal id, as fastlane stores certificates.
             try Data(dist).write(to: URL(fileURLWithPath: temp.path + "/DISTID0001.cer"))
@@ -107,7 +107,7 @@ extension LocalAppStoreConnectTests {
             #expect(created.last?["certificates"] as? [String] == ["DISTID0001"])
             #expect((log["deletedProfiles"] as? [String])?.count == 1, "the old profile of that name is deleted first, as fastlane's force does")
             #expect((log["createdCertificates"] as? [[String: Any]])?.count == 1)
-            let errors = try server.errors()
+            let errors = try await server.errors()
             #expect(errors.isEmpty, "\(errors)")
         }
 
@@ -118,12 +118,12 @@ extension LocalAppStoreConnectTests {
             defer { temp.remove() }
             try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"]])
             let remote = temp.path + "/certificates.git"
-            try check(["git", "init", "-q", "--bare", remote])
+            try await check(["git", "init", "-q", "--bare", remote])
             await #expect { try await sync(readonly: false, context(temp, remote: remote)) } throws: { "\($0)".contains("no bundle id works.sth.brewer") }
-            let stored = try git(remote, "ls-tree", "-r", "--name-only", "master").split(separator: "\n").map(String.init)
+            let stored = try await git(remote, "ls-tree", "-r", "--name-only", "master").split(separator: "\n").map(String.init)
             #expect(stored.filter { $0.hasPrefix("certs/distribution/CERT") }.count == 2, "\(stored)")
             #expect(!stored.contains { $0.hasPrefix("profiles/") })
-            #expect(try git(remote, "log", "-1", "--format=%s", "master") == "[fastlane] Updated appstore and platform ios")
+            #expect(try await git(remote, "log", "-1", "--format=%s", "master") == "[fastlane] Updated appstore and platform ios")
         }
 
         /// The push of what Apple issued fails (here the remote's branch is locked): nothing is
@@ -135,7 +135,7 @@ extension LocalAppStoreConnectTests {
             try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
                               "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]]])
             let remote = temp.path + "/certificates.git"
-            try check(["git", "init", "-q", "--bare", remote])
+            try await check(["git", "init", "-q", "--bare", remote])
             try Data().write(to: URL(fileURLWithPath: remote + "/refs/heads/master.lock"))
             let context = context(temp, remote: remote)
             var message = ""
@@ -143,7 +143,7 @@ extension LocalAppStoreConnectTests {
                 message = "\(error)"
                 return message.contains("kept encrypted in \(context.stateDirectory)/match-unpushed/") && message.contains("lanes match import --type appstore")
             }
-            #expect(try git(remote, "rev-parse", "--verify", "--quiet", "refs/heads/master") == "", "nothing reached the remote")
+            #expect(try await git(remote, "rev-parse", "--verify", "--quiet", "refs/heads/master") == "", "nothing reached the remote")
             let kept = context.stateDirectory + "/match-unpushed"
             let folders = try FileManager.default.contentsOfDirectory(atPath: kept)
             #expect(folders.count == 1)
@@ -172,7 +172,7 @@ extension LocalAppStoreConnectTests {
                               // A Mac, which an iOS profile never lists.
                               "devices": [device("DEV1", "00008030-001A2B3C4D5E6F70", "IOS"), device("MAC1", "00006001-000A1B2C3D4E5F60", "MAC_OS")]])
             let remote = temp.path + "/certificates.git"
-            try check(["git", "init", "-q", "--bare", remote])
+            try await check(["git", "init", "-q", "--bare", remote])
             let first = try await sync(readonly: false, type: .adhoc, context(temp, remote: remote))
             #expect(first.created.contains("profiles/adhoc/AdHoc_works.sth.brewer.mobileprovision"))
 
@@ -192,7 +192,7 @@ extension LocalAppStoreConnectTests {
             #expect(Set(installed.provisionedDevices ?? []) == ["00008030-001A2B3C4D5E6F70", "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"])
             // Up to date now: a second forced run keeps it.
             #expect(try await sync(readonly: false, type: .adhoc, forceForNewDevices: true, context(temp, remote: remote)).created.isEmpty)
-            let errors = try server.errors()
+            let errors = try await server.errors()
             #expect(errors.isEmpty, "\(errors)")
         }
 
@@ -207,12 +207,12 @@ extension LocalAppStoreConnectTests {
             return Array(try Data(contentsOf: URL(fileURLWithPath: output)))
         }
 
-        func git(_ repository: String, _ arguments: String...) throws -> String {
-            try runTool(["git", "-C", repository] + arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+        func git(_ repository: String, _ arguments: String...) async throws -> String {
+            try await Program.tool(["git", "-C", repository] + arguments).trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
-        func check(_ arguments: [String]) throws {
-            let result = try runProgram(arguments)
+        func check(_ arguments: [String]) async throws {
+            let result = try await Program.streams(arguments)
             guard result.status == 0 else { throw LocalAppStoreConnect.StartFailure(description: "\(arguments.joined(separator: " ")): \(result.error)") }
         }
     }

@@ -30,9 +30,9 @@ enum ScreenshotFixture {
     }
 }
 
-struct ScreenshotTests {
+@Suite(.timeLimit(.minutes(10))) struct ScreenshotTests {
     @Test func pngAndJpegSizesAreRead() throws {
-        let folder = LanesProcess.temporaryDirectory("shots-size")
+        let folder = LanesCommandLine.temporaryDirectory("shots-size")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try ScreenshotFixture.png(width: 1290, height: 2796).write(to: folder.appendingPathComponent("a.png"))
         try ScreenshotFixture.jpeg(width: 2732, height: 2048).write(to: folder.appendingPathComponent("b.jpg"))
@@ -60,7 +60,7 @@ struct ScreenshotTests {
     }
 
     @Test func theFolderIsReadInDeliversOrderWithFramedPreferred() throws {
-        let folder = LanesProcess.temporaryDirectory("shots-folder")
+        let folder = LanesCommandLine.temporaryDirectory("shots-folder")
         let english = folder.appendingPathComponent("en-US"), messages = folder.appendingPathComponent("iMessage/de-DE")
         for path in [english, messages] { try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true) }
         for name in ["10_settings_framed.png", "2_home_framed.png", "2_home.png"] {
@@ -80,7 +80,7 @@ struct ScreenshotTests {
     }
 
     @Test func badFilesAndMoreThanTenFailNamingEachFile() throws {
-        let folder = LanesProcess.temporaryDirectory("shots-bad")
+        let folder = LanesCommandLine.temporaryDirectory("shots-bad")
         let english = folder.appendingPathComponent("en-US")
         try FileManager.default.createDirectory(at: english, withIntermediateDirectories: true)
         for index in 1...11 { try ScreenshotFixture.png(width: 1242, height: 2688, seed: UInt64(index)).write(to: english.appendingPathComponent("\(index).png")) }

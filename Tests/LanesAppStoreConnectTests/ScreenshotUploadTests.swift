@@ -8,10 +8,10 @@ import LanesHTTP
 /// The screenshot flow through the client, with a recording sleeper: processing waits, a file
 /// already on App Store Connect, and Apple refusing an image.
 extension LocalAppStoreConnectTests {
-    @Suite struct ScreenshotUploadTests {
+    @Suite(.timeLimit(.minutes(10))) struct ScreenshotUploadTests {
         let server: LocalAppStoreConnect
 
-        init() throws { server = try LocalAppStoreConnect.shared.get() }
+        init() async throws { server = try await LocalAppStoreConnect.shared.value.get() }
 
         func client(_ sleeper: RecordingSleeper, secrets: SecretList = SecretList()) throws -> AppStoreConnectClient {
             let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: server.keyPEM)
@@ -33,7 +33,7 @@ extension LocalAppStoreConnectTests {
 
         /// Two 6.5" screenshots in en-US.
         func files() throws -> (folder: URL, first: URL) {
-            let folder = LanesProcess.temporaryDirectory("shots-client")
+            let folder = LanesCommandLine.temporaryDirectory("shots-client")
             let english = folder.appendingPathComponent("en-US")
             try FileManager.default.createDirectory(at: english, withIntermediateDirectories: true)
             for index in 1...2 {
@@ -58,7 +58,7 @@ extension LocalAppStoreConnectTests {
             #expect(sleeper.all == [5, 5], "two looks while processing, each after the poll interval")
             let shots = try server.log()["screenshots"] as? [[String: Any]] ?? []
             #expect(shots.count == 2)
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func aSetThatHadScreenshotsIsSortedByFileNameAfterwards() async throws {
@@ -72,7 +72,7 @@ extension LocalAppStoreConnectTests {
             #expect(outcome.changes == ["upload en-US APP_IPHONE_65 0_intro.png", "sort the screenshots of set set-65 by file name"])
             let names = (try server.log()["screenshots"] as? [[String: Any]] ?? []).compactMap { ($0["attributes"] as? [String: Any])?["fileName"] as? String }
             #expect(names == ["0_intro.png", "1.png"])
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func aScreenshotAppleCouldNotProcessIsUploadedAgain() async throws {
@@ -83,7 +83,7 @@ extension LocalAppStoreConnectTests {
             let states = (log["screenshots"] as? [[String: Any]] ?? []).compactMap { (($0["attributes"] as? [String: Any])?["assetDeliveryState"] as? [String: Any])?["state"] as? String }
             #expect(states == ["COMPLETE", "COMPLETE"], "the failed one deleted and sent again")
             #expect((log["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "deleted-screenshot" }.count == 1)
-            let serverErrors = try server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func aScreenshotAppleRefusesFiveTimesFailsWithItsReason() async throws {

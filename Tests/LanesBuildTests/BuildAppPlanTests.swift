@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LanesBuild
 
-@Suite struct BuildAppPlanTests {
+@Suite(.timeLimit(.minutes(10))) struct BuildAppPlanTests {
     static func plan(root: String, output: String) -> BuildAppPlan {
         BuildAppPlan(root: root, container: .workspace("Brewer.xcworkspace"), scheme: "Brewer", configuration: "Staging",
                      sdk: "iphoneos", clean: true, outputDirectory: output, outputName: "Brewer-Staging",
@@ -29,8 +29,8 @@ import Testing
     }
 
     /// What xcodebuild leaves (an export folder with the .ipa, an archive with dSYMs) is collected.
-    @Test func collectsTheIpaAndZipsTheDSYMs() throws {
-        let root = LanesProcess.temporaryDirectory("build-buildapp").path
+    @Test func collectsTheIpaAndZipsTheDSYMs() async throws {
+        let root = LanesCommandLine.temporaryDirectory("build-buildapp").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let plan = Self.plan(root: root, output: root + "/out")
         let fileManager = FileManager.default
@@ -47,7 +47,7 @@ import Testing
         #expect(try IPAInspector.inspect(path: outputs.ipaPath).bundleIdentifier == "works.sth.brewer.staging")
         #expect(!fileManager.fileExists(atPath: plan.exportPath + "/Brewer.ipa"))
 
-        let check = try runProgram(["python3", "-c", """
+        let check = try await Program.streams(["python3", "-c", """
             import sys, zipfile
             z = zipfile.ZipFile(sys.argv[1])
             assert z.testzip() is None
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func missingIpaIsNamed() throws {
-        let root = LanesProcess.temporaryDirectory("build-buildapp-missing").path
+        let root = LanesCommandLine.temporaryDirectory("build-buildapp-missing").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let plan = Self.plan(root: root, output: root + "/out")
         #expect(throws: BuildError.file(path: plan.exportPath, problem: "xcodebuild -exportArchive left no .ipa, .pkg or .app here")) {
@@ -105,7 +105,7 @@ import Testing
     /// extension under the output name, never `Meow.app.ipa`.
     @Test(arguments: [("Meow.app", BuildProduct.Kind.app), ("Meow.pkg", .pkg)])
     func macOSExportsKeepTheirKind(produced: String, kind: BuildProduct.Kind) throws {
-        let root = LanesProcess.temporaryDirectory("build-buildapp-mac").path
+        let root = LanesCommandLine.temporaryDirectory("build-buildapp-mac").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let plan = BuildAppPlan(root: root, container: .project("Meow.xcodeproj"), scheme: "Meow", platform: "macOS",
                                 outputDirectory: root + "/out", outputName: "Meow-1.0.ipa", exportMethod: .developerID)

@@ -3,7 +3,7 @@ import Testing
 
 /// Summaries of the recorded logs in Fixtures/logs: every error surfaces with its kind and location,
 /// warnings stay warnings.
-@Suite struct BuildLogSummaryTests {
+@Suite(.timeLimit(.minutes(10))) struct BuildLogSummaryTests {
     @Test func cleanArchiveHasWarningsOnly() throws {
         let summary = try Fixture.summary(ofLog: "archive-succeeded.log")
         #expect(summary.errorCount == 0)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LanesBuild
 
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandLineTests {
     @Test func archiveOfAWorkspaceWithEveryOption() {
         let command = XcodebuildCommand.archive(ArchiveRequest(
             container: .workspace("Brewer.xcworkspace"), scheme: "Brewer", configuration: "Staging", sdk: "iphoneos",
@@ -76,9 +76,9 @@ import Testing
     }
 }
 
-@Suite struct XcodebuildLocatorTests {
+@Suite(.timeLimit(.minutes(10))) struct XcodebuildLocatorTests {
     @Test func findsAStandInOnPathOrSaysWhy() throws {
-        let folder = LanesProcess.temporaryDirectory("build-xcodebuild").path
+        let folder = LanesCommandLine.temporaryDirectory("build-xcodebuild").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: BuildError.self) { try XcodebuildLocator.locate(pathVariable: folder) }
         let standIn = folder + "/xcodebuild"

@@ -1,7 +1,7 @@
 import Testing
 @testable import LanesBuild
 
-@Suite struct ExportOptionsTests {
+@Suite(.timeLimit(.minutes(10))) struct ExportOptionsTests {
     @Test func stagingAdHocGolden() throws {
         let appIdentifier = "works.sth.brewer.staging"
         let profileName = "Brewer_Staging"

@@ -3,7 +3,7 @@ import Testing
 @testable import LanesBuild
 
 /// The .ipa fixtures come from Fixtures/ipa/make-ipas.py (python's zipfile and plistlib).
-@Suite struct IPAInspectorTests {
+@Suite(.timeLimit(.minutes(10))) struct IPAInspectorTests {
     static let stagingUUID = "7a1d0e4c-2b7e-4e8f-9c11-5d3a2b1c0f42"
     static let enterpriseUUID = "3f2b9c1e-8d4a-4b6e-a0f1-2c3d4e5f6a7b"
     static let now = Date(timeIntervalSince1970: 1_795_395_723)

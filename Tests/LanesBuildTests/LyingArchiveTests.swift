@@ -1,11 +1,12 @@
 import Foundation
+import LanesTestSupport
 import Testing
 @testable import LanesBuild
 
 /// Issue 21: an .ipa's zip directory cannot make lanes allocate what it claims.
-@Suite struct LyingArchiveTests {
+@Suite(.timeLimit(.minutes(10))) struct LyingArchiveTests {
     /// A real .ipa-shaped zip (python's zipfile), its directory then patched to claim `claimed` bytes.
-    static func lyingIPA(claimed: UInt32) throws -> [UInt8] {
+    static func lyingIPA(claimed: UInt32) async throws -> [UInt8] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-lying-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -15,27 +16,23 @@ import Testing
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 z.writestr('Payload/App.app/Info.plist', '<plist>' + 'a' * 2000 + '</plist>')
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script, path]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0)
+        let python = try await Program.run(["python3", "-c", script, path])
+        try #require(python.status == 0, "\(python.output)")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let directory = try #require((0..<(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual([0x50, 0x4B, 0x01, 0x02]) })
         for index in 0..<4 { bytes[directory + 24 + index] = UInt8(truncatingIfNeeded: claimed >> (8 * UInt32(index))) }
         return bytes
     }
 
-    @Test func aDirectoryClaimingGigabytesIsRefusedWithoutAllocatingThem() throws {
-        let bytes = try Self.lyingIPA(claimed: 0xFFFF_FFF0)
+    @Test func aDirectoryClaimingGigabytesIsRefusedWithoutAllocatingThem() async throws {
+        let bytes = try await Self.lyingIPA(claimed: 0xFFFF_FFF0)
         #expect(bytes.count < 4096)
         let error = #expect(throws: BuildError.self) { _ = try IPAInspector.inspect(bytes: bytes, path: "App.ipa") }
         #expect(error?.description.contains("more than deflate can give") == true, "\(String(describing: error))")
     }
 
-    @Test func aSizeSmallerThanTheDataIsRefused() throws {
-        let bytes = try Self.lyingIPA(claimed: 100)
+    @Test func aSizeSmallerThanTheDataIsRefused() async throws {
+        let bytes = try await Self.lyingIPA(claimed: 100)
         let error = #expect(throws: BuildError.self) { _ = try IPAInspector.inspect(bytes: bytes, path: "App.ipa") }
         #expect(error?.description.contains("Info.plist") == true, "\(String(describing: error))")
     }
@@ -48,7 +45,7 @@ import Testing
 }
 
 /// Issue 21: a built product that is a link to a file outside the build folder is never packed.
-@Suite struct SymlinkedProductTests {
+@Suite(.timeLimit(.minutes(10))) struct SymlinkedProductTests {
     @Test func aProductLinkedOutsideTheBuildFolderIsRefused() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-link-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: work + "/build/release", withIntermediateDirectories: true)

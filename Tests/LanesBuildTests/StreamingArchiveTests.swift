@@ -6,7 +6,7 @@ import Testing
 /// Issue 21: archives of any size. The writers stream and switch to Zip64 and pax records where
 /// the classic fields end; the thresholds are lowered here so that small files take those paths,
 /// and independent readers (Python's zipfile and tarfile, Info-ZIP's unzip, GNU tar) check the result.
-@Suite struct StreamingArchiveTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamingArchiveTests {
     /// A folder like a dSYM bundle: compressible, incompressible (random) and empty files in subfolders.
     static func bundle(in work: String) throws -> (folder: String, files: [String: [UInt8]]) {
         let seed = UInt64.random(in: 0 ... .max)
@@ -31,8 +31,8 @@ import Testing
 
     /// Every entry over 1,000 bytes, every offset past 1,000 and a count past 3 take the Zip64
     /// path of a small zip: unzip, zipfile and lanes' own reader all read the same files back.
-    @Test func aZipPastItsLimitsIsZip64ThatEveryReaderReads() throws {
-        let work = LanesProcess.temporaryDirectory("zip64-write").path
+    @Test func aZipPastItsLimitsIsZip64ThatEveryReaderReads() async throws {
+        let work = LanesCommandLine.temporaryDirectory("zip64-write").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         let (folder, files) = try Self.bundle(in: work)
         let zipPath = work + "/dSYM.zip"
@@ -41,7 +41,7 @@ import Testing
         // The Zip64 end record and its locator are there.
         #expect(bytes.indices.dropLast(4).contains { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 6 && bytes[$0 + 3] == 6 })
 
-        let python = try runProgram(["python3", "-c", """
+        let python = try await Program.streams(["python3", "-c", """
             import sys, zipfile
             z = zipfile.ZipFile(sys.argv[1])
             assert z.testzip() is None
@@ -63,7 +63,7 @@ import Testing
 
             """)
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") {
-            let unzip = try runProgram(["unzip", "-t", zipPath])
+            let unzip = try await Program.streams(["unzip", "-t", zipPath])
             #expect(unzip.status == 0, "\(unzip.output)\(unzip.error)")
             #expect(unzip.output.contains("No errors detected"), "\(unzip.output)")
         }
@@ -81,11 +81,11 @@ import Testing
 
     /// An .ipa written with Zip64 records by another tool (Python's zipfile, its limits lowered so a
     /// small file needs them) is read, not refused.
-    @Test func anIPAWithZip64RecordsFromAnotherWriterIsRead() throws {
-        let work = LanesProcess.temporaryDirectory("zip64-read").path
+    @Test func anIPAWithZip64RecordsFromAnotherWriterIsRead() async throws {
+        let work = LanesCommandLine.temporaryDirectory("zip64-read").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         let ipa = work + "/App.ipa"
-        let made = try runProgram(["python3", "-c", """
+        let made = try await Program.streams(["python3", "-c", """
             import sys, zipfile
             zipfile.ZIP64_LIMIT = 64
             zipfile.ZIP_FILECOUNT_LIMIT = 2
@@ -107,7 +107,7 @@ import Testing
     /// A Zip64 end record claiming more entries than its directory can hold is refused before
     /// anything is allocated for them.
     @Test func aZip64CountTheDirectoryCannotHoldIsRefused() throws {
-        let work = LanesProcess.temporaryDirectory("zip64-lie").path
+        let work = LanesCommandLine.temporaryDirectory("zip64-lie").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         let (folder, _) = try Self.bundle(in: work)
         try ZipWriter.zip(folder: folder, rootName: "x", to: work + "/x.zip", limits: ZipWriter.Limits(size: 1_000, entries: 3))
@@ -119,11 +119,11 @@ import Testing
     }
 
     /// An entry named to land outside the folder it is extracted to is refused.
-    @Test func anEntryEscapingItsFolderIsRefused() throws {
-        let work = LanesProcess.temporaryDirectory("zip-escape").path
+    @Test func anEntryEscapingItsFolderIsRefused() async throws {
+        let work = LanesCommandLine.temporaryDirectory("zip-escape").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         for name in ["../evil", "/etc/evil", "Payload/../../evil"] {
-            let made = try runProgram(["python3", "-c", """
+            let made = try await Program.streams(["python3", "-c", """
                 import sys, zipfile
                 with zipfile.ZipFile(sys.argv[1], 'w') as z:
                     info = zipfile.ZipInfo(sys.argv[2])
@@ -137,8 +137,8 @@ import Testing
 
     /// A name no ustar header holds (a 200-byte folder name) and a size at the lowered ustar limit
     /// go into pax headers; GNU tar and Python's tarfile read names, sizes and bytes back.
-    @Test func longNamesAndLargeSizesGoIntoPaxHeaders() throws {
-        let work = LanesProcess.temporaryDirectory("tar-pax").path
+    @Test func longNamesAndLargeSizesGoIntoPaxHeaders() async throws {
+        let work = LanesCommandLine.temporaryDirectory("tar-pax").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         let (folder, files) = try Self.bundle(in: work)
         let long = "tool/" + String(repeating: "d", count: 200) + "/Brewer"
@@ -148,7 +148,7 @@ import Testing
                       ArtifactEntry(sourcePath: folder + "/Contents/Resources/DWARF/noise", archiveName: "tool/noise"),
                       ArtifactEntry(sourcePath: folder + "/Contents/Resources/empty", archiveName: "tool/empty")],
             outputDirectory: work + "/out", buildTimeSecondsSince1970: 0, largestUstarSize: 4_000)
-        let python = try runProgram(["python3", "-c", """
+        let python = try await Program.streams(["python3", "-c", """
             import sys, tarfile, hashlib
             with tarfile.open(sys.argv[1], 'r:gz') as t:
                 for m in t.getmembers():
@@ -162,12 +162,12 @@ import Testing
             tool/empty 0 0 []
 
             """)
-        let gnu = try runProgram(["tar", "-tzvf", packed.artifactPath])
+        let gnu = try await Program.streams(["tar", "-tzvf", packed.artifactPath])
         #expect(gnu.status == 0, "\(gnu.error)")
         #expect(gnu.output.contains(" 5000 ") && gnu.output.contains(long), "\(gnu.output)")
         let extracted = work + "/x"
         try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)
-        #expect(try runProgram(["tar", "-xzf", packed.artifactPath, "-C", extracted]).status == 0)
+        #expect(try await Program.streams(["tar", "-xzf", packed.artifactPath, "-C", extracted]).status == 0)
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: extracted + "/" + long))) == files["Contents/Resources/DWARF/Brewer"])
         // The manifest's checksum is that of the streamed bytes.
         #expect(try ArtifactCheck.verify(manifestPath: packed.manifestPath).sha256 == packed.manifest.sha256)
@@ -177,10 +177,10 @@ import Testing
 extension StreamingArchiveTests {
     /// An Info.plist whose directory entry claims 200 MB (within deflate's ratio of its data, so
     /// the ratio check alone lets it through) is refused before anything is inflated.
-    @Test func metadataClaimingHundredsOfMegabytesIsNotReadIntoMemory() throws {
-        let work = LanesProcess.temporaryDirectory("zip-big-plist").path
+    @Test func metadataClaimingHundredsOfMegabytesIsNotReadIntoMemory() async throws {
+        let work = LanesCommandLine.temporaryDirectory("zip-big-plist").path
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let made = try runProgram(["python3", "-c", """
+        let made = try await Program.streams(["python3", "-c", """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 z.writestr('Payload/Big.app/Info.plist', b'<plist>' + b' ' * (200 << 20) + b'</plist>')

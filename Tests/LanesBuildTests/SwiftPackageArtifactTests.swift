@@ -5,19 +5,19 @@ import Testing
 
 /// A real `swift build -c release --product hello` of the HelloTool fixture, packed into an artifact
 /// that `tar` and `sha256sum` check independently.
-@Suite struct SwiftPackageArtifactTests {
-    @Test func buildAndPackTheFixturePackage() throws {
-        let work = LanesProcess.temporaryDirectory("build-spm").path
+@Suite(.timeLimit(.minutes(10))) struct SwiftPackageArtifactTests {
+    @Test func buildAndPackTheFixturePackage() async throws {
+        let work = LanesCommandLine.temporaryDirectory("build-spm").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         let package = Fixture.path("HelloTool")
         let scratch = work + "/scratch"
         let build = SwiftPackageCommand.build(product: "hello", packagePath: package, scratchPath: scratch)
-        let built = try runProgram(build.arguments, in: build.workingDirectory)
+        let built = try await Program.streams(build.arguments, in: build.workingDirectory)
         #expect(built.status == 0, "swift build failed: \(built.error)")
         let binPath = SwiftPackageCommand.showBinPath(packagePath: package, scratchPath: scratch)
-        let bin = try runProgram(binPath.arguments, in: binPath.workingDirectory).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bin = try await Program.streams(binPath.arguments, in: binPath.workingDirectory).output.trimmingCharacters(in: .whitespacesAndNewlines)
         let executable = bin + "/hello"
-        #expect(try runProgram([executable]).output == "hello from the lanes fixture\n")
+        #expect(try await Program.streams([executable]).output == "hello from the lanes fixture\n")
 
         let output = work + "/artifacts"
         let packed = try ArtifactPacker.pack(
@@ -27,7 +27,7 @@ import Testing
             ], outputDirectory: output, buildTimeSecondsSince1970: 1_795_395_723)
         #expect(packed.artifactPath == output + "/hello-1.2.3.tar.gz")
 
-        let listing = try runProgram(["tar", "-tzvf", packed.artifactPath])
+        let listing = try await Program.streams(["tar", "-tzvf", packed.artifactPath])
         #expect(listing.status == 0, "\(listing.error)")
         let lines = listing.output.split(separator: "\n")
         #expect(lines.count == 2)
@@ -36,10 +36,10 @@ import Testing
 
         let extracted = work + "/extracted"
         try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)
-        #expect(try runProgram(["tar", "-xzf", packed.artifactPath, "-C", extracted]).status == 0)
+        #expect(try await Program.streams(["tar", "-xzf", packed.artifactPath, "-C", extracted]).status == 0)
         #expect(FileManager.default.contentsEqual(atPath: extracted + "/hello-1.2.3/bin/hello", andPath: executable))
 
-        let sum = try runProgram(["sha256sum", packed.artifactPath]).output.split(separator: " ").first.map(String.init)
+        let sum = try await Program.streams(["sha256sum", packed.artifactPath]).output.split(separator: " ").first.map(String.init)
         #expect(sum == packed.manifest.sha256)
         let size = try FileManager.default.attributesOfItem(atPath: packed.artifactPath)[.size] as? Int
         #expect(size == packed.manifest.size)
@@ -59,13 +59,13 @@ import Testing
         #expect(ArtifactManifest.isoTime(secondsSince1970: 0) == "1970-01-01T00:00:00Z")
     }
 
-    @Test func longNamesUseTheUstarPrefix() throws {
-        let work = LanesProcess.temporaryDirectory("build-tar").path
+    @Test func longNamesUseTheUstarPrefix() async throws {
+        let work = LanesCommandLine.temporaryDirectory("build-tar").path
         defer { try? FileManager.default.removeItem(atPath: work) }
         try "x".write(toFile: work + "/f", atomically: true, encoding: .utf8)
         let long = String(repeating: "d", count: 90) + "/" + String(repeating: "e", count: 90) + "/file.txt"
         let packed = try ArtifactPacker.pack(name: "n", version: "1", commit: "c", entries: [ArtifactEntry(sourcePath: work + "/f", archiveName: long)],
                                              outputDirectory: work, buildTimeSecondsSince1970: 0)
-        #expect(try runProgram(["tar", "-tzf", packed.artifactPath]).output == long + "\n")
+        #expect(try await Program.streams(["tar", "-tzf", packed.artifactPath]).output == long + "\n")
     }
 }

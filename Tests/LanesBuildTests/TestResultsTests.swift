@@ -4,7 +4,7 @@ import LanesPlatform
 import Testing
 @testable import LanesBuild
 
-@Suite struct TestResultsTests {
+@Suite(.timeLimit(.minutes(10))) struct TestResultsTests {
     static func parse(_ name: String) throws -> TestRunResult {
         var parser = TestOutputParser()
         for line in try Fixture.text("logs/" + name).split(separator: "\n", omittingEmptySubsequences: false) {
@@ -51,7 +51,7 @@ import Testing
         #expect(run.failedTests[0].failures.first == TestFailure(file: "Swift/ContiguousArrayBuffer.swift", line: 690, message: "Fatal error: Index out of range"))
     }
 
-    @Test func junitHasOneCasePerTestAndEscapes() throws {
+    @Test func junitHasOneCasePerTestAndEscapes() async throws {
         let run = try Self.parse("xcodebuild-test.log")
         let xml = JUnitReport.xml(run, name: "Brewer & <friends>")
         #expect(xml.contains("<testsuites name=\"Brewer &amp; &lt;friends&gt;\" tests=\"5\" failures=\"2\" skipped=\"1\""))
@@ -60,11 +60,11 @@ import Testing
         #expect(xml.contains("<failure message=\"XCTAssertEqual failed: (&quot;1:15&quot;) is not equal to (&quot;1:16&quot;) - ratio &lt;text&gt; &amp; &quot;quotes&quot;\" type=\"failure\">"))
         #expect(MarkupText.escape("a\u{1B}b'") == "a\u{FFFD}b&apos;")
         // An independent XML parser reads it back with the same counts.
-        let directory = LanesProcess.temporaryDirectory("build-junit").path
+        let directory = LanesCommandLine.temporaryDirectory("build-junit").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/report.xml"
         try JUnitReport.write(run, name: "Brewer & <friends>", to: path)
-        let check = try runProgram(["python3", "-c", """
+        let check = try await Program.streams(["python3", "-c", """
             import sys, xml.etree.ElementTree as ET
             root = ET.parse(sys.argv[1]).getroot()
             cases = root.findall('.//testcase')

@@ -4,14 +4,14 @@ import Testing
 
 /// build_app and run_tests through the real `lanes`, with a recording stand-in for xcodebuild (which
 /// cannot exist on Linux) replaying recorded logs; build_swift_package and run_tests on SwiftPM for real.
-@Suite struct BuildStepTests {
-    static let standIn = LanesProcess.fixtures.appendingPathComponent("xcodebuild-standin").path
-    static let buildFixtures = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures")
-    let lanes = LanesProcess()
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct BuildStepTests {
+    static let standIn = LanesCommandLine.fixtures.appendingPathComponent("xcodebuild-standin").path
+    static let buildFixtures = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures")
+    let lanes = LanesCommandLine()
 
     /// A project folder, the stand-in first on PATH, and the file its calls are recorded in.
     func xcodeProject(_ extra: [String: String] = [:]) -> (URL, [String: String], URL) {
-        let directory = LanesProcess.temporaryDirectory("build-app")
+        let directory = LanesCommandLine.temporaryDirectory("build-app")
         let record = directory.appendingPathComponent("xcodebuild-calls.txt")
         var environment = ["PATH": "\(Self.standIn):/usr/bin:/bin", "XCODEBUILD_RECORD": record.path,
                            "XCODEBUILD_IPA": Self.buildFixtures.appendingPathComponent("ipa/Brewer-Staging.ipa").path]
@@ -24,10 +24,10 @@ import Testing
             .map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    @Test func buildAppArchivesExportsAndChecksTheIpa() throws {
+    @Test func buildAppArchivesExportsAndChecksTheIpa() async throws {
         let (project, environment, record) = xcodeProject([
             "XCODEBUILD_ARCHIVE_LOG": Self.buildFixtures.appendingPathComponent("logs/archive-succeeded.log").path])
-        let result = try lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "configuration:Staging",
+        let result = try await lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "configuration:Staging",
                                     "export_method:ad-hoc", "output_directory:out", "output_name:App.ipa",
                                     "app_identifier:works.sth.brewer.staging"], in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
@@ -49,21 +49,21 @@ import Testing
         #expect(result.standardOutput.contains("full log in \(root)/.lanes/logs/"))
     }
 
-    @Test func anIpaWithAnotherBundleIdentifierIsRefused() throws {
+    @Test func anIpaWithAnotherBundleIdentifierIsRefused() async throws {
         let (project, environment, _) = xcodeProject([
             "XCODEBUILD_IPA": Self.buildFixtures.appendingPathComponent("ipa/Brewer-WrongBundle.ipa").path])
-        let result = try lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc",
+        let result = try await lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc",
                                     "app_identifier:works.sth.brewer.staging"], in: project, extraEnvironment: environment)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.standardError.contains("the configuration's appIdentifier is works.sth.brewer.staging"), "\(result.standardError)")
     }
 
     /// Compiler errors come first, with their locations; warnings are not errors; the raw log is kept.
-    @Test func aFailedArchiveShowsEveryErrorAndKeepsTheLog() throws {
+    @Test func aFailedArchiveShowsEveryErrorAndKeepsTheLog() async throws {
         let (project, environment, _) = xcodeProject([
             "XCODEBUILD_ARCHIVE_LOG": Self.buildFixtures.appendingPathComponent("logs/compile-errors.log").path,
             "XCODEBUILD_ARCHIVE_STATUS": "65"])
-        let result = try lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc"],
+        let result = try await lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc"],
                                    in: project, extraEnvironment: environment)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("/Users/ci/Brewer/Brewer/BrewView.swift:17:25: error: cannot find 'brewRatio' in scope"))
@@ -73,29 +73,29 @@ import Testing
         #expect(logs.contains { $0.hasSuffix("build_app-archive.log") })
     }
 
-    @Test func withoutXcodebuildBuildAppFailsAtOnceAndSaysWhy() throws {
-        let project = LanesProcess.temporaryDirectory("no-xcodebuild")
-        let result = try lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc"],
+    @Test func withoutXcodebuildBuildAppFailsAtOnceAndSaysWhy() async throws {
+        let project = LanesCommandLine.temporaryDirectory("no-xcodebuild")
+        let result = try await lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc"],
                                    in: project, extraEnvironment: ["PATH": "/usr/bin:/bin"])
         #expect(result.status == 78, "\(result.output)")
         #expect(result.standardError.contains("xcodebuild: is not on PATH"))
     }
 
     /// A timeout (like Ctrl-C) ends the tool's whole process group: nothing it started survives.
-    @Test func aTimedOutBuildLeavesNoProcessBehind() throws {
-        let marker = LanesProcess.temporaryDirectory("hang").appendingPathComponent("sleep-\(UUID().uuidString)")
+    @Test func aTimedOutBuildLeavesNoProcessBehind() async throws {
+        let marker = LanesCommandLine.temporaryDirectory("hang").appendingPathComponent("sleep-\(UUID().uuidString)")
         try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: marker.path)
         let (project, environment, _) = xcodeProject(["XCODEBUILD_HANG": marker.path])
-        let result = try lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc",
+        let result = try await lanes.run(["run", "build_app", "workspace:Brewer.xcworkspace", "scheme:Brewer", "export_method:ad-hoc",
                                     "timeout:2"], in: project, extraEnvironment: environment)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.standardError.contains("build_app timed out after 2 s"), "\(result.standardError)")
-        Thread.sleep(forTimeInterval: 0.5)
+        try? await Task.sleep(for: .seconds(0.5))
         #expect(Self.processes(running: marker.path).isEmpty, "the stand-in's background child was ended with its group")
     }
 
-    @Test func runTestsOnTwoSimulatorsNamesTheFailingTest() throws {
-        let log = LanesProcess.temporaryDirectory("xctest-log").appendingPathComponent("test.log")
+    @Test func runTestsOnTwoSimulatorsNamesTheFailingTest() async throws {
+        let log = LanesCommandLine.temporaryDirectory("xctest-log").appendingPathComponent("test.log")
         try """
             Test Suite 'BrewerTests' started at 2026-11-23 01:00:00.000
             Test Case '-[BrewerTests.RecipeTests testRatio]' started.
@@ -109,7 +109,7 @@ import Testing
 
             """.write(to: log, atomically: true, encoding: .utf8)
         let (project, environment, record) = xcodeProject(["XCODEBUILD_TEST_LOG": log.path, "XCODEBUILD_TEST_STATUS": "65"])
-        let result = try lanes.run(["run", "run_tests", "workspace:Brewer.xcworkspace", "devices:iPhone 15,iPad Air", "scheme:Brewer"],
+        let result = try await lanes.run(["run", "run_tests", "workspace:Brewer.xcworkspace", "devices:iPhone 15,iPad Air", "scheme:Brewer"],
                                    in: project, extraEnvironment: environment)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.standardError.contains("RecipeTests.testWater"), "\(result.standardError)")
@@ -122,8 +122,8 @@ import Testing
     }
 
     /// fastlane's scan options become xcodebuild's own flags, in argv (never through a shell).
-    @Test func runTestsPassesFastlaneOptionsToXcodebuild() throws {
-        let log = LanesProcess.temporaryDirectory("xctest-log-pass").appendingPathComponent("test.log")
+    @Test func runTestsPassesFastlaneOptionsToXcodebuild() async throws {
+        let log = LanesCommandLine.temporaryDirectory("xctest-log-pass").appendingPathComponent("test.log")
         try """
             Test Case '-[BrewerTests.RecipeTests testRatio]' started.
             Test Case '-[BrewerTests.RecipeTests testRatio]' passed (0.002 seconds).
@@ -131,7 +131,7 @@ import Testing
 
             """.write(to: log, atomically: true, encoding: .utf8)
         let (project, environment, record) = xcodeProject(["XCODEBUILD_TEST_LOG": log.path])
-        let result = try lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "only_testing:BrewerTests/RecipeTests",
+        let result = try await lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "only_testing:BrewerTests/RecipeTests",
                                     "skip_testing:BrewerUITests", "code_coverage:true", "number_of_retries:2", "testplan:CI",
                                     "destination:platform=macOS", "xcargs:-skipMacroValidation 'OTHER_SWIFT_FLAGS=-D CI'",
                                     "result_bundle_path:out/Tests.xcresult"],
@@ -144,19 +144,19 @@ import Testing
             "-only-testing:BrewerTests/RecipeTests", "-skip-testing:BrewerUITests", "-enableCodeCoverage", "YES",
             "-retry-tests-on-failure", "-test-iterations", "3", "-skipMacroValidation", "OTHER_SWIFT_FLAGS=-D CI", "test",
         ]])
-        let building = try lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "build_for_testing:true",
+        let building = try await lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "build_for_testing:true",
                                       "result_bundle:false"], in: project, extraEnvironment: environment)
         #expect(building.status == 0, "\(building.output)")
         #expect(try calls(record).last?.suffix(2) == ["\(root)/.lanes/DerivedData", "build-for-testing"])
-        let both = try lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "build_for_testing:true",
+        let both = try await lanes.run(["run", "run_tests", "project:Brewer.xcodeproj", "scheme:Brewer", "build_for_testing:true",
                                   "test_without_building:true"], in: project, extraEnvironment: environment)
         #expect(both.status == 64 && both.standardError.contains("exclude each other"), "\(both.output)")
     }
 
     /// gym's options: xcargs split into argv, no signing, and a Developer ID export named .app, not .app.ipa.
-    @Test func buildAppTakesXcargsAndExportsAMacApp() throws {
+    @Test func buildAppTakesXcargsAndExportsAMacApp() async throws {
         let (project, environment, record) = xcodeProject(["XCODEBUILD_PRODUCT": "Meow.app"])
-        let result = try lanes.run(["run", "build_app", "project:Meow.xcodeproj", "scheme:Meow", "export_method:developer-id",
+        let result = try await lanes.run(["run", "build_app", "project:Meow.xcodeproj", "scheme:Meow", "export_method:developer-id",
                                     "platform:macOS", "xcargs:-skipMacroValidation", "include_symbols:true", "output_directory:out"],
                                    in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
@@ -170,7 +170,7 @@ import Testing
         let plist = try String(contentsOfFile: "\(root)/.lanes/build/Meow-ExportOptions.plist", encoding: .utf8)
         #expect(plist.contains("<key>uploadSymbols</key>\n\t<true/>"), "\(plist)")
 
-        let unsigned = try lanes.run(["run", "build_app", "project:Meow.xcodeproj", "scheme:Meow", "export_method:ad-hoc",
+        let unsigned = try await lanes.run(["run", "build_app", "project:Meow.xcodeproj", "scheme:Meow", "export_method:ad-hoc",
                                       "skip_codesigning:true"], in: project, extraEnvironment: environment)
         #expect(unsigned.status == 0, "\(unsigned.output)")
         let archive = try #require(try calls(record).last)
@@ -179,30 +179,30 @@ import Testing
     }
 
     /// A real SwiftPM build of a fixture package, packed with a manifest whose sha256 matches the file.
-    @Test func buildSwiftPackagePacksTheProductWithAManifest() throws {
-        let project = LanesProcess.temporaryDirectory("swiftpm")
+    @Test func buildSwiftPackagePacksTheProductWithAManifest() async throws {
+        let project = LanesCommandLine.temporaryDirectory("swiftpm")
         let package = project.appendingPathComponent("HelloTool")
         try FileManager.default.copyItem(at: Self.buildFixtures.appendingPathComponent("HelloTool"), to: package)
         let product = try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
             .firstMatch(of: /\.executable\(name: "([^"]+)"/).map { String($0.1) } ?? "hello-tool"
-        let result = try lanes.run(["run", "build_swift_package", "product:\(product)", "package_path:HelloTool", "version:1.2.3",
+        let result = try await lanes.run(["run", "build_swift_package", "product:\(product)", "package_path:HelloTool", "version:1.2.3",
                                     "output_directory:dist", "--json"], in: project)
         #expect(result.status == 0, "\(result.output)")
         let files = try FileManager.default.contentsOfDirectory(atPath: project.appendingPathComponent("dist").path)
         let artifact = try #require(files.first { $0.hasSuffix(".tar.gz") })
         let manifestName = try #require(files.first { $0.hasSuffix(".json") })
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent("dist/\(manifestName)"))) as? [String: Any])
-        let sha = try runTool(["sha256sum", project.appendingPathComponent("dist/\(artifact)").path]).prefix(64)
+        let sha = try await Program.tool(["sha256sum", project.appendingPathComponent("dist/\(artifact)").path]).prefix(64)
         #expect(manifest["sha256"] as? String == String(sha))
         #expect(manifest["version"] as? String == "1.2.3")
-        let listing = try runTool(["tar", "-tzf", project.appendingPathComponent("dist/\(artifact)").path])
+        let listing = try await Program.tool(["tar", "-tzf", project.appendingPathComponent("dist/\(artifact)").path])
         #expect(listing.contains("\(product)/bin/\(product)"))
     }
 
     /// The upload step stores what the lane built, and its manifest names the lane, configuration and
     /// the file's SHA-256 (checked with sha256sum).
-    @Test func uploadKeepsTheArtifactInTheLocalStoreWithItsLane() throws {
-        let project = LanesProcess.temporaryDirectory("upload-lane")
+    @Test func uploadKeepsTheArtifactInTheLocalStoreWithItsLane() async throws {
+        let project = LanesCommandLine.temporaryDirectory("upload-lane")
         try "brewer build".write(to: project.appendingPathComponent("brewer.tar.gz"), atomically: true, encoding: .utf8)
         try """
             import Lanes
@@ -212,14 +212,14 @@ import Testing
                 }
             }
             """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let result = try lanes.run(["ship"], in: project)
+        let result = try await lanes.run(["ship"], in: project)
         #expect(result.status == 0, "\(result.output)")
         let manifests = project.appendingPathComponent(".lanes/store/manifests")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: manifests.path).first)
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifests.appendingPathComponent(name))) as? [String: Any])
         #expect(manifest["lane"] as? String == "ship")
         #expect(manifest["configuration"] as? String == "Staging")
-        let sha = try runTool(["sha256sum", project.appendingPathComponent("brewer.tar.gz").path]).prefix(64)
+        let sha = try await Program.tool(["sha256sum", project.appendingPathComponent("brewer.tar.gz").path]).prefix(64)
         #expect(manifest["sha256"] as? String == String(sha))
     }
 

@@ -1,13 +1,13 @@
 import LanesTestSupport
 import Foundation
 import Testing
-@testable import LanesCLI
+@testable import LanesCommands
 
 /// What a fastlane user meets first: help that shows lanes, lane help, suggestions on a typo, both
 /// `--env` spellings, `lanes env` without secret values, `--version`, cron's seed, `lanes init`.
-@Suite struct CommandLineExperienceTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct CommandLineExperienceTests {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    let lanes = LanesProcess()
+    let lanes = LanesCommandLine()
 
     func expectGolden(_ actual: String, _ file: String) throws {
         let expected = try String(contentsOf: Self.golden.appendingPathComponent(file), encoding: .utf8)
@@ -19,10 +19,10 @@ import Testing
         text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Compiling ") }.joined(separator: "\n")
     }
 
-    @Test func topLevelHelpShowsHowToRunALaneEverySubcommandAndTheLanes() throws {
-        let project = try LanesProcess.project("described")
+    @Test func topLevelHelpShowsHowToRunALaneEverySubcommandAndTheLanes() async throws {
+        let project = try LanesCommandLine.project("described")
         for words in [["--help"], ["-h"], ["help"], []] {
-            let result = try lanes.run(words, in: project)
+            let result = try await lanes.run(words, in: project)
             #expect(result.status == 0)
             let help = result.standardOutput
             #expect(help.contains("USAGE: lanes LANE [key:value ...] [--env NAME[,NAME...]] [--json] [--junit PATH] [--lanefile PATH]"))
@@ -35,35 +35,35 @@ import Testing
         }
     }
 
-    @Test func topLevelHelpWithoutALanefileSaysHowToMakeOne() throws {
-        let result = try lanes.run(["--help"], in: LanesProcess.temporaryDirectory("nolanefile"))
+    @Test func topLevelHelpWithoutALanefileSaysHowToMakeOne() async throws {
+        let result = try await lanes.run(["--help"], in: LanesCommandLine.temporaryDirectory("nolanefile"))
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("No Lanefile.swift in this folder or above: `lanes init` creates one."))
     }
 
-    @Test func laneHelpBothWays() throws {
-        let project = try LanesProcess.project("described")
-        let help = try lanes.run(["help", "deploy"], in: project)
+    @Test func laneHelpBothWays() async throws {
+        let project = try LanesCommandLine.project("described")
+        let help = try await lanes.run(["help", "deploy"], in: project)
         #expect(help.status == 0)
         try expectGolden(help.standardOutput, "help-deploy.txt")
-        let flag = try lanes.run(["deploy", "--help"], in: project)
+        let flag = try await lanes.run(["deploy", "--help"], in: project)
         #expect(flag.standardOutput == help.standardOutput)
-        let subcommand = try lanes.run(["help", "cron"], in: project)
+        let subcommand = try await lanes.run(["help", "cron"], in: project)
         #expect(subcommand.standardOutput.contains("lanes cron"))
-        let typo = try lanes.run(["help", "deplyo"], in: project)
+        let typo = try await lanes.run(["help", "deplyo"], in: project)
         #expect(typo.status == 64)
         #expect(typo.standardError.contains("did you mean deploy?"))
     }
 
-    @Test func aTypoInAmongTwoThousandLanesGetsAShortHint() throws {
-        let project = LanesProcess.temporaryDirectory("many")
+    @Test func aTypoInAmongTwoThousandLanesGetsAShortHint() async throws {
+        let project = LanesCommandLine.temporaryDirectory("many")
         try """
             import Lanes
             let lanes = Lanefile {
                 for index in 0..<2000 { Lane("lane\\(index)", "Lane number \\(index)") {} }
             }
             """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let result = try lanes.run(["lane1999x"], in: project)
+        let result = try await lanes.run(["lane1999x"], in: project)
         #expect(result.status == 64)
         let message = withoutCompiling(result.standardError)
         #expect(message.hasPrefix("error: no lane named 'lane1999x' in the Lanefile\n  hint: did you mean lane1999 or "))
@@ -71,28 +71,28 @@ import Testing
         #expect(message.utf8.count < 300, "\(message.utf8.count) bytes")
     }
 
-    @Test func envTakesBothSpellingsAndSeveralNames() throws {
-        let project = try LanesProcess.project("basic")
+    @Test func envTakesBothSpellingsAndSeveralNames() async throws {
+        let project = try LanesCommandLine.project("basic")
         try "FROM_ENV=demo\nFROM_STAGING=demo\n".write(to: project.appendingPathComponent(".env.demo"), atomically: true, encoding: .utf8)
         try "FROM_STAGING=extra\n".write(to: project.appendingPathComponent(".env.extra"), atomically: true, encoding: .utf8)
-        let attached = try lanes.run(["dotenv", "--env=demo"], in: project)
+        let attached = try await lanes.run(["dotenv", "--env=demo"], in: project)
         #expect(attached.status == 0)
         #expect(attached.standardOutput.contains("FROM_ENV=demo FROM_STAGING=demo"))
-        let several = try lanes.run(["dotenv", "--env", "demo,extra"], in: project)
+        let several = try await lanes.run(["dotenv", "--env", "demo,extra"], in: project)
         #expect(several.status == 0)
         #expect(several.standardOutput.contains("FROM_ENV=demo FROM_STAGING=extra"))
-        let missing = try lanes.run(["dotenv", "--env", "demo,nope"], in: project)
+        let missing = try await lanes.run(["dotenv", "--env", "demo,nope"], in: project)
         #expect(missing.status == 78)
         #expect(missing.standardError.contains(".env.nope does not exist"))
     }
 
-    @Test func envReportsWhatABugReportNeedsAndNoSecretValue() throws {
-        let project = try LanesProcess.project("described")
+    @Test func envReportsWhatABugReportNeedsAndNoSecretValue() async throws {
+        let project = try LanesCommandLine.project("described")
         let canary = "canary-\(UUID().uuidString)"
-        let before = try lanes.run(["env"], in: project, extraEnvironment: ["CANARY": canary])
+        let before = try await lanes.run(["env"], in: project, extraEnvironment: ["CANARY": canary])
         #expect(before.standardOutput.contains("(not compiled yet: lanes list compiles it)"))
-        #expect(try lanes.run(["list"], in: project).status == 0)
-        let result = try lanes.run(["env"], in: project, extraEnvironment: [
+        #expect(try await lanes.run(["list"], in: project).status == 0)
+        let result = try await lanes.run(["env"], in: project, extraEnvironment: [
             "CANARY": canary, "KEYCHAIN_NAME": "ci", "JENKINS_URL": "https://ci.example.com/", "BUILD_NUMBER": "7",
         ])
         #expect(result.status == 0)
@@ -105,8 +105,8 @@ import Testing
         #expect(!(result.standardOutput + result.standardError).contains(canary))
     }
 
-    @Test func versionNamesTheCompilerAndTheInstallLocation() throws {
-        let result = try lanes.run(["--version"], in: LanesProcess.temporaryDirectory("version"))
+    @Test func versionNamesTheCompilerAndTheInstallLocation() async throws {
+        let result = try await lanes.run(["--version"], in: LanesCommandLine.temporaryDirectory("version"))
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("lanes 0.") == true)
@@ -114,20 +114,20 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("installed: /") })
     }
 
-    @Test func cronRefusesHWithoutASeed() throws {
-        let directory = LanesProcess.temporaryDirectory("cron")
-        let unseeded = try lanes.run(["cron", "next", "H 0 * * *"], in: directory)
+    @Test func cronRefusesHWithoutASeed() async throws {
+        let directory = LanesCommandLine.temporaryDirectory("cron")
+        let unseeded = try await lanes.run(["cron", "next", "H 0 * * *"], in: directory)
         #expect(unseeded.status == 64)
         #expect(unseeded.standardError.contains("uses H, which Jenkins hashes from the job's name: pass --seed NAME"))
-        #expect(try lanes.run(["cron", "next", "@daily"], in: directory).status == 64)
-        #expect(try lanes.run(["cron", "next", "H 0 * * *", "--seed", "nightly"], in: directory).status == 0)
-        #expect(try lanes.run(["cron", "next", "5 0 * * *"], in: directory).status == 0)
+        #expect(try await lanes.run(["cron", "next", "@daily"], in: directory).status == 64)
+        #expect(try await lanes.run(["cron", "next", "H 0 * * *", "--seed", "nightly"], in: directory).status == 0)
+        #expect(try await lanes.run(["cron", "next", "5 0 * * *"], in: directory).status == 0)
     }
 
-    @Test func listShowsEachScheduleSeedAndResolvedMinute() throws {
-        let project = try LanesProcess.project("described")
-        let listed = try lanes.run(["list"], in: project)
-        let explained = try lanes.run(["cron", "explain", "H 0 * * 0-4", "--seed", "nightly"], in: project)
+    @Test func listShowsEachScheduleSeedAndResolvedMinute() async throws {
+        let project = try LanesCommandLine.project("described")
+        let listed = try await lanes.run(["list"], in: project)
+        let explained = try await lanes.run(["cron", "explain", "H 0 * * 0-4", "--seed", "nightly"], in: project)
         let minuteLine = try #require(explained.standardOutput.split(separator: "\n").first { $0.hasPrefix("  minute") })
         let minute = minuteLine.split(separator: " ").last.map(String.init) ?? ""
         #expect(listed.standardOutput.contains("H 0 * * 0-4 (seed nightly: minute \(minute), hour 0; next "))

@@ -3,30 +3,30 @@ import Foundation
 import Testing
 
 /// Compiling the Lanefile: errors at the user's line, one compile per content, recompile on edit.
-@Suite struct CompileCacheTests {
-    @Test func typeErrorIsReportedAtTheLanefileLine() throws {
-        let project = try LanesProcess.project("typeerror")
-        let result = try LanesProcess().run(["greet"], in: project)
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct CompileCacheTests {
+    @Test func typeErrorIsReportedAtTheLanefileLine() async throws {
+        let project = try LanesCommandLine.project("typeerror")
+        let result = try await LanesCommandLine().run(["greet"], in: project)
         #expect(result.status == 65)
         #expect(result.standardError.contains("Lanefile.swift:5:"), "\(result.standardError)")
         #expect(result.standardError.contains("cannot convert value of type 'String' to specified type 'Int'"))
     }
 
-    @Test func missingLanesDeclarationGetsAHint() throws {
-        let project = LanesProcess.temporaryDirectory("nolanes")
+    @Test func missingLanesDeclarationGetsAHint() async throws {
+        let project = LanesCommandLine.temporaryDirectory("nolanes")
         try "import Lanes\nlet lanez = Lanefile {}\n".write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let result = try LanesProcess().run(["list"], in: project)
+        let result = try await LanesCommandLine().run(["list"], in: project)
         #expect(result.status == 65)
         #expect(result.standardError.contains("let lanes = Lanefile"))
     }
 
-    @Test func secondRunReusesTheRunnerAndAnEditRecompiles() throws {
-        let project = try LanesProcess.project("basic")
-        let lanes = LanesProcess()
-        let first = try lanes.run(["greet"], in: project)
+    @Test func secondRunReusesTheRunnerAndAnEditRecompiles() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let lanes = LanesCommandLine()
+        let first = try await lanes.run(["greet"], in: project)
         #expect(first.status == 0, "\(first.output)")
         #expect(first.standardError.contains("Compiling"))
-        let second = try lanes.run(["greet"], in: project)
+        let second = try await lanes.run(["greet"], in: project)
         #expect(second.status == 0)
         #expect(!second.standardError.contains("Compiling"))
         #expect(try runners(in: lanes.cacheDirectory).count == 1)
@@ -34,20 +34,20 @@ import Testing
         let lanefile = project.appendingPathComponent("Lanefile.swift")
         let edited = try String(contentsOf: lanefile, encoding: .utf8).replacingOccurrences(of: "echo hello", with: "echo edited")
         try edited.write(to: lanefile, atomically: true, encoding: .utf8)
-        let third = try lanes.run(["greet"], in: project)
+        let third = try await lanes.run(["greet"], in: project)
         #expect(third.standardError.contains("Compiling"))
         #expect(third.standardOutput.contains("edited"))
         #expect(try runners(in: lanes.cacheDirectory).count == 2)
 
         // The key is the content, not the file's time or place: a fresh clone elsewhere reuses it.
-        let clone = try LanesProcess.project("basic")
+        let clone = try LanesCommandLine.project("basic")
         try edited.write(to: clone.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let fourth = try lanes.run(["greet"], in: clone)
+        let fourth = try await lanes.run(["greet"], in: clone)
         #expect(!fourth.standardError.contains("Compiling"))
     }
 
-    @Test func compilingPrunesRunnersOlderThanThirtyDays() throws {
-        let lanes = LanesProcess()
+    @Test func compilingPrunesRunnersOlderThanThirtyDays() async throws {
+        let lanes = LanesCommandLine()
         let runners = lanes.cacheDirectory.appendingPathComponent("runners")
         let stale = runners.appendingPathComponent("stale-runner")
         let recent = runners.appendingPathComponent("recent-runner")
@@ -59,7 +59,7 @@ import Testing
                                               ofItemAtPath: stale.appendingPathComponent("runner").path)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-10 * 86_400)],
                                               ofItemAtPath: recent.appendingPathComponent("runner").path)
-        let result = try lanes.run(["greet"], in: try LanesProcess.project("basic"))
+        let result = try await lanes.run(["greet"], in: try LanesCommandLine.project("basic"))
         #expect(result.status == 0, "\(result.output)")
         let left = try self.runners(in: lanes.cacheDirectory)
         #expect(!left.contains("stale-runner"))
@@ -74,14 +74,14 @@ import Testing
 }
 
 /// Secrets: checked before the first step, and never printed.
-@Suite struct SecretTests {
-    static let cache = LanesProcess.temporaryDirectory("secrets-cache")
-    let lanes = LanesProcess(cacheDirectory: cache)
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct SecretTests {
+    static let cache = LanesCommandLine.temporaryDirectory("secrets-cache")
+    let lanes = LanesCommandLine(cacheDirectory: cache)
     let canary = "canary-7f3a-SECRET-value"
 
-    @Test func missingVariablesAndSecretsAreListedTogetherBeforeAnyStep() throws {
-        let project = try LanesProcess.project("secrets")
-        let result = try lanes.run(["release"], in: project, extraEnvironment: ["KEYCHAIN_PASSWORD": "a-real-password"])
+    @Test func missingVariablesAndSecretsAreListedTogetherBeforeAnyStep() async throws {
+        let project = try LanesCommandLine.project("secrets")
+        let result = try await lanes.run(["release"], in: project, extraEnvironment: ["KEYCHAIN_PASSWORD": "a-real-password"])
         #expect(result.status == 78)
         #expect(result.standardError.contains("KEYCHAIN_NAME"))
         #expect(result.standardError.contains("CERTIFICATE_PASSWORD"))
@@ -90,19 +90,19 @@ import Testing
         #expect(!result.standardOutput.contains("--- 1."), "no step started")
     }
 
-    @Test func missingSecretReadInTheBodyNamesTheVariable() throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(["release"], in: project)
+    @Test func missingSecretReadInTheBodyNamesTheVariable() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(["release"], in: project)
         #expect(result.status == 78)
         #expect(result.standardError.contains("secret CERTIFICATE_PASSWORD is not set"))
         #expect(!result.standardOutput.contains("--- 1."), "the failing sh never started")
     }
 
-    @Test func canaryNeverReachesOutputJSONOrJUnit() throws {
-        let project = try LanesProcess.project("secrets")
+    @Test func canaryNeverReachesOutputJSONOrJUnit() async throws {
+        let project = try LanesCommandLine.project("secrets")
         let report = project.appendingPathComponent("report.xml")
-        let text = try lanes.run(["leak", "--junit", report.path], in: project, extraEnvironment: ["CANARY": canary])
-        let json = try lanes.run(["leak", "--json"], in: project, extraEnvironment: ["CANARY": canary])
+        let text = try await lanes.run(["leak", "--junit", report.path], in: project, extraEnvironment: ["CANARY": canary])
+        let json = try await lanes.run(["leak", "--json"], in: project, extraEnvironment: ["CANARY": canary])
         #expect(text.status == 1)
         #expect(json.status == 1)
         for output in [text.standardOutput, text.standardError, json.standardOutput, json.standardError,
@@ -117,9 +117,9 @@ import Testing
         #expect(text.standardError.contains("failing with ********"))
     }
 
-    @Test func secretAsAProcessArgumentIsRefused() throws {
-        let project = try LanesProcess.project("secrets")
-        let result = try lanes.run(["argv"], in: project, extraEnvironment: ["CANARY": canary])
+    @Test func secretAsAProcessArgumentIsRefused() async throws {
+        let project = try LanesCommandLine.project("secrets")
+        let result = try await lanes.run(["argv"], in: project, extraEnvironment: ["CANARY": canary])
         #expect(result.status == 78)
         #expect(result.standardError.contains("refusing to pass a secret value as a process argument"))
         #expect(!result.output.contains(canary))
@@ -127,43 +127,43 @@ import Testing
 }
 
 /// Typed lane options: `lanes deploy version:1.2.3 build:7`.
-@Suite struct LaneOptionTests {
-    static let cache = LanesProcess.temporaryDirectory("options-cache")
-    let lanes = LanesProcess(cacheDirectory: cache)
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct LaneOptionTests {
+    static let cache = LanesCommandLine.temporaryDirectory("options-cache")
+    let lanes = LanesCommandLine(cacheDirectory: cache)
 
-    @Test func typedValuesAndDefaults() throws {
-        let project = try LanesProcess.project("options")
-        let result = try lanes.run(["deploy", "version:1.2.3", "dry_run:true"], in: project)
+    @Test func typedValuesAndDefaults() async throws {
+        let project = try LanesCommandLine.project("options")
+        let result = try await lanes.run(["deploy", "version:1.2.3", "dry_run:true"], in: project)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.standardOutput.contains("version=1.2.3 build=1 dry_run=true"))
     }
 
-    @Test func badAndUnknownOptionsAreReportedTogether() throws {
-        let project = try LanesProcess.project("options")
-        let result = try lanes.run(["deploy", "version:1.0", "build:seven", "colour:red"], in: project)
+    @Test func badAndUnknownOptionsAreReportedTogether() async throws {
+        let project = try LanesCommandLine.project("options")
+        let result = try await lanes.run(["deploy", "version:1.0", "build:seven", "colour:red"], in: project)
         #expect(result.status == 64)
         #expect(result.standardError.contains("unknown option 'colour'"))
         #expect(result.standardError.contains("option 'build' from the command line has value 'seven', which is not a Int"))
     }
 
-    @Test func missingRequiredOptionIsNamed() throws {
-        let project = try LanesProcess.project("options")
-        let result = try lanes.run(["deploy"], in: project)
+    @Test func missingRequiredOptionIsNamed() async throws {
+        let project = try LanesCommandLine.project("options")
+        let result = try await lanes.run(["deploy"], in: project)
         #expect(result.status == 78)
         #expect(result.standardError.contains("missing required option 'version'"))
     }
 }
 
 /// Ctrl-C: the lane unwinds, hooks and cleanups run, the exit status says so.
-@Suite struct InterruptTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct InterruptTests {
     @Test func sigintStopsTheLaneAndRunsFinally() async throws {
-        let project = try LanesProcess.project("interrupt")
-        let lanes = LanesProcess()
-        #expect(try lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
+        let project = try LanesCommandLine.project("interrupt")
+        let lanes = LanesCommandLine()
+        #expect(try await lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
         let running = try lanes.start(["wait"], in: project)
-        let started = waitForStart(of: project)
-        kill(running.process.processIdentifier, SIGINT)
-        let result = running.finish()
+        let started = await waitForStart(of: project)
+        kill(running.pid, SIGINT)
+        let result = await running.finish()
         #expect(result.status == 130, "\(result.output)")
         #expect(result.standardOutput.contains("finally wait ran"))
         #expect(result.standardError.contains("interrupted by a signal"), "\(result.standardError)")
@@ -171,27 +171,27 @@ import Testing
 
         // A Ctrl-C as the lane's first step starts: the runner takes signals over before the lane
         // starts, so on a busy machine too it is neither lost nor fatal before Finally runs.
-        let early = try lanes.run(["early"], in: project)
+        let early = try await lanes.run(["early"], in: project)
         #expect(early.status == 130, "\(early.output)")
         #expect(early.standardOutput.contains("finally early ran"), "\(early.output)")
     }
 
     @Test func temporaryKeychainIsGoneAfterSigintAndAfterAFailure() async throws {
-        let project = try LanesProcess.project("keychain")
-        let lanes = LanesProcess()
+        let project = try LanesCommandLine.project("keychain")
+        let lanes = LanesCommandLine()
         let password = ["CERTIFICATE_PASSWORD": "brewer-3des-pass"]
         let keychains = project.appendingPathComponent(".lanes/keychains")
 
-        let failed = try lanes.run(["signThenFail"], in: project, extraEnvironment: password)
+        let failed = try await lanes.run(["signThenFail"], in: project, extraEnvironment: password)
         #expect(failed.status == 1, "\(failed.output)")
         #expect(failed.standardOutput.contains("imported 'iPhone Distribution: Example Corp (ABCDE12345)'"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: keychains.path).isEmpty)
 
         let running = try lanes.start(["sign"], in: project, extraEnvironment: password)
-        #expect(waitForStart(of: project))
+        #expect(await waitForStart(of: project))
         let sawKeychain = !(try FileManager.default.contentsOfDirectory(atPath: keychains.path)).isEmpty
-        kill(running.process.processIdentifier, SIGINT)
-        let interrupted = running.finish()
+        kill(running.pid, SIGINT)
+        let interrupted = await running.finish()
         #expect(sawKeychain, "the keychain existed while the lane ran")
         #expect(interrupted.status == 130, "\(interrupted.output)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: keychains.path).isEmpty)
@@ -200,8 +200,8 @@ import Testing
 
     /// Waits (up to two minutes: CI machines are busy) until the lane's shell step has started: it
     /// touches `lane-started` in the project before it sleeps.
-    private func waitForStart(of project: URL) -> Bool {
+    private func waitForStart(of project: URL) async -> Bool {
         let marker = project.appendingPathComponent("lane-started").path
-        return waitUntil(timeout: 120) { FileManager.default.fileExists(atPath: marker) }
+        return await eventually(within: .seconds(120)) { FileManager.default.fileExists(atPath: marker) }
     }
 }

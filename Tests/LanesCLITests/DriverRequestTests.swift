@@ -4,7 +4,7 @@ import Testing
 
 /// How the driver routes a command line: subcommands to the tool, lanes and lane help to the
 /// Lanefile, the top-level help and `env` to the tool with the project handed over.
-@Suite struct DriverRequestTests {
+@Suite(.timeLimit(.minutes(10))) struct DriverRequestTests {
     @Test(arguments: [
         ([], DriverCommandLine.Request.toolWithProject(compile: true)),
         (["--help"], .toolWithProject(compile: true)),

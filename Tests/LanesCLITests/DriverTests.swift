@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import LanesTestSupport
 import Testing
-@testable import LanesCLI
+@testable import LanesCommands
 @testable import LanesDriver
 
 /// The driver's own pieces: its subcommand list and its cache-key hash.
-@Suite struct DriverTests {
+@Suite(.timeLimit(.minutes(10))) struct DriverTests {
     @Test func driverKnowsExactlyTheToolsSubcommands() {
         let toolSubcommands = Set(LanesCommand.configuration.subcommands.map { $0._commandName })
         #expect(DriverCommandLine.subcommands == toolSubcommands)
@@ -21,10 +22,10 @@ import Testing
 
     @Test(arguments: ["", "abc", String(repeating: "a", count: 55), String(repeating: "b", count: 56),
                       String(repeating: "c", count: 64), String(repeating: "lanes ", count: 1000)])
-    func sha256MatchesOpenSSL(input: String) throws {
+    func sha256MatchesOpenSSL(input: String) async throws {
         var hash = SHA256()
         hash.update(Array(input.utf8))
-        #expect(hash.hexDigest == (try openSSLDigest(of: input)))
+        #expect(hash.hexDigest == (try await openSSLDigest(of: input)))
     }
 
     @Test func sha256KnownVector() {
@@ -34,19 +35,8 @@ import Testing
     }
 
     /// The same digest from the OpenSSL command-line tool, an independent implementation.
-    private func openSSLDigest(of text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["dgst", "-sha256", "-r"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+    private func openSSLDigest(of text: String) async throws -> String {
+        let printed = try await Program.run(["/usr/bin/openssl", "dgst", "-sha256", "-r"], input: Array(text.utf8)).standardOutput
         return String(printed.prefix(64))
     }
 }

@@ -5,12 +5,12 @@ import Testing
 /// A Fastfile's everyday release lane, written as a Lanefile, run for real on Linux: xcodebuild is a
 /// recording stand-in, git is libgit2 against a local bare remote, GitHub and Slack are a recording
 /// server on 127.0.0.1. Every external call is checked, and no secret reaches any of them.
-@Suite struct EverydayLaneTests {
-    static let standIn = LanesProcess.fixtures.appendingPathComponent("xcodebuild-standin").path
-    static let server = LanesProcess.fixtures.appendingPathComponent("recording-http-server.py").path
-    static let ipa = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa").path
-    static let brewer = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesXcodeTests/Fixtures/Brewer.xcodeproj")
-    let lanes = LanesProcess()
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct EverydayLaneTests {
+    static let standIn = LanesCommandLine.fixtures.appendingPathComponent("xcodebuild-standin").path
+    static let server = LanesCommandLine.fixtures.appendingPathComponent("recording-http-server.py").path
+    static let ipa = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa").path
+    static let brewer = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesXcodeTests/Fixtures/Brewer.xcodeproj")
+    let lanes = LanesCommandLine()
     /// The folder of the swiftc that compiles the Lanefile, kept on the lane's PATH.
     static let swiftDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
         .first { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }.map(String.init) ?? "/usr/bin"
@@ -46,8 +46,8 @@ import Testing
         }
         """#
 
-    @Test func aFastfileReleaseLaneRunsOnLinuxWithEveryCallChecked() throws {
-        let work = LanesProcess.temporaryDirectory("everyday")
+    @Test func aFastfileReleaseLaneRunsOnLinuxWithEveryCallChecked() async throws {
+        let work = LanesCommandLine.temporaryDirectory("everyday")
         defer { try? FileManager.default.removeItem(at: work) }
         let project = work.appendingPathComponent("brewer")
         let remote = work.appendingPathComponent("remote.git").path
@@ -69,30 +69,24 @@ import Testing
         for command in [["git", "init", "-q", "-b", "main"], ["git", "config", "user.name", "CI"], ["git", "config", "user.email", "ci@example.com"],
                         ["git", "add", "-A"], ["git", "commit", "-q", "-m", "Start"], ["git", "init", "-q", "--bare", remote],
                         ["git", "remote", "add", "origin", remote], ["git", "push", "-q", "origin", "main"]] {
-            let result = try runProgram(command, in: project.path)
+            let result = try await Program.streams(command, in: project.path)
             #expect(result.status == 0, "\(command): \(result.error)")
         }
 
         let record = work.appendingPathComponent("http.jsonl").path
         let portFile = work.appendingPathComponent("port").path
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Self.server, record, portFile, "120"]
-        try server.run()
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: portFile), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let server = try Program.start(["python3", Self.server, record, portFile, "120"])
+        _ = await eventually(within: .seconds(30)) { FileManager.default.fileExists(atPath: portFile) }
         let port = try String(contentsOfFile: portFile, encoding: .utf8)
-        defer {
-            _ = try? runProgram(["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:\(port)/shutdown', b'')"])
-            server.waitUntilExit()
-        }
+        // The server ends by itself after 120 s; a SIGTERM ends it sooner.
+        defer { server.send(SIGTERM) }
 
         let token = "ghp_3verydayT0kenThatMustNotLeak"
         let slackURL = "http://127.0.0.1:\(port)/services/T0/B0/sl4ckW3bh00kS3cret"
         let calls = work.appendingPathComponent("xcodebuild-calls.txt")
         let log = work.appendingPathComponent("test.log")
         try "Test Case '-[BrewerTests.RecipeTests testRatio]' passed (0.002 seconds).\n".write(to: log, atomically: true, encoding: .utf8)
-        let result = try lanes.run(["release"], in: project, extraEnvironment: [
+        let result = try await lanes.run(["release"], in: project, extraEnvironment: [
             "PATH": "\(Self.standIn):\(Self.swiftDirectory):/usr/bin:/bin", "XCODEBUILD_RECORD": calls.path, "XCODEBUILD_IPA": Self.ipa, "XCODEBUILD_TEST_LOG": log.path,
             "GITHUB_TOKEN": token, "SLACK_URL": slackURL, "GITHUB_API_URL": "http://127.0.0.1:\(port)", "CI": "true",
         ])
@@ -113,11 +107,11 @@ import Testing
         #expect(made[2].contains("-exportArchive"))
 
         // git: two commits on top of the start, both in the bare remote.
-        let history = try runProgram(["git", "--git-dir", remote, "log", "--format=%s", "main"])
+        let history = try await Program.streams(["git", "--git-dir", remote, "log", "--format=%s", "main"])
         #expect(history.output == "Changelog for 1.5.0\nVersion 1.5.0\nStart\n", "\(history)")
-        let bumped = try runProgram(["git", "--git-dir", remote, "show", "main~1:Brewer/Info.plist"])
+        let bumped = try await Program.streams(["git", "--git-dir", remote, "show", "main~1:Brewer/Info.plist"])
         #expect(bumped.output.contains("<string>1.5.0</string>"))
-        let changed = try runProgram(["git", "--git-dir", remote, "show", "--name-only", "--format=", "main~1"])
+        let changed = try await Program.streams(["git", "--git-dir", remote, "show", "--name-only", "--format=", "main~1"])
         #expect(changed.output == "Brewer/Info.plist\n")
 
         // GitHub and Slack: what the server received.
@@ -171,8 +165,8 @@ import Testing
     /// xcodes sets DEVELOPER_DIR for later steps; withEnvironment reaches child processes for its
     /// scope only, with secrets masked; a webhook that cannot be reached does not fail the lane; a
     /// declared tool that is missing stops the lane before its first step.
-    @Test func laneAuthoringHelpers() throws {
-        let project = LanesProcess.temporaryDirectory("helpers")
+    @Test func laneAuthoringHelpers() async throws {
+        let project = LanesCommandLine.temporaryDirectory("helpers")
         defer { try? FileManager.default.removeItem(at: project) }
         for (name, version) in [("Xcode-15.4.app", "15.4"), ("Xcode-16.1.app", "16.1"), ("Xcode-16.2.app", "16.2")] {
             let contents = project.appendingPathComponent("apps/\(name)/Contents")
@@ -185,13 +179,13 @@ import Testing
         try Self.helpersLanefile.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
         for command in [["git", "init", "-q"], ["git", "config", "user.name", "CI"], ["git", "config", "user.email", "ci@example.com"],
                         ["git", "add", "-A"], ["git", "commit", "-q", "-m", "Helpers fixture"]] {
-            #expect(try runProgram(command, in: project.path).status == 0)
+            #expect(try await Program.streams(command, in: project.path).status == 0)
         }
         let secretValue = "tok-3Xq9-never-printed"
         let environment = ["PATH": "\(Self.swiftDirectory):/usr/bin:/bin", "API_TOKEN": secretValue, "CI": "", "JENKINS_URL": "",
                            "GITHUB_ACTIONS": "", "GITLAB_CI": "", "BUILDKITE": "", "BUILD_NUMBER": "",
                            "LANES_WEBHOOK_URL": "http://127.0.0.1:1/hook"]
-        let result = try lanes.run(["helpers"], in: project, extraEnvironment: environment)
+        let result = try await lanes.run(["helpers"], in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.standardOutput.contains("developer=\(project.path)/apps/Xcode-16.2.app/Contents/Developer"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("token=******** plain=visible"), "\(result.standardOutput)")
@@ -201,20 +195,20 @@ import Testing
         #expect(result.standardOutput.contains("ci=false"))
         #expect(!result.output.contains(secretValue))
 
-        let missing = try lanes.run(["needsTool"], in: project, extraEnvironment: environment)
+        let missing = try await lanes.run(["needsTool"], in: project, extraEnvironment: environment)
         #expect(missing.status == 78, "\(missing.output)")
         #expect(missing.standardError.contains("lane needsTool needs the tool lanes-missing-tool, which is not on PATH"))
         #expect(!missing.standardOutput.contains("never runs"))
-        let doctor = try lanes.run(["doctor", "--json"], in: project, extraEnvironment: environment)
+        let doctor = try await lanes.run(["doctor", "--json"], in: project, extraEnvironment: environment)
         #expect(doctor.standardOutput.contains("lanes-missing-tool is not on PATH (needed by needsTool)"), "\(doctor.output)")
     }
 
     /// Apple's tools do not exist on Linux: the steps that need them fail at once, naming the tool.
     @Test(arguments: [["notarize", "package:Meow.zip"], ["carthage"], ["swiftlint"]])
-    func appleAndThirdPartyToolsFailAtOnceWhenMissing(arguments: [String]) throws {
-        let project = LanesProcess.temporaryDirectory("missing-tool")
+    func appleAndThirdPartyToolsFailAtOnceWhenMissing(arguments: [String]) async throws {
+        let project = LanesCommandLine.temporaryDirectory("missing-tool")
         defer { try? FileManager.default.removeItem(at: project) }
-        let result = try lanes.run(["run"] + arguments, in: project, extraEnvironment: [
+        let result = try await lanes.run(["run"] + arguments, in: project, extraEnvironment: [
             "PATH": "/nonexistent", "APP_STORE_CONNECT_API_KEY_PATH": "key.p8", "APP_STORE_CONNECT_API_KEY_ID": "K",
             "APP_STORE_CONNECT_API_ISSUER_ID": "I"])
         #expect(result.status == 78, "\(result.output)")
@@ -223,10 +217,10 @@ import Testing
 
     /// Every type `lanes actions --json` names (option types and results) can be written in a
     /// Lanefile that imports only `Lanes`.
-    @Test func everyTypeTheActionsNameIsUsableInALanefile() throws {
-        let project = LanesProcess.temporaryDirectory("types")
+    @Test func everyTypeTheActionsNameIsUsableInALanefile() async throws {
+        let project = LanesCommandLine.temporaryDirectory("types")
         defer { try? FileManager.default.removeItem(at: project) }
-        let listing = try lanes.run(["actions", "--json"], in: project)
+        let listing = try await lanes.run(["actions", "--json"], in: project)
         let steps = try #require(try JSONSerialization.jsonObject(with: Data(listing.standardOutput.utf8)) as? [[String: Any]])
         var names: Set<String> = []
         for step in steps {
@@ -249,7 +243,7 @@ import Testing
                 }
             }
             """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let result = try lanes.run(["types"], in: project, extraEnvironment: ["PATH": "\(Self.swiftDirectory):/usr/bin:/bin"])
+        let result = try await lanes.run(["types"], in: project, extraEnvironment: ["PATH": "\(Self.swiftDirectory):/usr/bin:/bin"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.standardOutput.contains("\(unique.count) types, 1 option"))
     }

@@ -4,24 +4,24 @@ import LanesTestSupport
 import Testing
 
 /// `lanes export`: each file is checked by the target system's own tool, offline.
-@Suite struct ExportCommandTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ExportCommandTests {
     static func tool(_ name: String) -> String? {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Runs a tool; returns its exit status, standard output and standard error.
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> LanesProcess.Result {
-        var lanes = LanesProcess()
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProgramResult {
+        var lanes = LanesCommandLine()
         lanes.environment.merge(environment) { $1 }
-        return try lanes.run(arguments, in: URL(fileURLWithPath: "/"), executable: tool)
+        return try await lanes.run(arguments, in: URL(fileURLWithPath: "/"), executable: tool)
     }
 
     /// Exports `lane` to `target` in a fresh folder; returns the folder.
-    static func export(_ target: String, lane: String = "developerRelease", extra: [String] = []) throws -> URL {
-        let project = try LanesProcess.project("triggers")
+    static func export(_ target: String, lane: String = "developerRelease", extra: [String] = []) async throws -> URL {
+        let project = try LanesCommandLine.project("triggers")
         let output = project.appendingPathComponent("exported")
-        let result = try LanesProcess().run(["export", "--to", target, "--lane", lane, "--output", output.path] + extra, in: project)
+        let result = try await LanesCommandLine().run(["export", "--to", target, "--lane", lane, "--output", output.path] + extra, in: project)
         #expect(result.status == 0, "\(result.output)")
         return output
     }
@@ -31,12 +31,12 @@ import Testing
     }
 
     @Test(.enabled(if: tool("systemd-analyze") != nil, "needs systemd-analyze (Debian's systemd package; make test-deps installs it)"))
-    func systemdUnitsVerifyAndListTheSameInstantsAsLanesSchedule() throws {
+    func systemdUnitsVerifyAndListTheSameInstantsAsLanesSchedule() async throws {
         let analyze = try #require(Self.tool("systemd-analyze"))
-        let folder = try Self.export("systemd")
+        let folder = try await Self.export("systemd")
         let service = folder.appendingPathComponent("lanes-developer-release.service").path
         let timer = folder.appendingPathComponent("lanes-developer-release.timer").path
-        let verify = try Self.run(analyze, ["verify", service, timer])
+        let verify = try await Self.run(analyze, ["verify", service, timer])
         #expect(verify.status == 0 && verify.standardError.isEmpty, "\(verify.output)")  // unknown keys only warn on stderr
         let timerText = try Self.read(folder, "lanes-developer-release.timer")
         #expect(timerText.contains("Persistent=true"))
@@ -44,14 +44,14 @@ import Testing
         #expect(calendar == "Mon..Thu,Sun *-*-* 00:30:00 Asia/Taipei")
 
         // The same next 5 instants as `lanes schedule`, compared in UTC.
-        let listed = try Self.run(analyze, ["calendar", "--iterations=5", String(calendar)], environment: ["TZ": "UTC"])
+        let listed = try await Self.run(analyze, ["calendar", "--iterations=5", String(calendar)], environment: ["TZ": "UTC"])
         #expect(listed.status == 0, "\(listed.output)")
         let systemdTimes = listed.standardOutput.split(separator: "\n").compactMap { line -> String? in
             guard line.contains("Next elapse:") || line.contains("Iter. #") else { return nil }
             return line.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
         }
-        let project = try LanesProcess.project("triggers")
-        let schedule = try LanesProcess().run(["schedule", "--json"], in: project)
+        let project = try LanesCommandLine.project("triggers")
+        let schedule = try await LanesCommandLine().run(["schedule", "--json"], in: project)
         let lanes = try #require(try JSONSerialization.jsonObject(with: Data(schedule.standardOutput.utf8)) as? [[String: Any]])
         let next = try #require((lanes[0]["triggers"] as? [[String: Any]])?[0]["next"] as? [String])
         let formatter = ISO8601DateFormatter()
@@ -64,10 +64,10 @@ import Testing
     }
 
     @Test(.enabled(if: tool("kubernetes-validate") != nil, "needs kubernetes-validate (PyPI; make test-deps installs it)"))
-    func kubernetesCronJobValidatesStrictly() throws {
-        let folder = try Self.export("kubernetes")
+    func kubernetesCronJobValidatesStrictly() async throws {
+        let folder = try await Self.export("kubernetes")
         let file = folder.appendingPathComponent("lanes-developer-release.cronjob.yaml")
-        let validate = try Self.run(try #require(Self.tool("kubernetes-validate")), ["--strict", file.path])
+        let validate = try await Self.run(try #require(Self.tool("kubernetes-validate")), ["--strict", file.path])
         #expect(validate.status == 0, "\(validate.output)")
         let text = try String(contentsOf: file, encoding: .utf8)
         for line in ["schedule: \"30 0 * * 0-4\"", "timeZone: \"Asia/Taipei\"", "concurrencyPolicy: Forbid", "startingDeadlineSeconds: 86400",
@@ -76,15 +76,15 @@ import Testing
         }
         #expect(!text.contains("APP_STORE_KEY="))
         // Day-of-week 7 (Sunday) is written as 0.
-        let sunday = try Self.read(try Self.export("kubernetes", lane: "sunday"), "lanes-sunday.cronjob.yaml")
+        let sunday = try Self.read(try await Self.export("kubernetes", lane: "sunday"), "lanes-sunday.cronjob.yaml")
         #expect(sunday.contains("schedule: \"0 4 * * 0,5,6\""))
     }
 
     @Test(.enabled(if: tool("check-jsonschema") != nil, "needs check-jsonschema (PyPI; make test-deps installs it)"))
-    func githubWorkflowMatchesTheSchemaInUTC() throws {
-        let folder = try Self.export("github-actions")
+    func githubWorkflowMatchesTheSchemaInUTC() async throws {
+        let folder = try await Self.export("github-actions")
         let file = folder.appendingPathComponent("lanes-developer-release.yml")
-        let check = try Self.run(try #require(Self.tool("check-jsonschema")), ["--builtin-schema", "vendor.github-workflows", file.path])
+        let check = try await Self.run(try #require(Self.tool("check-jsonschema")), ["--builtin-schema", "vendor.github-workflows", file.path])
         #expect(check.status == 0, "\(check.output)")
         let text = try String(contentsOf: file, encoding: .utf8)
         // 00:30 Sunday-Thursday in Taipei (+08:00) is 16:30 UTC the day before: Saturday-Wednesday.
@@ -95,13 +95,13 @@ import Testing
         #expect(text.contains("brew install --HEAD lanes/lanes/lanes"))
         #expect(text.contains("fetch-depth: 0"))
         #expect(text.contains("APP_FLAVOR: ${{ vars.APP_FLAVOR }}"))
-        let newYork = try Self.read(try Self.export("github-actions", lane: "newYork"), "lanes-new-york.yml")
+        let newYork = try Self.read(try await Self.export("github-actions", lane: "newYork"), "lanes-new-york.yml")
         #expect(newYork.contains("DST: America/New_York changes to"))
     }
 
     @Test(.enabled(if: tool("groovyc") != nil, "needs groovyc (Debian's groovy; make test-deps installs it)"))
-    func jenkinsfileCompilesAndKeepsH() throws {
-        let folder = try Self.export("jenkins")
+    func jenkinsfileCompilesAndKeepsH() async throws {
+        let folder = try await Self.export("jenkins")
         let text = try Self.read(folder, "Jenkinsfile")
         #expect(text.contains("cron('TZ=Asia/Taipei\\nH 0 * * 0-4')"))
         #expect(text.contains("pollSCM('TZ=Asia/Taipei\\nH/15 * * * *')"))
@@ -113,12 +113,12 @@ import Testing
         try text.write(to: groovy, atomically: true, encoding: .utf8)
         let javaHome = ProcessInfo.processInfo.environment["JAVA_HOME"]
             ?? Self.tool("java").map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().path }
-        let compile = try Self.run(try #require(Self.tool("groovyc")), ["-d", folder.appendingPathComponent("classes").path, groovy.path],
+        let compile = try await Self.run(try #require(Self.tool("groovyc")), ["-d", folder.appendingPathComponent("classes").path, groovy.path],
                                    environment: javaHome.map { ["JAVA_HOME": $0] } ?? [:])
         #expect(compile.status == 0, "\(compile.output)")
         // Another job name, another minute: the one lanes' Jenkins-exact engine gives for it.
-        let other = try Self.read(try Self.export("jenkins", extra: ["--job-name", "Other/job"]), "Jenkinsfile")
-        let explain = try LanesProcess().run(["cron", "explain", "H 0 * * 0-4", "--seed", "Other/job", "--tz", "UTC"], in: folder)
+        let other = try await Self.read(try Self.export("jenkins", extra: ["--job-name", "Other/job"]), "Jenkinsfile")
+        let explain = try await LanesCommandLine().run(["cron", "explain", "H 0 * * 0-4", "--seed", "Other/job", "--tz", "UTC"], in: folder)
         let minute = try #require(explain.standardOutput.split(separator: "\n").first { $0.contains("minute") }?.split(separator: " ").last)
         #expect(other.contains("cron `H 0 * * 0-4` -> `\(minute) 0 * * 0-4`"), "\(other)")
     }
@@ -127,34 +127,34 @@ import Testing
 /// `lanes export --to launchd`: the plist reads in Python's plistlib, and an independent reading of
 /// launchd's calendar rules fires at exactly the instants `lanes schedule` lists, for 30 days that
 /// cross New York's spring daylight-saving change (2027-03-14).
-@Suite struct LaunchdExportTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct LaunchdExportTests {
     static let zone = "America/New_York"
     static let start = "2027-03-01T00:00:00Z"
 
-    static func exportPlist(_ project: URL, lane: String, zone: String = zone, extra: [String] = []) throws -> (LanesProcess.Result, URL) {
-        var lanes = LanesProcess()
+    static func exportPlist(_ project: URL, lane: String, zone: String = zone, extra: [String] = []) async throws -> (ProgramResult, URL) {
+        var lanes = LanesCommandLine()
         lanes.environment["TZ"] = zone
         let output = project.appendingPathComponent("exported-\(lane)")
-        let result = try lanes.run(["export", "--to", "launchd", "--lane", lane, "--output", output.path] + extra, in: project)
+        let result = try await lanes.run(["export", "--to", "launchd", "--lane", lane, "--output", output.path] + extra, in: project)
         return (result, output.appendingPathComponent("lanes.\(lane).plist"))
     }
 
-    @Test(arguments: ["nightly", "often"]) func firesAtTheInstantsLanesScheduleLists(lane: String) throws {
-        let project = try LanesProcess.project("launchd")
-        let (export, plist) = try Self.exportPlist(project, lane: lane)
+    @Test(arguments: ["nightly", "often"]) func firesAtTheInstantsLanesScheduleLists(lane: String) async throws {
+        let project = try LanesCommandLine.project("launchd")
+        let (export, plist) = try await Self.exportPlist(project, lane: lane)
         #expect(export.status == 0, "\(export.output)")
         #expect(export.standardError.contains("launchctl bootstrap gui/$(id -u) ~/Library/LaunchAgents/lanes.\(lane).plist"), "\(export.output)")
         let text = try String(contentsOf: plist, encoding: .utf8)
         #expect(text.contains("this Mac's local time, \(Self.zone)"))
 
         let model = project.appendingPathComponent("launchd_fires.py").path
-        let fired = try runProgram(["python3", model, plist.path, Self.zone, Self.start, "30"])
+        let fired = try await Program.streams(["python3", model, plist.path, Self.zone, Self.start, "30"])
         #expect(fired.status == 0, "\(fired.error)")
         let launchdTimes = fired.output.split(separator: "\n").map(String.init)
 
-        var lanes = LanesProcess()
+        var lanes = LanesCommandLine()
         lanes.environment["TZ"] = Self.zone
-        let schedule = try lanes.run(["schedule", "--json", "--from", Self.start, "--count", "400"], in: project)
+        let schedule = try await lanes.run(["schedule", "--json", "--from", Self.start, "--count", "400"], in: project)
         #expect(schedule.status == 0, "\(schedule.output)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(schedule.standardOutput.utf8)) as? [[String: Any]])
         let entry = try #require(entries.first { $0["lane"] as? String == lane })
@@ -170,17 +170,17 @@ import Testing
     }
 
     /// launchd fires when the day or the weekday matches; Jenkins only when both do.
-    @Test func aSpecRestrictingDayAndWeekdayIsRefused() throws {
-        let project = try LanesProcess.project("launchd")
-        let (export, _) = try Self.exportPlist(project, lane: "both")
+    @Test func aSpecRestrictingDayAndWeekdayIsRefused() async throws {
+        let project = try LanesCommandLine.project("launchd")
+        let (export, _) = try await Self.exportPlist(project, lane: "both")
         #expect(export.status == 78, "\(export.output)")
         #expect(export.standardError.contains("restricts both the day of the month and the weekday"), "\(export.output)")
     }
 
     /// Another zone than the Mac's converts by today's offsets, and the file says so.
-    @Test func anotherZoneIsConvertedAndSaysUntilWhen() throws {
-        let project = try LanesProcess.project("launchd")
-        let (export, plist) = try Self.exportPlist(project, lane: "taipei", zone: "Asia/Tokyo", extra: ["--daemon"])
+    @Test func anotherZoneIsConvertedAndSaysUntilWhen() async throws {
+        let project = try LanesCommandLine.project("launchd")
+        let (export, plist) = try await Self.exportPlist(project, lane: "taipei", zone: "Asia/Tokyo", extra: ["--daemon"])
         #expect(export.status == 0, "\(export.output)")
         #expect(export.standardError.contains("sudo launchctl bootstrap system /Library/LaunchDaemons/lanes.taipei.plist"))
         let text = try String(contentsOf: plist, encoding: .utf8)
@@ -193,28 +193,28 @@ import Testing
 
 /// Issue 21, "exports inject": free text (a hash seed, the project's folder) cannot add lines,
 /// keys, arguments or specifiers to any exported file, and two lanes never share a file.
-@Suite struct ExportInjectionTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ExportInjectionTests {
     static let targets = ["github-actions", "kubernetes", "systemd", "jenkins", "launchd"]
 
     /// The fixture in a folder whose name holds a systemd specifier and a command substitution.
     static func hostileProject() throws -> URL {
-        let source = try LanesProcess.project("hostile-export")
+        let source = try LanesCommandLine.project("hostile-export")
         let project = source.deletingLastPathComponent().appendingPathComponent("proj %h $(touch pwned-dir) \(UUID().uuidString)")
         try FileManager.default.moveItem(at: source, to: project)
         return project
     }
 
-    static func export(_ target: String, lane: String, in project: URL, into folder: URL) throws -> [URL] {
-        let result = try LanesProcess().run(["export", "--to", target, "--lane", lane, "--output", folder.path], in: project)
+    static func export(_ target: String, lane: String, in project: URL, into folder: URL) async throws -> [URL] {
+        let result = try await LanesCommandLine().run(["export", "--to", target, "--lane", lane, "--output", folder.path], in: project)
         #expect(result.status == 0, "\(result.output)")
         return result.standardOutput.split(separator: "\n").compactMap { line in
             line.hasPrefix("wrote ") ? URL(fileURLWithPath: String(line.dropFirst("wrote ".count))) : nil
         }
     }
 
-    @Test(arguments: targets) func aHostileSeedAndFolderStayInsideTheirValues(target: String) throws {
+    @Test(arguments: targets) func aHostileSeedAndFolderStayInsideTheirValues(target: String) async throws {
         let project = try Self.hostileProject()
-        let files = try Self.export(target, lane: "nightly", in: project, into: project.appendingPathComponent("out"))
+        let files = try await Self.export(target, lane: "nightly", in: project, into: project.appendingPathComponent("out"))
         #expect(!files.isEmpty)
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -235,7 +235,7 @@ import Testing
                 documents = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d is not None]
                 print(json.dumps(documents))
                 """
-            let parsed = try runProgram(["python3", "-c", script, files[0].path])
+            let parsed = try await Program.streams(["python3", "-c", script, files[0].path])
             #expect(parsed.status == 0, "\(parsed.error)")
             let documents = try #require(try JSONSerialization.jsonObject(with: Data(parsed.output.utf8)) as? [[String: Any]])
             if target == "github-actions" {
@@ -255,15 +255,15 @@ import Testing
 
     /// `build_ios` and `buildIos` (and two names alike in their first 40 characters) get files and
     /// Kubernetes Secrets of their own.
-    @Test func lanesWithSimilarNamesNeverShareAFile() throws {
-        let project = try LanesProcess.project("hostile-export")
+    @Test func lanesWithSimilarNamesNeverShareAFile() async throws {
+        let project = try LanesCommandLine.project("hostile-export")
         let folder = project.appendingPathComponent("out")
         let lanes = ["build_ios", "buildIos", "aVeryLongLaneNameThatGoesOnAndOnPastFortyCharactersA",
                      "aVeryLongLaneNameThatGoesOnAndOnPastFortyCharactersB"]
         var written: [String] = []
         var secrets: Set<String> = []
         for lane in lanes {
-            let files = try Self.export("kubernetes", lane: lane, in: project, into: folder)
+            let files = try await Self.export("kubernetes", lane: lane, in: project, into: folder)
             written += files.map(\.lastPathComponent)
             let text = try String(contentsOf: try #require(files.first), encoding: .utf8)
             #expect(text.contains("args: [\"lanes\", \"\(lane)\"]"), "\(text)")
@@ -277,23 +277,23 @@ import Testing
 
 /// Issue 19: `lanes export --to jenkins` without `--lane` writes a Jenkinsfile for every scheduled
 /// lane; the Kubernetes and systemd files say that an Xcode lane cannot run there.
-@Suite struct ExportCoverageTests {
-    @Test func jenkinsWritesEveryScheduledLane() throws {
-        let project = try LanesProcess.project("triggers")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ExportCoverageTests {
+    @Test func jenkinsWritesEveryScheduledLane() async throws {
+        let project = try LanesCommandLine.project("triggers")
         let output = project.appendingPathComponent("jenkins")
-        let result = try LanesProcess().run(["export", "--to", "jenkins", "--output", output.path], in: project)
+        let result = try await LanesCommandLine().run(["export", "--to", "jenkins", "--output", output.path], in: project)
         #expect(result.status == 0, "\(result.output)")
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
         #expect(names == ["Jenkinsfile-developer-release", "Jenkinsfile-new-york", "Jenkinsfile-sunday", "Jenkinsfile-weekly"], "\(names)")
         let weekly = try String(contentsOf: output.appendingPathComponent("Jenkinsfile-weekly"), encoding: .utf8)
         #expect(weekly.contains("sh 'lanes weekly'") && weekly.contains("cron('H 3 * * 1')"), "\(weekly)")
-        let refused = try LanesProcess().run(["export", "--to", "jenkins", "--job-name", "x"], in: project)
+        let refused = try await LanesCommandLine().run(["export", "--to", "jenkins", "--job-name", "x"], in: project)
         #expect(refused.status == 64 && refused.standardError.contains("--job-name names one Jenkins job"), "\(refused.output)")
     }
 
     @Test(arguments: [("kubernetes", "lanes-developer-release.cronjob.yaml"), ("systemd", "lanes-developer-release.service")])
-    func linuxTargetsSayAnXcodeLaneCannotRunThere(target: String, file: String) throws {
-        let folder = try ExportCommandTests.export(target)
+    func linuxTargetsSayAnXcodeLaneCannotRunThere(target: String, file: String) async throws {
+        let folder = try await ExportCommandTests.export(target)
         let text = try ExportCommandTests.read(folder, file)
         #expect(text.contains("An Xcode lane (build_app, run_tests on a simulator, the login keychain) cannot run here"), "\(text)")
         #expect(text.contains("APP_FLAVOR"), "\(text)")

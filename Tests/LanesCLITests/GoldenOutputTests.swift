@@ -5,9 +5,9 @@ import Testing
 /// Whole CLI outputs that must not drift, compared with files in `Golden/`. After an intended change,
 /// rewrite them with `LANES_UPDATE_GOLDEN=1 swift test --filter GoldenOutputTests`: that run fails on
 /// purpose, so an update can never pass as a green run; review the diff and run the tests again.
-@Suite struct GoldenOutputTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct GoldenOutputTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    let lanes = LanesProcess()
+    let lanes = LanesCommandLine()
 
     @Test(arguments: [
         (["actions", "sh"], "actions-sh.txt"),
@@ -16,9 +16,9 @@ import Testing
         (["list", "--json"], "list-basic.json"),
         (["deploy"], "unknown-lane.stderr"),
     ])
-    func matchesGolden(arguments: [String], file: String) throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(arguments, in: project)
+    func matchesGolden(arguments: [String], file: String) async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(arguments, in: project)
         // Whether this run compiled the Lanefile depends on test order; the rest must not vary.
         let actual = (file.hasSuffix(".stderr") ? result.standardError : result.standardOutput)
             .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Compiling ") }.joined(separator: "\n")

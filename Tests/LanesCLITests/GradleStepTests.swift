@@ -4,11 +4,11 @@ import Testing
 
 /// `lanes run gradle` against a stand-in gradlew that records its arguments and environment and
 /// writes an APK, as a real assemble task does.
-@Suite struct GradleStepTests {
-    let lanes = LanesProcess()
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct GradleStepTests {
+    let lanes = LanesCommandLine()
 
-    @Test func gradleRunsTheWrapperWithTheComposedTaskKeepsTheSecretOutOfArgvAndReturnsTheAPK() throws {
-        let project = LanesProcess.temporaryDirectory("gradle")
+    @Test func gradleRunsTheWrapperWithTheComposedTaskKeepsTheSecretOutOfArgvAndReturnsTheAPK() async throws {
+        let project = LanesCommandLine.temporaryDirectory("gradle")
         defer { try? FileManager.default.removeItem(at: project) }
         let wrapper = project.appendingPathComponent("gradlew").path
         try """
@@ -21,7 +21,7 @@ import Testing
             """.write(toFile: wrapper, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
         let secret = "gradle-store-\(UInt32.random(in: 100_000...999_999))"
-        let result = try lanes.run(["run", "gradle", "task:assemble", "flavor:prod", "build_type:release",
+        let result = try await lanes.run(["run", "gradle", "task:assemble", "flavor:prod", "build_type:release",
                                     "properties:versionCode=12,storePassword=\(secret)", "system_properties:ci=true"],
                                    in: project)
         #expect(result.status == 0, "\(result.output)")
@@ -37,10 +37,10 @@ import Testing
                 "\(result.output) (project \(root))")
     }
 
-    @Test func aMissingWrapperFailsNamingItsPath() throws {
-        let project = LanesProcess.temporaryDirectory("gradle-missing")
+    @Test func aMissingWrapperFailsNamingItsPath() async throws {
+        let project = LanesCommandLine.temporaryDirectory("gradle-missing")
         defer { try? FileManager.default.removeItem(at: project) }
-        let result = try lanes.run(["run", "gradle", "task:assemble"], in: project)
+        let result = try await lanes.run(["run", "gradle", "task:assemble"], in: project)
         #expect(result.status != 0)
         #expect(result.standardError.contains("no Gradle program at") && result.standardError.contains("gradlew"), "\(result.output)")
     }

@@ -5,13 +5,13 @@ import Testing
 /// `lanes import fastlane` end to end: a Fastfile with match, gym, pilot, an error block and ENV
 /// secrets becomes a Lanefile that compiles through `lanes`, whose help lists the secrets, and whose
 /// build lane runs on Linux with the stand-in xcodebuild.
-@Suite struct ImportCommandTests {
-    static let standIn = LanesProcess.fixtures.appendingPathComponent("xcodebuild-standin").path
-    static let ipa = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa").path
-    static let brewer = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesXcodeTests/Fixtures/Brewer.xcodeproj")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ImportCommandTests {
+    static let standIn = LanesCommandLine.fixtures.appendingPathComponent("xcodebuild-standin").path
+    static let ipa = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa").path
+    static let brewer = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesXcodeTests/Fixtures/Brewer.xcodeproj")
     static let swiftDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
         .first { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }.map(String.init) ?? "/usr/bin"
-    let lanes = LanesProcess()
+    let lanes = LanesCommandLine()
 
     static let fastfile = """
         default_platform(:ios)
@@ -49,7 +49,7 @@ import Testing
         """
 
     func project() throws -> URL {
-        let work = LanesProcess.temporaryDirectory("import")
+        let work = LanesCommandLine.temporaryDirectory("import")
         let project = work.appendingPathComponent("brewer")
         try FileManager.default.createDirectory(at: project.appendingPathComponent("fastlane"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.brewer, to: project.appendingPathComponent("Brewer.xcodeproj"))
@@ -62,10 +62,10 @@ import Testing
         return project
     }
 
-    @Test func aFastfileWithMatchGymPilotAndSecretsBecomesALanefileThatCompilesAndRuns() throws {
+    @Test func aFastfileWithMatchGymPilotAndSecretsBecomesALanefileThatCompilesAndRuns() async throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
-        let imported = try lanes.run(["import", "fastlane", "--json", "--report", "import.json"], in: project)
+        let imported = try await lanes.run(["import", "fastlane", "--json", "--report", "import.json"], in: project)
         #expect(imported.status == 0, "\(imported.output)")
         #expect(imported.standardOutput.contains("it compiles"), "\(imported.output)")
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent("import.json"))) as? [String: Any] ?? [:]
@@ -78,14 +78,14 @@ import Testing
         #expect(report["compiled"] as? Bool == true)
 
         // `lanes help beta` names the declared secret and variables.
-        let help = try lanes.run(["help", "beta"], in: project)
+        let help = try await lanes.run(["help", "beta"], in: project)
         #expect(help.status == 0, "\(help.standardError)")
         for name in ["ASC_KEY_CONTENT", "ASC_KEY_ID", "MATCH_GIT_URL"] { #expect(help.output.contains(name), "\(name) not in\n\(help.output)") }
 
         // The QA lane builds for real with the stand-in xcodebuild and reads gym's result (lane_context).
         let calls = project.appendingPathComponent("xcodebuild-calls.txt")
         let environment = ["PATH": "\(Self.standIn):\(Self.swiftDirectory):/usr/bin:/bin", "XCODEBUILD_RECORD": calls.path, "XCODEBUILD_IPA": Self.ipa]
-        let qa = try lanes.run(["qa", "clean:true"], in: project, extraEnvironment: environment)
+        let qa = try await lanes.run(["qa", "clean:true"], in: project, extraEnvironment: environment)
         #expect(qa.status == 0, "\(qa.output)")
         let recorded = (try? String(contentsOf: calls, encoding: .utf8)) ?? ""
         #expect(recorded.contains("archive\n"), "\(recorded)")
@@ -96,21 +96,21 @@ import Testing
         // writes the given build number, skips on dry_run, and stops naming the option when build is not given.
         let stamps = actions.filter { $0["lane"] as? String == "stamp" }
         #expect(stamps.map { $0["outcome"] as? String ?? "" } == ["step"])
-        let stamped = try lanes.run(["stamp", "build:42"], in: project)
+        let stamped = try await lanes.run(["stamp", "build:42"], in: project)
         #expect(stamped.status == 0, "\(stamped.output)")
         let plist = project.appendingPathComponent("Stamp/Info.plist")
         #expect(((try? String(contentsOf: plist, encoding: .utf8)) ?? "").contains("<string>42</string>"))
-        let dry = try lanes.run(["stamp", "build:43", "dry_run:true"], in: project)
+        let dry = try await lanes.run(["stamp", "build:43", "dry_run:true"], in: project)
         #expect(dry.status == 0, "\(dry.output)")
         #expect(((try? String(contentsOf: plist, encoding: .utf8)) ?? "").contains("<string>42</string>"))
-        let missing = try lanes.run(["stamp"], in: project)
+        let missing = try await lanes.run(["stamp"], in: project)
         #expect(missing.status != 0)
         #expect(missing.output.contains("set_info_plist_value's value has no value"), "\(missing.output)")
 
         // The beta lane stops at the first step that cannot work here, and the error block runs,
         // without printing the secret.
         let secretValue = "Canary-Key-Content-25"
-        let failed = try lanes.run(["beta"], in: project, extraEnvironment: environment.merging([
+        let failed = try await lanes.run(["beta"], in: project, extraEnvironment: environment.merging([
             "ASC_KEY_ID": "D383SF739A", "ASC_ISSUER_ID": "6053b7fe-68a8-4acb-89be-165aa6465141", "ASC_KEY_CONTENT": secretValue,
             "MATCH_GIT_URL": project.appendingPathComponent("no-such-storage.git").path, "BUILD_NUMBER": "7",
         ]) { $1 })
@@ -119,40 +119,40 @@ import Testing
         #expect(!failed.output.contains(secretValue))
     }
 
-    @Test func anExistingLanefileIsNeverOverwrittenWithoutForce() throws {
+    @Test func anExistingLanefileIsNeverOverwrittenWithoutForce() async throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
         try "// mine\n".write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let refused = try lanes.run(["import", "fastlane", "--no-compile"], in: project)
+        let refused = try await lanes.run(["import", "fastlane", "--no-compile"], in: project)
         #expect(refused.status == 78, "\(refused.output)\(refused.standardError)")
         #expect(refused.standardError.contains("already exists") && refused.standardError.contains("--force"), "\(refused.standardError)")
         #expect(try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8) == "// mine\n")
-        let forced = try lanes.run(["import", "fastlane", "--no-compile", "--force"], in: project)
+        let forced = try await lanes.run(["import", "fastlane", "--no-compile", "--force"], in: project)
         #expect(forced.status == 0, "\(forced.standardError)")
         #expect(try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8).contains("let lanes = Lanefile {"))
     }
 
-    @Test func outputChoosesTheLanefileAndAMissingFastfileIsAUsageError() throws {
+    @Test func outputChoosesTheLanefileAndAMissingFastfileIsAUsageError() async throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
         let output = project.appendingPathComponent("Broken.swift")
-        let imported = try lanes.run(["import", "fastlane", "--no-compile", "--output", output.path], in: project)
+        let imported = try await lanes.run(["import", "fastlane", "--no-compile", "--output", output.path], in: project)
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(FileManager.default.fileExists(atPath: output.path))
-        let missing = try lanes.run(["import", "fastlane", "nowhere"], in: project)
+        let missing = try await lanes.run(["import", "fastlane", "nowhere"], in: project)
         #expect(missing.status == 64, "\(missing.standardError)")
         #expect(missing.standardError.contains("no Fastfile") || missing.standardError.contains("does not exist"), "\(missing.standardError)")
     }
 
-    @Test func initInAFastlaneProjectOffersTheImport() throws {
+    @Test func initInAFastlaneProjectOffersTheImport() async throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
         // No terminal: the offer is printed and the template written, as before.
-        let offered = try lanes.run(["init"], in: project)
+        let offered = try await lanes.run(["init"], in: project)
         #expect(offered.status == 0, "\(offered.output)")
         #expect(offered.standardOutput.contains("This project has fastlane/Fastfile. Import it"), "\(offered.standardOutput)")
         #expect(offered.standardOutput.contains("lanes init --import"))
-        let imported = try lanes.run(["init", "--import", "--force"], in: project)
+        let imported = try await lanes.run(["init", "--import", "--force"], in: project)
         #expect(imported.status == 0, "\(imported.output)")
         let lanefile = try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)
         #expect(lanefile.contains("// Imported from fastlane/Fastfile"))

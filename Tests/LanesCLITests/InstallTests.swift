@@ -3,33 +3,25 @@ import Foundation
 import Testing
 
 /// `make install` gives a `lanes` that works from any folder, without the build tree on PATH.
-@Suite struct InstallTests {
-    @Test func installedLanesInitsListsAndRunsALane() throws {
-        let prefix = LanesProcess.temporaryDirectory("prefix")
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "--no-print-directory", "-C", LanesProcess.repositoryRoot.path, "install-files",
-                          "BIN=\(LanesProcess.repositoryRoot.path)/.build/debug", "PREFIX=\(prefix.path)"]
-        let log = Pipe()
-        make.standardOutput = log
-        make.standardError = log
-        try make.run()
-        let makeOutput = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        make.waitUntilExit()
-        try #require(make.terminationStatus == 0, "\(makeOutput)")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct InstallTests {
+    @Test func installedLanesInitsListsAndRunsALane() async throws {
+        let prefix = LanesCommandLine.temporaryDirectory("prefix")
+        let make = try await Program.run(["make", "--no-print-directory", "-C", LanesCommandLine.repositoryRoot.path, "install-files",
+                                          "BIN=\(LanesCommandLine.repositoryRoot.path)/.build/debug", "PREFIX=\(prefix.path)"])
+        try #require(make.status == 0, "\(make.output)")
 
         let installed = prefix.appendingPathComponent("bin/lanes").path
-        var lanes = LanesProcess()
+        var lanes = LanesCommandLine()
         lanes.environment["PATH"] = "/usr/bin:/bin:" + URL(fileURLWithPath: try #require(swiftcPath())).deletingLastPathComponent().path
-        let project = LanesProcess.temporaryDirectory("installed-project")
-        let initialized = try lanes.run(["init", "--name", "Brewer", "--app-id", "works.sth.brewer"], in: project, executable: installed)
+        let project = LanesCommandLine.temporaryDirectory("installed-project")
+        let initialized = try await lanes.run(["init", "--name", "Brewer", "--app-id", "works.sth.brewer"], in: project, executable: installed)
         #expect(initialized.status == 0, "\(initialized.output)")
-        let listed = try lanes.run(["list", "--json"], in: project, executable: installed)
+        let listed = try await lanes.run(["list", "--json"], in: project, executable: installed)
         #expect(listed.status == 0, "\(listed.output)")
         #expect(listed.standardOutput.contains(#""name":"developerRelease""#))
 
         // Give the generated Lanefile what it expects: the Brewer project, its signing files, a git history.
-        let example = LanesProcess.repositoryRoot.appendingPathComponent("Example")
+        let example = LanesCommandLine.repositoryRoot.appendingPathComponent("Example")
         let files = FileManager.default
         try files.copyItem(at: example.appendingPathComponent("Brewer.xcodeproj"), to: project.appendingPathComponent("Brewer.xcodeproj"))
         try files.createDirectory(at: project.appendingPathComponent("codesigning"), withIntermediateDirectories: true)
@@ -37,11 +29,11 @@ import Testing
             try files.copyItem(at: example.appendingPathComponent("codesigning/\(name)"),
                                to: project.appendingPathComponent("codesigning/\(name)"))
         }
-        try git(["init", "-q"], in: project)
-        try git(["add", "."], in: project)
-        try git(["-c", "user.name=CI", "-c", "user.email=ci@example.com", "commit", "-q", "-m", "Initial"], in: project)
+        try await git(["init", "-q"], in: project)
+        try await git(["add", "."], in: project)
+        try await git(["-c", "user.name=CI", "-c", "user.email=ci@example.com", "commit", "-q", "-m", "Initial"], in: project)
 
-        let ran = try lanes.run(["developerRelease"], in: project, extraEnvironment: [
+        let ran = try await lanes.run(["developerRelease"], in: project, extraEnvironment: [
             "KEYCHAIN_NAME": "ci", "KEYCHAIN_PASSWORD": "kc-password", "CERTIFICATE_PASSWORD": "brewer-3des-pass",
         ], executable: installed)
         #expect(ran.status == 0, "\(ran.output)")
@@ -52,14 +44,9 @@ import Testing
         #expect(try files.contentsOfDirectory(atPath: keychains).isEmpty, "the lane's keychain is gone")
     }
 
-    private func git(_ arguments: [String], in directory: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
+    private func git(_ arguments: [String], in directory: URL) async throws {
+        let result = try await Program.run(["/usr/bin/git"] + arguments, in: directory.path)
+        try #require(result.status == 0, "git \(arguments.joined(separator: " ")) failed: \(result.output)")
     }
 
     private func swiftcPath() -> String? {

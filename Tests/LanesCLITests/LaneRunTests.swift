@@ -6,14 +6,14 @@ import FoundationXML
 import Testing
 
 /// Golden behaviour of `lanes LANE` on fixture Lanefiles, through the built executable.
-@Suite struct LaneRunTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct LaneRunTests {
     /// Runners are keyed by content, so tests of one fixture may share a cache (and race to fill it).
-    static let sharedCache = LanesProcess.temporaryDirectory("shared-cache")
-    let lanes = LanesProcess(cacheDirectory: sharedCache)
+    static let sharedCache = LanesCommandLine.temporaryDirectory("shared-cache")
+    let lanes = LanesCommandLine(cacheDirectory: sharedCache)
 
-    @Test func successfulLanePrintsOutputBannerAndSummary() throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(["greet"], in: project)
+    @Test func successfulLanePrintsOutputBannerAndSummary() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(["greet"], in: project)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.standardOutput.contains("hello"))
         #expect(result.standardOutput.contains("--- 1. sh: sh -c echo hello"))
@@ -24,9 +24,9 @@ import Testing
         #expect(!result.standardOutput.contains("\u{1B}["), "no colours when NO_COLOR is set or not on a terminal")
     }
 
-    @Test func failingStepFailsTheLaneAndStillRunsErrorAndFinallyHooks() throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(["broken"], in: project)
+    @Test func failingStepFailsTheLaneAndStillRunsErrorAndFinallyHooks() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(["broken"], in: project)
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("first step"))
         #expect(!result.standardOutput.contains("never runs"))
@@ -38,25 +38,25 @@ import Testing
         #expect(result.standardError.contains("| about to fail"), "the failure shows the output tail")
     }
 
-    @Test func laneCallsAnotherLane() throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(["nested"], in: project)
+    @Test func laneCallsAnotherLane() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(["nested"], in: project)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.standardOutput.contains("hello"))
         #expect(result.standardOutput.components(separatedBy: "before ").count == 2, "hooks run once, for the outer lane")
     }
 
-    @Test func unknownLaneIsAUsageErrorListingTheLanes() throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(["deploy"], in: project)
+    @Test func unknownLaneIsAUsageErrorListingTheLanes() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(["deploy"], in: project)
         #expect(result.status == 64)
         #expect(result.standardError.contains("no lane named 'deploy'"))
         #expect(result.standardError.contains("greet, release, broken"))
     }
 
-    @Test func listPrintsLanesAsJSON() throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(["list", "--json"], in: project)
+    @Test func listPrintsLanesAsJSON() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(["list", "--json"], in: project)
         #expect(result.status == 0, "\(result.output)")
         let listing = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(listing["schema"] as? Int == 1)
@@ -65,9 +65,9 @@ import Testing
         #expect(lanes.first?["description"] as? String == "Print a greeting")
     }
 
-    @Test func jsonEventsAreOneObjectPerLine() throws {
-        let project = try LanesProcess.project("basic")
-        let result = try lanes.run(["broken", "--json"], in: project)
+    @Test func jsonEventsAreOneObjectPerLine() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let result = try await lanes.run(["broken", "--json"], in: project)
         #expect(result.status == 1)
         let events = try result.standardOutput.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -79,10 +79,10 @@ import Testing
         #expect(finished.map { $0["result"] as? String } == ["ok", "failed"])
     }
 
-    @Test func junitReportHasOneTestCasePerStep() throws {
-        let project = try LanesProcess.project("basic")
+    @Test func junitReportHasOneTestCasePerStep() async throws {
+        let project = try LanesCommandLine.project("basic")
         let report = project.appendingPathComponent("junit.xml")
-        let result = try lanes.run(["broken", "--junit", report.path], in: project)
+        let result = try await lanes.run(["broken", "--junit", report.path], in: project)
         #expect(result.status == 1)
         let document = try XMLDocument(contentsOf: report)
         let cases = try document.nodes(forXPath: "//testcase")
@@ -91,66 +91,66 @@ import Testing
         #expect(try document.nodes(forXPath: "//testsuite/@failures").first?.stringValue == "1")
     }
 
-    @Test func dotenvFilesLoadInOrderAndTheRealEnvironmentWins() throws {
-        let project = try LanesProcess.project("basic")
+    @Test func dotenvFilesLoadInOrderAndTheRealEnvironmentWins() async throws {
+        let project = try LanesCommandLine.project("basic")
         try "FROM_DEFAULT=default\nFROM_ENV=default\nFROM_STAGING=default\n"
             .write(to: project.appendingPathComponent(".env.default"), atomically: true, encoding: .utf8)
         try "# comment\nexport FROM_ENV=\"dotenv\"\nFROM_STAGING=dotenv\n"
             .write(to: project.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
         try "FROM_STAGING='staging'\n".write(to: project.appendingPathComponent(".env.staging"), atomically: true, encoding: .utf8)
-        let result = try lanes.run(["dotenv", "--env", "staging"], in: project, extraEnvironment: ["FROM_DEFAULT": "real"])
+        let result = try await lanes.run(["dotenv", "--env", "staging"], in: project, extraEnvironment: ["FROM_DEFAULT": "real"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.standardOutput.contains("FROM_DEFAULT=real FROM_ENV=dotenv FROM_STAGING=staging"))
     }
 
-    @Test func debugDiagnosticsNameDotenvKeysButNeverValues() throws {
-        let project = try LanesProcess.project("basic")
+    @Test func debugDiagnosticsNameDotenvKeysButNeverValues() async throws {
+        let project = try LanesCommandLine.project("basic")
         try "FROM_ENV=value-that-stays-private\n".write(to: project.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
-        let quiet = try lanes.run(["greet"], in: project)
+        let quiet = try await lanes.run(["greet"], in: project)
         #expect(!quiet.standardError.contains("[lanes debug]"))
-        let verbose = try lanes.run(["greet"], in: project, extraEnvironment: ["LANES_LOG_LEVEL": "debug"])
+        let verbose = try await lanes.run(["greet"], in: project, extraEnvironment: ["LANES_LOG_LEVEL": "debug"])
         #expect(verbose.status == 0)
         #expect(verbose.standardError.contains("[lanes debug] read \(project.path)/.env: FROM_ENV"))
         #expect(verbose.standardError.contains("[lanes debug] starting sh"))
         #expect(!verbose.output.contains("value-that-stays-private"))
     }
 
-    @Test func malformedDotenvNamesFileAndLine() throws {
-        let project = try LanesProcess.project("basic")
+    @Test func malformedDotenvNamesFileAndLine() async throws {
+        let project = try LanesCommandLine.project("basic")
         try "GOOD=1\nthis is not an assignment\n".write(to: project.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
-        let result = try lanes.run(["greet"], in: project)
+        let result = try await lanes.run(["greet"], in: project)
         #expect(result.status == 78)
         #expect(result.standardError.contains("/.env:2: expected KEY=value"))
     }
 
-    @Test func runsFromASubdirectoryAndWithAnExplicitLanefile() throws {
-        let project = try LanesProcess.project("basic")
+    @Test func runsFromASubdirectoryAndWithAnExplicitLanefile() async throws {
+        let project = try LanesCommandLine.project("basic")
         let nested = project.appendingPathComponent("Sources/App")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
-        #expect(try lanes.run(["greet"], in: nested).status == 0)
-        let elsewhere = LanesProcess.temporaryDirectory("elsewhere")
-        #expect(try lanes.run(["greet"], in: elsewhere).status == 78, "no Lanefile above")
-        let explicit = try lanes.run(["--lanefile", project.appendingPathComponent("Lanefile.swift").path, "greet"], in: elsewhere)
+        #expect(try await lanes.run(["greet"], in: nested).status == 0)
+        let elsewhere = LanesCommandLine.temporaryDirectory("elsewhere")
+        #expect(try await lanes.run(["greet"], in: elsewhere).status == 78, "no Lanefile above")
+        let explicit = try await lanes.run(["--lanefile", project.appendingPathComponent("Lanefile.swift").path, "greet"], in: elsewhere)
         #expect(explicit.status == 0, "\(explicit.output)")
     }
 }
 
 /// Schedules are Jenkins cron specs, parsed when the lanes are listed.
-@Suite struct ScheduleListingTests {
-    @Test func badScheduleFailsListNamingTheLaneAndJenkinsMessage() throws {
-        let project = try LanesProcess.project("schedules")
-        let result = try LanesProcess().run(["list"], in: project)
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ScheduleListingTests {
+    @Test func badScheduleFailsListNamingTheLaneAndJenkinsMessage() async throws {
+        let project = try LanesCommandLine.project("schedules")
+        let result = try await LanesCommandLine().run(["list"], in: project)
         #expect(result.status == 78)
         #expect(result.standardError.contains("lane broken: schedule \"60 * * * *\""), "\(result.standardError)")
         #expect(result.standardError.contains("60 is an invalid value. Must be within 0 and 59"))
     }
 
-    @Test func listShowsTheNextRunOfAGoodSchedule() throws {
-        let project = try LanesProcess.project("schedules")
+    @Test func listShowsTheNextRunOfAGoodSchedule() async throws {
+        let project = try LanesCommandLine.project("schedules")
         let lanefile = project.appendingPathComponent("Lanefile.swift")
         let text = try String(contentsOf: lanefile, encoding: .utf8).replacingOccurrences(of: "\"60 * * * *\"", with: "\"@hourly\"")
         try text.write(to: lanefile, atomically: true, encoding: .utf8)
-        let result = try LanesProcess().run(["list", "--json"], in: project, extraEnvironment: ["TZ": "UTC"])
+        let result = try await LanesCommandLine().run(["list", "--json"], in: project, extraEnvironment: ["TZ": "UTC"])
         #expect(result.status == 0, "\(result.output)")
         let listing = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(listing["schema"] as? Int == 1)
@@ -163,13 +163,13 @@ import Testing
     }
 
     /// Issue 19: every trigger of a lane is listed, Poll SCM included, in the table and in JSON.
-    @Test func listShowsPollSCMTriggersToo() throws {
-        let project = try LanesProcess.project("triggers")
-        let table = try LanesProcess().run(["list"], in: project)
+    @Test func listShowsPollSCMTriggersToo() async throws {
+        let project = try LanesCommandLine.project("triggers")
+        let table = try await LanesCommandLine().run(["list"], in: project)
         #expect(table.status == 0, "\(table.output)")
         let row = try #require(table.standardOutput.split(separator: "\n").first { $0.contains("developerRelease") })
         #expect(row.contains("H 0 * * 0-4") && row.contains("pollSCM H/15 * * * *"), "\(table.standardOutput)")
-        let json = try LanesProcess().run(["list", "--json"], in: project)
+        let json = try await LanesCommandLine().run(["list", "--json"], in: project)
         let listing = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(listing["schema"] as? Int == 1)
         let lanes = try #require(listing["lanes"] as? [[String: Any]])

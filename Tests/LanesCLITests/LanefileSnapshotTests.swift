@@ -1,13 +1,13 @@
 import Foundation
 import LanesTestSupport
 import Testing
-@testable import LanesCLI
+@testable import LanesCommands
 
 /// The daemon runs a copy of the Lanefile, so a broken edit keeps the previous one running; the copy
 /// must carry the `lanes/` folder (parts, manifest, pins) and where the manifest's relative paths start.
-@Suite struct LanefileSnapshotTests {
+@Suite(.timeLimit(.minutes(10))) struct LanefileSnapshotTests {
     @Test func theCopyCarriesTheLanesFolderAndTheManifestsOrigin() throws {
-        let project = LanesProcess.temporaryDirectory("snapshot")
+        let project = LanesCommandLine.temporaryDirectory("snapshot")
         let state = project.appendingPathComponent(".lanes/daemon").path
         try FileManager.default.createDirectory(at: project.appendingPathComponent("lanes/Nested"), withIntermediateDirectories: true)
         let files = ["Lanefile.swift": "import Lanes\n", "lanes/Helpers.swift": "let x = 1\n",

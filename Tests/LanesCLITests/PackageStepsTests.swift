@@ -6,8 +6,8 @@ import Testing
 /// tagged version (a bare repository made here) through `lanes/Package.swift`; lanes builds them once
 /// with SwiftPM and links them into the runner. One project serves every check, since each SwiftPM
 /// build costs tens of seconds.
-@Suite(.serialized) struct PackageStepsTests {
-    static func stepPackage(_ name: String, id: String, function: String, at folder: URL, extra: String = "") throws {
+@Suite(.timeLimit(.minutes(10)), .tags(.live), .serialized) struct PackageStepsTests {
+    static func stepPackage(_ name: String, id: String, function: String, at folder: URL, extra: String = "") async throws {
         let files = [
             "Package.swift": """
                 // swift-tools-version: 5.9
@@ -43,26 +43,26 @@ import Testing
         }
     }
 
-    static func git(_ arguments: [String], in folder: URL) throws {
-        let result = try runProgram(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"] + arguments,
+    static func git(_ arguments: [String], in folder: URL) async throws {
+        let result = try await Program.streams(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"] + arguments,
                                     in: folder.path)
         try #require(result.status == 0, "git \(arguments): \(result.error)")
     }
 
     /// A bare repository holding GitSteps at the tag 1.0.0.
-    static func taggedRepository(in root: URL) throws -> URL {
+    static func taggedRepository(in root: URL) async throws -> URL {
         let work = root.appendingPathComponent("GitSteps")
-        try stepPackage("GitSteps", id: "git_greet", function: "gitGreet", at: work)
-        try git(["init", "-q"], in: work)
-        try git(["add", "."], in: work)
-        try git(["commit", "-q", "-m", "GitSteps 1.0.0"], in: work)
-        try git(["tag", "1.0.0"], in: work)
+        try await stepPackage("GitSteps", id: "git_greet", function: "gitGreet", at: work)
+        try await git(["init", "-q"], in: work)
+        try await git(["add", "."], in: work)
+        try await git(["commit", "-q", "-m", "GitSteps 1.0.0"], in: work)
+        try await git(["tag", "1.0.0"], in: work)
         let bare = root.appendingPathComponent("GitSteps.git")
-        try git(["clone", "-q", "--bare", work.path, bare.path], in: root)
+        try await git(["clone", "-q", "--bare", work.path, bare.path], in: root)
         return bare
     }
 
-    static func project(root: URL, bare: URL, requirement: String = "from: \"1.0.0\"") throws -> URL {
+    static func project(root: URL, bare: URL, requirement: String = "from: \"1.0.0\"") async throws -> URL {
         let project = root.appendingPathComponent("app")
         try FileManager.default.createDirectory(at: project.appendingPathComponent("lanes"), withIntermediateDirectories: true)
         try """
@@ -101,20 +101,20 @@ import Testing
         """
     }
 
-    @Test func stepsFromALocalAndATaggedGitPackageRunAreListedAndRebuildOnlyOnChange() throws {
-        let root = LanesProcess.temporaryDirectory("packages")
-        try Self.stepPackage("LocalSteps", id: "local_greet", function: "localGreet", at: root.appendingPathComponent("LocalSteps"))
-        let bare = try Self.taggedRepository(in: root)
-        let project = try Self.project(root: root, bare: bare)
-        let lanes = LanesProcess()
+    @Test func stepsFromALocalAndATaggedGitPackageRunAreListedAndRebuildOnlyOnChange() async throws {
+        let root = LanesCommandLine.temporaryDirectory("packages")
+        try await Self.stepPackage("LocalSteps", id: "local_greet", function: "localGreet", at: root.appendingPathComponent("LocalSteps"))
+        let bare = try await Self.taggedRepository(in: root)
+        let project = try await Self.project(root: root, bare: bare)
+        let lanes = LanesCommandLine()
         // The package `lanes new step-package` writes builds as a dependency as it is.
-        let template = try lanes.run(["new", "step-package", "TemplateSteps", "--directory", root.appendingPathComponent("TemplateSteps").path], in: root)
+        let template = try await lanes.run(["new", "step-package", "TemplateSteps", "--directory", root.appendingPathComponent("TemplateSteps").path], in: root)
         #expect(template.status == 0, "\(template.output)")
         for file in ["Package.swift", "README.md", "Sources/TemplateSteps/TemplateStepsHello.swift", "Tests/TemplateStepsTests/TemplateStepsTests.swift"] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("TemplateSteps/" + file).path), "\(file)")
         }
 
-        let first = try lanes.run(["both"], in: project, extraEnvironment: ["LOCALSTEPS_TOKEN": "canary-secret-4417"])
+        let first = try await lanes.run(["both"], in: project, extraEnvironment: ["LOCALSTEPS_TOKEN": "canary-secret-4417"])
         #expect(first.status == 0, "\(first.output)")
         #expect(first.standardError.contains("Resolving and building the packages"))
         #expect(first.output.contains("LocalSteps greets lane"), "\(first.output)")
@@ -124,31 +124,31 @@ import Testing
         #expect(!first.output.contains("canary-secret-4417"))
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("lanes/Package.resolved").path))
 
-        let warm = try lanes.run(["both"], in: project)
+        let warm = try await lanes.run(["both"], in: project)
         #expect(warm.status == 0)
         #expect(!warm.standardError.contains("Compiling") && !warm.standardError.contains("Resolving"), "\(warm.standardError)")
 
         // `lanes actions --json` lists them with their package; `lanes run` runs one.
-        let actions = try lanes.run(["actions", "--json"], in: project)
+        let actions = try await lanes.run(["actions", "--json"], in: project)
         #expect(actions.status == 0, "\(actions.output)")
         let list = try #require(try JSONSerialization.jsonObject(with: Data(actions.standardOutput.utf8)) as? [[String: Any]])
         let local = try #require(list.first { $0["id"] as? String == "local_greet" })
         #expect(local["package"] as? String == "LocalSteps")
         #expect(list.first { $0["id"] as? String == "git_greet" }?["package"] as? String == "GitSteps")
         #expect(list.first { $0["id"] as? String == "sh" }?["package"] == nil)
-        let text = try lanes.run(["actions"], in: project)
+        let text = try await lanes.run(["actions"], in: project)
         #expect(text.standardOutput.contains("git_greet") && text.standardOutput.contains("(GitSteps)"), "\(text.output)")
-        let run = try lanes.run(["run", "git_greet", "name:cli"], in: project)
+        let run = try await lanes.run(["run", "git_greet", "name:cli"], in: project)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("GitSteps greets cli"))
-        let unknown = try lanes.run(["run", "no_such_step"], in: project)
+        let unknown = try await lanes.run(["run", "no_such_step"], in: project)
         #expect(unknown.status != 0)
 
         // An edit of the local package builds again; the lane sees it.
         let source = root.appendingPathComponent("LocalSteps/Sources/LocalSteps/Steps.swift")
         try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "greets", with: "now greets")
             .write(to: source, atomically: true, encoding: .utf8)
-        let edited = try lanes.run(["both"], in: project)
+        let edited = try await lanes.run(["both"], in: project)
         #expect(edited.status == 0, "\(edited.output)")
         #expect(edited.standardError.contains("Resolving and building the packages"))
         #expect(edited.output.contains("LocalSteps now greets lane"))
@@ -156,11 +156,11 @@ import Testing
         // A package that does not build: 78, naming it and its manifest line; fixing it needs no build.
         let working = try String(contentsOf: source, encoding: .utf8)
         try (working + "\nlet broken: Int = \"text\"\n").write(to: source, atomically: true, encoding: .utf8)
-        let broken = try lanes.run(["both"], in: project)
+        let broken = try await lanes.run(["both"], in: project)
         #expect(broken.status == 78, "\(broken.output)")
         #expect(broken.standardError.contains("lanes/Package.swift:7: the package localsteps"), "\(broken.standardError)")
         try working.write(to: source, atomically: true, encoding: .utf8)
-        let fixed = try lanes.run(["both"], in: project)
+        let fixed = try await lanes.run(["both"], in: project)
         #expect(fixed.status == 0, "\(fixed.output)")
         #expect(!fixed.standardError.contains("Resolving"), "\(fixed.standardError)")
 
@@ -169,12 +169,12 @@ import Testing
         let manifest = project.appendingPathComponent("lanes/Package.swift")
         let good = try String(contentsOf: manifest, encoding: .utf8)
         try Self.manifest(bare: bare, requirement: "from: \"7.0.0\"").write(to: manifest, atomically: true, encoding: .utf8)
-        let missing = try lanes.run(["both"], in: project)
+        let missing = try await lanes.run(["both"], in: project)
         #expect(missing.status == 78, "\(missing.output)")
         #expect(missing.standardError.contains("lanes/Package.swift:8"), "\(missing.standardError)")
         #expect(missing.standardError.contains("gitsteps"), "\(missing.standardError)")
         try good.write(to: manifest, atomically: true, encoding: .utf8)
-        let restored = try lanes.run(["both"], in: project)
+        let restored = try await lanes.run(["both"], in: project)
         #expect(restored.status == 0, "\(restored.output)")
         #expect(!restored.standardError.contains("Resolving"), "\(restored.standardError)")
 
@@ -183,15 +183,15 @@ import Testing
         let gitSource = work.appendingPathComponent("Sources/GitSteps/Steps.swift")
         try String(contentsOf: gitSource, encoding: .utf8).replacingOccurrences(of: "greets", with: "1.1 greets")
             .write(to: gitSource, atomically: true, encoding: .utf8)
-        try Self.git(["commit", "-q", "-am", "GitSteps 1.1.0"], in: work)
-        try Self.git(["tag", "1.1.0"], in: work)
-        try Self.git(["push", "-q", bare.path, "HEAD:main", "1.1.0"], in: work)
-        let pinned = try lanes.run(["both"], in: project)
+        try await Self.git(["commit", "-q", "-am", "GitSteps 1.1.0"], in: work)
+        try await Self.git(["tag", "1.1.0"], in: work)
+        try await Self.git(["push", "-q", bare.path, "HEAD:main", "1.1.0"], in: work)
+        let pinned = try await lanes.run(["both"], in: project)
         #expect(pinned.output.contains("GitSteps greets lane") && !pinned.standardError.contains("Resolving"), "\(pinned.output)")
-        let update = try lanes.run(["packages", "update"], in: project)
+        let update = try await lanes.run(["packages", "update"], in: project)
         #expect(update.status == 0, "\(update.output)")
         #expect(update.standardOutput.contains("gitsteps 1.0.0 -> 1.1.0"), "\(update.output)")
-        let upgraded = try lanes.run(["both"], in: project)
+        let upgraded = try await lanes.run(["both"], in: project)
         #expect(upgraded.status == 0, "\(upgraded.output)")
         #expect(!upgraded.standardError.contains("Resolving"))
         #expect(upgraded.output.contains("GitSteps 1.1 greets lane"), "\(upgraded.output)")
@@ -210,7 +210,7 @@ import Testing
                 }
 
                 """).write(to: lanefile, atomically: true, encoding: .utf8)
-        let twins = try lanes.run(["both"], in: project)
+        let twins = try await lanes.run(["both"], in: project)
         #expect(twins.status == 78, "\(twins.output)")
         #expect(twins.standardError.contains("line 6") && twins.standardError.contains("GitSteps"), "\(twins.standardError)")
         #expect(!twins.standardError.contains("Resolving"))

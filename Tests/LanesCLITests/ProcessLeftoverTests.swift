@@ -5,9 +5,9 @@ import Testing
 /// Issue 21: "after kill -9 of lanes its children keep running". They do (nothing can run in a
 /// process killed that way), but the next run of the project ends them: it finds the killed lane's
 /// unlocked lease and ends every process carrying that lane's tag, `setsid` sessions included.
-@Suite struct ProcessLeftoverTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ProcessLeftoverTests {
     @Test func theNextRunEndsWhatALaneKilledWithSIGKILLLeftRunning() async throws {
-        let project = LanesProcess.temporaryDirectory("leftovers")
+        let project = LanesCommandLine.temporaryDirectory("leftovers")
         try """
         import Lanes
 
@@ -19,28 +19,28 @@ import Testing
         }
 
         """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let lanes = LanesProcess()
-        #expect(try lanes.run(["list"], in: project).status == 0, "compile first")
+        let lanes = LanesCommandLine()
+        #expect(try await lanes.run(["list"], in: project).status == 0, "compile first")
         let running = try lanes.start(["spawn"], in: project)
         let marker = project.appendingPathComponent("lane-started").path
-        #expect(waitUntil(timeout: 120) { FileManager.default.fileExists(atPath: marker) }, "the lane started")
+        #expect(await eventually(within: .seconds(120)) { FileManager.default.fileExists(atPath: marker) }, "the lane started")
         let pidText = try String(contentsOf: project.appendingPathComponent("escaped.pid"), encoding: .utf8)
         let escaped = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(running.process.processIdentifier, SIGKILL)
+        kill(running.pid, SIGKILL)
         // Not finish() nor waitUntilExit(): Foundation waits for the output pipes too, which the
         // orphaned step holds until something ends it. The killed runner is a zombie at once.
-        let runner = running.process.processIdentifier
-        _ = waitUntil(timeout: 5) { !isRunning(runner) }
+        let runner = running.pid
+        _ = await eventually(within: .seconds(5)) { !isRunning(runner) }
         #expect(isRunning(escaped), "the setsid sleep outlives kill -9 of its lane")
 
-        let next = try lanes.run(["next"], in: project)
+        let next = try await lanes.run(["next"], in: project)
         #expect(next.status == 0, "\(next.output)")
         #expect(next.standardError.contains("left running by a lane that crashed or was killed"), "\(next.standardError)")
-        let gone = waitUntil(timeout: 10) { !isRunning(escaped) }
+        let gone = await eventually(within: .seconds(10)) { !isRunning(escaped) }
         #expect(gone, "setsid sleep \(escaped) outlived the next run")
         // Only while it still exists: a freed process id may already be someone else's.
         if !gone { kill(escaped, SIGKILL) }
-        _ = running.finish()  // the step's shell was ended too, so its pipes are closed
+        _ = await running.finish()  // the step's shell was ended too, so its pipes are closed
     }
 
     /// Alive and not a zombie waiting for init.

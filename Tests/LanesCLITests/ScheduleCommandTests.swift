@@ -5,10 +5,10 @@ import Testing
 
 /// `lanes schedule`, `lanes list --json` triggers, and the pasted-character error, through the
 /// compiled Lanefile.
-@Suite struct ScheduleCommandTests {
-    @Test func scheduleResolvesHFromTheSeedInTheLanesZone() throws {
-        let project = try LanesProcess.project("triggers")
-        let result = try LanesProcess().run(["schedule", "--json", "--from", "2026-11-23T00:00:00Z", "--count", "3"], in: project)
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ScheduleCommandTests {
+    @Test func scheduleResolvesHFromTheSeedInTheLanesZone() async throws {
+        let project = try LanesCommandLine.project("triggers")
+        let result = try await LanesCommandLine().run(["schedule", "--json", "--from", "2026-11-23T00:00:00Z", "--count", "3"], in: project)
         #expect(result.status == 0, "\(result.output)")
         let lanes = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(lanes.map { $0["lane"] as? String } == ["developerRelease", "weekly", "newYork", "sunday"])
@@ -26,9 +26,9 @@ import Testing
         #expect(newYork[0]["time_zone"] as? String == "America/New_York")
     }
 
-    @Test func listCarriesTheTriggersAsValues() throws {
-        let project = try LanesProcess.project("triggers")
-        let result = try LanesProcess().run(["list", "--json"], in: project)
+    @Test func listCarriesTheTriggersAsValues() async throws {
+        let project = try LanesCommandLine.project("triggers")
+        let result = try await LanesCommandLine().run(["list", "--json"], in: project)
         #expect(result.status == 0, "\(result.output)")
         let listing = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(listing["schema"] as? Int == 1)
@@ -43,9 +43,9 @@ import Testing
         #expect(weekly["hash_seed"] as? String == "weekly")
     }
 
-    @Test func aPastedEnDashIsNamedWithItsASCIIFix() throws {
-        let project = try LanesProcess.project("pasted")
-        let result = try LanesProcess().run(["list"], in: project)
+    @Test func aPastedEnDashIsNamedWithItsASCIIFix() async throws {
+        let project = try LanesCommandLine.project("pasted")
+        let result = try await LanesCommandLine().run(["list"], in: project)
         #expect(result.status == 78)
         #expect(result.standardError.contains("lane nightly: schedule \"H 0 * * 0\u{2013}4\": line 1, column 10: '\u{2013}' (U+2013 EN DASH) is not ASCII; type '-' instead: H 0 * * 0-4"),
                 "\(result.standardError)")

@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 10, "Prove it": every output channel against every shape of secret, through the built
 /// `lanes` and a Lanefile that prints each secret every way it can.
-@Suite struct SecretsMatrixTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct SecretsMatrixTests {
     /// The shapes, as the environment holds them.
     static let secrets: [String: String] = [
         "PLAIN_SECRET": "plain-Secret-4711",
@@ -46,10 +46,10 @@ import Testing
         }
     }
 
-    @Test func noChannelShowsAnyShapeOfSecret() throws {
-        let lanes = LanesProcess()
-        let project = try LanesProcess.project("hostile")
-        let temporary = LanesProcess.temporaryDirectory("tmpdir")
+    @Test func noChannelShowsAnyShapeOfSecret() async throws {
+        let lanes = LanesCommandLine()
+        let project = try LanesCommandLine.project("hostile")
+        let temporary = LanesCommandLine.temporaryDirectory("tmpdir")
         let junit = project.appendingPathComponent("reports/junit.xml")
         var leaks: [String] = []
         var environment = Self.secrets
@@ -62,8 +62,8 @@ import Testing
         // read the command lines of lanes and its runner, which are then alive for certain.
         let held = try HeldChildren(lanes: lanes)
         let running = try lanes.start(["matrix", "--junit", junit.path], in: project, extraEnvironment: environment.merging(held.environment) { $1 })
-        let whileHeld = held.commandLinesWhileHeld(of: running.process)
-        let terminal = running.finish()
+        let whileHeld = await held.commandLinesWhileHeld(of: running)
+        let terminal = await running.finish()
         let records = held.records()
         #expect(records.filter { $0.tool == "sh" }.count >= Self.secrets.count, "every sh child recorded itself: \(records.map(\.tool))")
         #expect(records.contains { $0.tool == "sleep" } && records.contains { $0.tool == "swiftc" }, "\(records.map(\.tool))")
@@ -84,7 +84,7 @@ import Testing
         #expect(report.contains("<failure"))
 
         // --json: every line is an event, printed lines included.
-        let json = try lanes.run(["matrix", "--json"], in: project, extraEnvironment: environment)
+        let json = try await lanes.run(["matrix", "--json"], in: project, extraEnvironment: environment)
         leaks += Self.leaks(in: json.standardOutput, channel: "--json")
         leaks += Self.leaks(in: json.standardError, channel: "--json stderr")
         var events: [[String: Any]] = []
@@ -103,11 +103,11 @@ import Testing
         #expect(leaks.isEmpty, "\(leaks.joined(separator: "\n"))")
     }
 
-    @Test func aCrashReportsTheSignalLeavesNoCoreAndItsKeychainGoesAtTheNextRun() throws {
-        let lanes = LanesProcess()
-        let project = try LanesProcess.project("hostile")
+    @Test func aCrashReportsTheSignalLeavesNoCoreAndItsKeychainGoesAtTheNextRun() async throws {
+        let lanes = LanesCommandLine()
+        let project = try LanesCommandLine.project("hostile")
         // Core dumps on, as a careless CI machine has them.
-        let crash = try lanes.run(["-c", "ulimit -c unlimited 2>/dev/null; exec \"$0\" crash", try LanesProcess.executable],
+        let crash = try await lanes.run(["-c", "ulimit -c unlimited 2>/dev/null; exec \"$0\" crash", try LanesCommandLine.executable],
                                   in: project, extraEnvironment: Self.secrets, executable: "/bin/sh")
         #expect(crash.status == 71, "\(crash.output)")
         #expect(crash.standardError.contains("error: lane crash crashed with SIG"), "\(crash.output)")
@@ -119,7 +119,7 @@ import Testing
         let keychain = project.appendingPathComponent(".lanes/keychains/crashing.keychain")
         #expect(FileManager.default.fileExists(atPath: keychain.path), "the crash left its keychain")
 
-        let next = try lanes.run(["noop"], in: project, extraEnvironment: Self.secrets)
+        let next = try await lanes.run(["noop"], in: project, extraEnvironment: Self.secrets)
         #expect(next.status == 0, "\(next.output)")
         #expect(!FileManager.default.fileExists(atPath: keychain.path), "the next run removed it")
     }
@@ -138,8 +138,8 @@ struct HeldChildren {
     var standIns: URL { folder.appendingPathComponent("bin") }
     let environment: [String: String]
 
-    init(lanes: LanesProcess) throws {
-        folder = LanesProcess.temporaryDirectory("held")
+    init(lanes: LanesCommandLine) throws {
+        folder = LanesCommandLine.temporaryDirectory("held")
         let records = folder.appendingPathComponent("records"), standIns = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: standIns, withIntermediateDirectories: true)
@@ -164,15 +164,12 @@ struct HeldChildren {
 
     /// Waits (up to 5 minutes: the first run compiles) for the `sleep` stand-in to hold, reads the
     /// command lines of every process below `process`, and releases the hold.
-    func commandLinesWhileHeld(of process: Process) -> [String] {
-        let deadline = Date().addingTimeInterval(300)
+    func commandLinesWhileHeld(of program: RunningProgram) async -> [String] {
         let heldFile = recordFolder.appendingPathComponent("held").path
-        while process.isRunning, !FileManager.default.fileExists(atPath: heldFile), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = await eventually(within: .seconds(300)) { !program.isRunning || FileManager.default.fileExists(atPath: heldFile) }
         defer { FileManager.default.createFile(atPath: recordFolder.appendingPathComponent("release").path, contents: nil) }
         guard Self.hasProc, FileManager.default.fileExists(atPath: heldFile) else { return [] }
-        return ProcessTree.commandLines(below: process.processIdentifier)
+        return ProcessTree.commandLines(below: program.pid)
     }
 
     func records() -> [Record] {

@@ -2,12 +2,12 @@ import Foundation
 import Lanes
 import LanesTestSupport
 import Testing
-@testable import LanesCLI
+@testable import LanesCommands
 
 /// Issue 20: `lanes upload`, `lanes xcode set` and `lanes xcode provision` take their steps' options
 /// as flags derived from the declarations, so a renamed option renames its flag and a command that
 /// fills an option itself names one the step declares.
-@Suite struct StepFrontDoorTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct StepFrontDoorTests {
     static let doors = UploadCommand.doors + [XcodeSetCommand.door, XcodeProvisionCommand.door]
 
     @Test func everyOptionACommandFillsItselfIsDeclaredByItsStep() {
@@ -43,13 +43,13 @@ import Testing
 
 /// The upload step's credentials are its options: `step_started` names where each came from and
 /// masks the value, which appears nowhere in the output.
-@Suite struct UploadCredentialOptionTests {
-    @Test func credentialsShowTheirSourcesMasked() throws {
-        let folder = LanesProcess.temporaryDirectory("upload-credentials")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct UploadCredentialOptionTests {
+    @Test func credentialsShowTheirSourcesMasked() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("upload-credentials")
         let file = folder.appendingPathComponent("app.txt")
         try "payload".write(to: file, atomically: true, encoding: .utf8)
         let token = "tok-\(UInt64.random(in: 1...UInt64.max))"
-        let result = try LanesProcess().run(["upload", file.path, "--to", folder.appendingPathComponent("store").path, "--json"],
+        let result = try await LanesCommandLine().run(["upload", file.path, "--to", folder.appendingPathComponent("store").path, "--json"],
                                             in: folder, extraEnvironment: ["LANES_HTTP_TOKEN": token, "AWS_SECRET_ACCESS_KEY": token + "x",
                                                                                 "AWS_DEFAULT_REGION": "eu-west-1", "AWS_PROFILE": "ci"])
         try #require(result.status == 0, "\(result.output)")
@@ -67,9 +67,9 @@ import Testing
 
 /// Issue 21, attacking the credential chain: container and web identity credentials, the keys they
 /// hand out and a proxy's password reach no output, event or file of a failing `lanes upload`.
-@Suite struct UploadCredentialChainLeakTests {
-    @Test func noSecretOfTheChainOrTheProxyIsShownWhenTheUploadFails() throws {
-        let folder = LanesProcess.temporaryDirectory("upload-chain")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct UploadCredentialChainLeakTests {
+    @Test func noSecretOfTheChainOrTheProxyIsShownWhenTheUploadFails() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("upload-chain")
         let services = folder.appendingPathComponent("services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         let unique = { (label: String) in "\(label)-\(UInt64.random(in: 1...UInt64.max))" }
@@ -79,7 +79,7 @@ import Testing
                                       "source_key": "AKIALEAKSOURCE00001"]) { $1 }
         try JSONSerialization.data(withJSONObject: config).write(to: services.appendingPathComponent("config.json"))
         // posix_spawn, not Foundation's Process: with two Process children at once, one may never be reaped.
-        let words: [String] = ["/usr/bin/env", "python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
+        let words: [String] = ["/usr/bin/env", "python3", LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
                                services.path, String(getpid())]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -94,7 +94,7 @@ import Testing
         var port: String?
         for _ in 0..<400 where port == nil {
             port = try? String(contentsOf: services.appendingPathComponent("port"), encoding: .utf8)
-            if port == nil { Thread.sleep(forTimeInterval: 0.025) }
+            if port == nil { try? await Task.sleep(for: .seconds(0.025)) }
         }
         let standIn = "http://127.0.0.1:\(try #require(port))"
         let file = folder.appendingPathComponent("app.ipa")
@@ -115,9 +115,9 @@ import Testing
             ["AWS_ROLE_ARN": config["role_arn"]!, "AWS_WEB_IDENTITY_TOKEN_FILE": tokenFile.path, "AWS_ENDPOINT_URL_STS": standIn],
             ["AWS_SHARED_CREDENTIALS_FILE": sourceKeys.path, "AWS_CONFIG_FILE": profiles.path, "AWS_PROFILE": "deploy", "AWS_ENDPOINT_URL_STS": standIn],
         ]
-        let lanes = LanesProcess()
+        let lanes = LanesCommandLine()
         for source in sources {
-            let result = try lanes.run(["upload", file.path, "--to", "s3://builds/app.ipa", "--endpoint", "http://127.0.0.1:9/", "--json"],
+            let result = try await lanes.run(["upload", file.path, "--to", "s3://builds/app.ipa", "--endpoint", "http://127.0.0.1:9/", "--json"],
                                        in: folder, extraEnvironment: common.merging(source) { $1 })
             #expect(result.status != 0)
             #expect(result.output.contains("proxy http://127.0.0.1:1"), "the upload went to the proxy: \(result.output)")
@@ -143,14 +143,14 @@ import Testing
 
 /// Issue 21: precedence as the AWS CLI's. Keys in the environment win over `AWS_PROFILE` (an
 /// environment variable), but a profile named on the command line (`--profile`) skips them.
-@Suite struct UploadProfilePrecedenceTests {
-    @Test func environmentKeysBeatAWSProfileButNotAnExplicitProfile() throws {
-        let folder = LanesProcess.temporaryDirectory("upload-precedence")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct UploadProfilePrecedenceTests {
+    @Test func environmentKeysBeatAWSProfileButNotAnExplicitProfile() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("upload-precedence")
         let services = folder.appendingPathComponent("services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         let config = ["web_token": "w", "container_token": "c", "secret": "s", "session_token": "t", "role_arn": "arn:aws:iam::1:role/r", "key": "k"]
         try JSONSerialization.data(withJSONObject: config).write(to: services.appendingPathComponent("config.json"))
-        let words: [String] = ["/usr/bin/env", "python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
+        let words: [String] = ["/usr/bin/env", "python3", LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path,
                                services.path, String(getpid())]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -165,7 +165,7 @@ import Testing
         var port: String?
         for _ in 0..<400 where port == nil {
             port = try? String(contentsOf: services.appendingPathComponent("port"), encoding: .utf8)
-            if port == nil { Thread.sleep(forTimeInterval: 0.025) }
+            if port == nil { try? await Task.sleep(for: .seconds(0.025)) }
         }
         let standIn = "http://127.0.0.1:\(try #require(port))"
         let file = folder.appendingPathComponent("app.txt")
@@ -175,11 +175,11 @@ import Testing
         let environment = ["HOME": folder.path, "AWS_ACCESS_KEY_ID": "AKIAFROMENVIRONMENT1", "AWS_SECRET_ACCESS_KEY": "environment-secret",
                            "AWS_SESSION_TOKEN": "", "AWS_PROFILE": "ci", "AWS_SHARED_CREDENTIALS_FILE": credentials.path,
                            "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/nonexistent"]
-        let lanes = LanesProcess()
+        let lanes = LanesCommandLine()
         var signers: [String] = []
         for (key, extra) in [("environment.txt", [String]()), ("profile.txt", ["--profile", "ci"])] {
             let before = Self.s3Keys(services).count
-            let result = try lanes.run(["upload", file.path, "--to", "s3://lanes-renew/\(key)", "--endpoint", standIn] + extra,
+            let result = try await lanes.run(["upload", file.path, "--to", "s3://lanes-renew/\(key)", "--endpoint", standIn] + extra,
                                        in: folder, extraEnvironment: environment)
             #expect(result.status == 0, "\(result.output)")
             signers.append(Self.s3Keys(services).dropFirst(before).first ?? "none")

@@ -5,12 +5,12 @@ import Testing
 
 /// The two ways to call a step, a Lanefile function and `lanes run`, share one declaration and one
 /// resolver; these tests drive both through the real `lanes` and compare what arrives.
-@Suite struct StepParityTests {
-    let lanes = LanesProcess()
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct StepParityTests {
+    let lanes = LanesCommandLine()
 
     /// Every `swift:` example of every step, compiled together in one Lanefile (one compile).
-    @Test func everySwiftExampleCompiles() throws {
-        let directory = LanesProcess.temporaryDirectory("examples")
+    @Test func everySwiftExampleCompiles() async throws {
+        let directory = LanesCommandLine.temporaryDirectory("examples")
         var source = "import Lanes\n\n"
         for (index, step) in StepCatalog.builtIn.enumerated() {
             for (number, example) in step.info.examples.enumerated() {
@@ -20,7 +20,7 @@ import Testing
         }
         source += "let lanes = Lanefile { Lane(\"none\", \"The examples only have to compile\") {} }\n"
         try source.write(to: directory.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let result = try lanes.run(["list"], in: directory)
+        let result = try await lanes.run(["list"], in: directory)
         #expect(result.status == 0, "the documented examples do not compile:\n\(result.output)")
     }
 
@@ -28,14 +28,14 @@ import Testing
     /// leaves those options out, and `lanes run` without them: the `--json` step events must show
     /// the same values, taken from the same variables.
     @Test(arguments: StepCatalog.builtIn.filter { $0.info.options.contains { $0.environmentVariable != nil } }.map { StepID(type: $0) })
-    func environmentFallbacksArriveTheSameWayFromBothPaths(step: StepID) throws {
+    func environmentFallbacksArriveTheSameWayFromBothPaths(step: StepID) async throws {
         let info = step.type.info
         let environment = Dictionary(uniqueKeysWithValues: info.options.compactMap { option in
             option.environmentVariable.map { ($0, Self.sampleText(for: option)) }
         })
         let required = info.options.filter { $0.environmentVariable == nil && $0.isRequired }
 
-        let directory = LanesProcess.temporaryDirectory("parity-\(info.id)")
+        let directory = LanesCommandLine.temporaryDirectory("parity-\(info.id)")
         let arguments = required.map { option in
             option.spelling == .labeled ? "\(option.swiftName): \(Self.swiftLiteral(for: option))" : Self.swiftLiteral(for: option)
         }
@@ -48,8 +48,8 @@ import Testing
             }
             """
         try lanefile.write(to: directory.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let fromLanefile = try lanes.run(["parity", "--json"], in: directory, extraEnvironment: environment)
-        let fromCommandLine = try lanes.run(["run", info.id, "--json"] + required.map { "\($0.name):\(Self.sampleText(for: $0))" },
+        let fromLanefile = try await lanes.run(["parity", "--json"], in: directory, extraEnvironment: environment)
+        let fromCommandLine = try await lanes.run(["run", info.id, "--json"] + required.map { "\($0.name):\(Self.sampleText(for: $0))" },
                                             in: directory, extraEnvironment: environment)
 
         let lanefileOptions = try #require(Self.stepOptions(fromLanefile.standardOutput), "\(fromLanefile.output)")

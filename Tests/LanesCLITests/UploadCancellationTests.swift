@@ -5,17 +5,17 @@ import Testing
 
 /// A step that works in-process (the upload's HTTP client) stops when asked: at its `timeout`, on
 /// Ctrl-C, without leaving its keychain; and a fast one is never reported as timed out.
-@Suite struct UploadCancellationTests {
-    let lanes = LanesProcess()
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct UploadCancellationTests {
+    let lanes = LanesCommandLine()
 
-    @Test func aStalledUploadEndsAtItsTimeout() throws {
+    @Test func aStalledUploadEndsAtItsTimeout() async throws {
         let server = try StallingHTTPServer(stall: true)
-        let directory = LanesProcess.temporaryDirectory("upload-timeout")
+        let directory = LanesCommandLine.temporaryDirectory("upload-timeout")
         let file = directory.appendingPathComponent("artifact.bin")
         try Data(repeating: 7, count: 200_000).write(to: file)
         let running = try lanes.start(["run", "upload", "file:\(file.path)", "to:\(server.url)/artifact.bin", "timeout:2"], in: directory)
         let putArrived = server.waitForPut(seconds: 120)
-        let result = running.finish()
+        let result = await running.finish()
         let elapsed = Date().timeIntervalSince(putArrived ?? Date())
         #expect(putArrived != nil, "the PUT reached the server: \(result.output)")
         // The step started before its PUT arrived, so the step itself took no longer than this.
@@ -25,30 +25,30 @@ import Testing
         #expect(server.waitUntilClosed(seconds: 10), "lanes closed its connection")
     }
 
-    @Test func aFastUploadWithALongTimeoutIsOK() throws {
+    @Test func aFastUploadWithALongTimeoutIsOK() async throws {
         let server = try StallingHTTPServer(stall: false)
-        let directory = LanesProcess.temporaryDirectory("upload-fast")
+        let directory = LanesCommandLine.temporaryDirectory("upload-fast")
         let file = directory.appendingPathComponent("artifact.bin")
         try Data(repeating: 9, count: 50_000).write(to: file)
-        let result = try lanes.run(["run", "upload", "file:\(file.path)", "to:\(server.url)/artifact.bin", "timeout:60"], in: directory)
+        let result = try await lanes.run(["run", "upload", "file:\(file.path)", "to:\(server.url)/artifact.bin", "timeout:60"], in: directory)
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("timed out"), "\(result.output)")
         #expect(server.receivedBodyBytes == 50_000)
     }
 
-    @Test func sigintDuringAStalledUploadEndsTheLaneAndRemovesTheKeychain() throws {
+    @Test func sigintDuringAStalledUploadEndsTheLaneAndRemovesTheKeychain() async throws {
         let server = try StallingHTTPServer(stall: true)
-        let project = try LanesProcess.project("keychain")
+        let project = try LanesCommandLine.project("keychain")
         let keychains = project.appendingPathComponent(".lanes/keychains")
-        #expect(try lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
+        #expect(try await lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
         let running = try lanes.start(["signThenUpload"], in: project,
                                       extraEnvironment: ["CERTIFICATE_PASSWORD": "brewer-3des-pass",
                                                          "LANES_UPLOAD_DESTINATION": "\(server.url)/ios_distribution.p12"])
         let putArrived = server.waitForPut(seconds: 120)
         let sawKeychain = (try? FileManager.default.contentsOfDirectory(atPath: keychains.path))?.isEmpty == false
         let signalled = Date()
-        kill(running.process.processIdentifier, SIGINT)
-        let result = running.finish()
+        kill(running.pid, SIGINT)
+        let result = await running.finish()
         let elapsed = Date().timeIntervalSince(signalled)
         #expect(putArrived != nil, "the PUT reached the server: \(result.output)")
         #expect(sawKeychain, "the keychain existed while the upload ran")
@@ -105,7 +105,7 @@ final class StallingHTTPServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
         port = UInt16(bigEndian: address.sin_port)
         listener = descriptor
-        Thread { [self] in acceptLoop() }.start()
+        startThread { [self] in acceptLoop() }
     }
 
     deinit { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
@@ -124,7 +124,7 @@ final class StallingHTTPServer: @unchecked Sendable {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
             lock.withLock { open += 1 }
-            Thread { [self] in serve(client) }.start()
+            startThread { [self] in serve(client) }
         }
     }
 

@@ -3,12 +3,12 @@ import Foundation
 import Testing
 
 /// `lanes xcode log` on the recorded logs of LanesBuildTests, from a file and from a pipe.
-@Suite struct XcodeLogCommandTests {
-    static let logs = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/logs")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct XcodeLogCommandTests {
+    static let logs = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesBuildTests/Fixtures/logs")
 
-    @Test func errorsFirstThenTheSummaryAndExitOne() throws {
-        let result = try LanesProcess().run(["xcode", "log", Self.logs.appendingPathComponent("script-phase.log").path],
-                                            in: LanesProcess.temporaryDirectory("xcode-log"))
+    @Test func errorsFirstThenTheSummaryAndExitOne() async throws {
+        let result = try await LanesCommandLine().run(["xcode", "log", Self.logs.appendingPathComponent("script-phase.log").path],
+                                            in: LanesCommandLine.temporaryDirectory("xcode-log"))
         #expect(result.status == 1)
         #expect(result.standardOutput == """
             error: Command PhaseScriptExecution failed with a nonzero exit code [Brewer]
@@ -19,10 +19,10 @@ import Testing
             """)
     }
 
-    @Test func pipedCleanLogExitsZero() throws {
-        let lanes = try LanesProcess.executable
+    @Test func pipedCleanLogExitsZero() async throws {
+        let lanes = try LanesCommandLine.executable
         let log = Self.logs.appendingPathComponent("archive-succeeded.log").path
-        let result = try LanesProcess().run(["-c", "cat '\(log)' | '\(lanes)' xcode log"], in: LanesProcess.temporaryDirectory("xcode-log"),
+        let result = try await LanesCommandLine().run(["-c", "cat '\(log)' | '\(lanes)' xcode log"], in: LanesCommandLine.temporaryDirectory("xcode-log"),
                                             executable: "/bin/sh")
         #expect(result.status == 0, "\(result.output)")
         #expect(result.standardOutput == """
@@ -33,9 +33,9 @@ import Testing
             """)
     }
 
-    @Test func jsonListsStructuredIssues() throws {
-        let result = try LanesProcess().run(["xcode", "log", "--json", Self.logs.appendingPathComponent("compile-errors.log").path],
-                                            in: LanesProcess.temporaryDirectory("xcode-log"))
+    @Test func jsonListsStructuredIssues() async throws {
+        let result = try await LanesCommandLine().run(["xcode", "log", "--json", Self.logs.appendingPathComponent("compile-errors.log").path],
+                                            in: LanesCommandLine.temporaryDirectory("xcode-log"))
         #expect(result.status == 1)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["errors"] as? Int == 8)
@@ -51,8 +51,8 @@ import Testing
         #expect(issues.last?["severity"] as? String == "warning")
     }
 
-    @Test func missingFileIsAConfigurationError() throws {
-        let result = try LanesProcess().run(["xcode", "log", "/nonexistent/build.log"], in: LanesProcess.temporaryDirectory("xcode-log"))
+    @Test func missingFileIsAConfigurationError() async throws {
+        let result = try await LanesCommandLine().run(["xcode", "log", "/nonexistent/build.log"], in: LanesCommandLine.temporaryDirectory("xcode-log"))
         #expect(result.status == 78)
         #expect(result.standardError.contains("cannot read /nonexistent/build.log"))
     }

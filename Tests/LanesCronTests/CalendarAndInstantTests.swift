@@ -4,7 +4,7 @@ import Foundation
 @testable import LanesCron
 import Testing
 
-@Suite struct CalendarAndInstantTests {
+@Suite(.timeLimit(.minutes(3))) struct CalendarAndInstantTests {
     /// Both date algorithms against Foundation's Gregorian calendar (Gregorian from 1582-10-15 on),
     /// across centuries and leap rules.
     @Test func dayNumbersAgreeWithFoundation() throws {

@@ -2,7 +2,7 @@ import Foundation
 import LanesCron
 import Testing
 
-@Suite struct DescriptionTests {
+@Suite(.timeLimit(.minutes(3))) struct DescriptionTests {
     @Test(arguments: [
         ("H 0 * * 0-4", "nightly", "at 00:01 on Sunday through Thursday"),
         ("H/15 * * * *", "nightly", "every 15 minutes from minute 1"),
@@ -27,7 +27,7 @@ import Testing
     }
 }
 
-@Suite struct EvalTests {
+@Suite(.timeLimit(.minutes(3))) struct EvalTests {
     static let evaluator = CronEvaluator()
 
     static func answer(_ line: String) throws -> [String: Any] {

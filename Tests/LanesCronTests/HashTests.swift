@@ -1,7 +1,7 @@
 @testable import LanesCron
 import Testing
 
-@Suite struct HashTests {
+@Suite(.timeLimit(.minutes(3))) struct HashTests {
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }

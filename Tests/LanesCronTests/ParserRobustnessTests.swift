@@ -5,7 +5,7 @@ import Testing
 /// A small sample of what `make fuzz-cron` does with 10^6 inputs: mutated vector specs must be
 /// accepted or rejected with a Jenkins-style message, never crash, and accepted ones must yield
 /// increasing fire times.
-@Suite struct ParserRobustnessTests {
+@Suite(.timeLimit(.minutes(3))) struct ParserRobustnessTests {
     static let pieces = ["*", "H", "H(", ")", "-", "/", ",", " ", "\t", "@", "#", "\n", "\r\n", "\r", "TZ=", "60", "2147483648",
                          "daily", "h", "é", "١", "\u{0}", "00", "7", "L", "?"]
 

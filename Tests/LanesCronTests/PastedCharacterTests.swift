@@ -1,7 +1,7 @@
 import Testing
 import LanesCron
 
-@Suite struct PastedCharacterTests {
+@Suite(.timeLimit(.minutes(3))) struct PastedCharacterTests {
     @Test(arguments: [
         ("H 0 * * 0\u{2013}4", 1, 10, "'\u{2013}' (U+2013 EN DASH) is not ASCII; type '-' instead: H 0 * * 0-4"),
         ("H\u{00A0}0 * * 0-4", 1, 2, "'\u{00A0}' (U+00A0 NO-BREAK SPACE) is not ASCII; type ' ' instead: H 0 * * 0-4"),
@@ -22,7 +22,7 @@ import LanesCron
     }
 }
 
-@Suite struct LaneZoneTextTests {
+@Suite(.timeLimit(.minutes(3))) struct LaneZoneTextTests {
     @Test func aLanesZoneBecomesTheFirstLineUnlessTheSpecHasOne() {
         #expect(CronSchedule.text("H 0 * * 0-4", defaultingToZone: "Asia/Taipei") == "TZ=Asia/Taipei\nH 0 * * 0-4")
         #expect(CronSchedule.text("  TZ=UTC\nH 0 * * *", defaultingToZone: "Asia/Taipei") == "  TZ=UTC\nH 0 * * *")

@@ -2,7 +2,7 @@
 import Testing
 
 /// Behaviour from JENKINS-SEMANTICS.md that the vectors exercise only in passing.
-@Suite struct ScheduleParsingTests {
+@Suite(.timeLimit(.minutes(3))) struct ScheduleParsingTests {
     static func error(_ text: String) -> String? {
         do {
             _ = try CronSchedule(parsing: text, seed: "job")

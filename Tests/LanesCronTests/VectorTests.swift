@@ -4,7 +4,7 @@ import Testing
 
 /// Every case of ../shared/cron/vectors.jsonl: acceptance, error text, warning, resolved values and
 /// lanes' fire times.
-@Suite struct VectorTests {
+@Suite(.timeLimit(.minutes(3))) struct VectorTests {
     static let zones = SystemTimeZoneResolver()
 
     @Test func allVectorsAreLoaded() {

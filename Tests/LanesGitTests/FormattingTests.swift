@@ -1,7 +1,7 @@
 import Testing
 @testable import LanesGit
 
-@Suite struct FormattingTests {
+@Suite(.timeLimit(.minutes(3))) struct FormattingTests {
     @Test(arguments: [
         ("https://user:secret@github.com/team/app.git", "https://********@github.com/team/app.git"),
         ("fatal: could not read from 'http://tok@host:8080/x' now", "fatal: could not read from 'http://********@host:8080/x' now"),

@@ -1,4 +1,5 @@
 import Foundation
+import LanesTestSupport
 import Testing
 
 /// A throwaway directory holding git repositories built with the `git` command line, so the
@@ -22,11 +23,11 @@ final class GitFixture {
 
     /// A fresh repository on branch `main` with an identity configured (libgit2 reads it to tag).
     @discardableResult
-    func makeRepository(_ name: String = "repo") throws -> String {
+    func makeRepository(_ name: String = "repo") async throws -> String {
         let directory = path(name)
-        try git(["init", "-q", "-b", "main", directory], in: root.path)
-        try git(["config", "user.name", "Fixture Author"], in: directory)
-        try git(["config", "user.email", "author@example.com"], in: directory)
+        try await git(["init", "-q", "-b", "main", directory], in: root.path)
+        try await git(["config", "user.name", "Fixture Author"], in: directory)
+        try await git(["config", "user.email", "author@example.com"], in: directory)
         return directory
     }
 
@@ -48,22 +49,18 @@ final class GitFixture {
     /// Writes a file and commits it; returns the new commit's object name.
     @discardableResult
     func commit(_ message: String, file: String? = nil, contents: String? = nil, in repository: String,
-                date: String = "2024-03-01T12:00:00+01:00") throws -> String {
+                date: String = "2024-03-01T12:00:00+01:00") async throws -> String {
         let file = file ?? "file-\(UUID().uuidString.prefix(8)).txt"
         try write(file, contents ?? "\(message)\n", in: repository)
-        try git(["add", "--", file], in: repository)
-        try git(["commit", "-q", "-m", message], in: repository,
+        try await git(["add", "--", file], in: repository)
+        try await git(["commit", "-q", "-m", message], in: repository,
                 environment: ["GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date])
-        return try git(["rev-parse", "HEAD"], in: repository)
+        return try await git(["rev-parse", "HEAD"], in: repository)
     }
 
     /// Runs git and returns its trimmed standard output; fails the test on a non-zero exit.
     @discardableResult
-    func git(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-c", "protocol.file.allow=always", "-c", "init.defaultBranch=main"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    func git(_ arguments: [String], in directory: String, environment: [String: String] = [:]) async throws -> String {
         var variables = ProcessInfo.processInfo.environment
         variables["GIT_CONFIG_NOSYSTEM"] = "1"
         variables["GIT_CONFIG_GLOBAL"] = "/dev/null"
@@ -72,19 +69,12 @@ final class GitFixture {
         variables["GIT_COMMITTER_NAME"] = "Fixture Author"
         variables["GIT_COMMITTER_EMAIL"] = "author@example.com"
         variables.merge(environment) { $1 }
-        process.environment = variables
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError(message: "git \(arguments.joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))")
+        let result = try await Program.run(["/usr/bin/git", "-c", "protocol.file.allow=always", "-c", "init.defaultBranch=main"] + arguments,
+                                           in: directory, environment: variables)
+        guard result.status == 0 else {
+            throw FixtureError(message: "git \(arguments.joined(separator: " ")) failed: \(result.standardError)")
         }
-        var text = String(decoding: data, as: UTF8.self)
+        var text = result.standardOutput
         while text.last?.isNewline == true { text.removeLast() }
         return text
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import LanesGit
 
 /// The git steps run against real repositories, as `lanes run` and a Lanefile would run them.
-@Suite struct GitStepTests {
+@Suite(.timeLimit(.minutes(3))) struct GitStepTests {
     /// A step context for `directory`, capturing output lines.
     final class Harness: Sendable {
         /// Output lines the step wrote.
@@ -38,13 +38,13 @@ import Testing
 
     @Test func numberOfCommitsCountsFromASubdirectoryAndRefusesShallowClones() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        for index in 1...5 { try fixture.commit("commit \(index)", file: "App/file\(index).txt", in: repo) }
+        let repo = try await fixture.makeRepository()
+        for index in 1...5 { try await fixture.commit("commit \(index)", file: "App/file\(index).txt", in: repo) }
 
         let count = try await NumberOfCommits.resolve([:]).run(in: Harness(directory: repo + "/App").context)
         #expect(count == 5)
 
-        try fixture.git(["clone", "-q", "--depth", "1", "file://\(repo)", fixture.path("shallow")], in: fixture.root.path)
+        try await fixture.git(["clone", "-q", "--depth", "1", "file://\(repo)", fixture.path("shallow")], in: fixture.root.path)
         let error = await #expect(throws: GitError.self) {
             try await NumberOfCommits.resolve([:]).run(in: Harness(directory: fixture.path("shallow")).context)
         }
@@ -54,8 +54,8 @@ import Testing
 
     @Test func ensureGitStatusCleanListsTheDirtyFiles() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        try fixture.commit("plist", file: "App/Info.plist", in: repo)
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("plist", file: "App/Info.plist", in: repo)
         try fixture.write("App/Info.plist", "bumped\n", in: repo)
         try fixture.write("notes.txt", in: repo)
         let harness = Harness(directory: repo)
@@ -73,10 +73,10 @@ import Testing
 
     @Test func resetGitRepoTakesPathsRelativeToTheProjectAndKeepsPods() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
+        let repo = try await fixture.makeRepository()
         try fixture.write(".gitignore", "Pods/\n", in: repo)
-        try fixture.git(["add", ".gitignore"], in: repo)
-        try fixture.commit("project", file: "ios/Brewer.xcodeproj/project.pbxproj", contents: "original\n", in: repo)
+        try await fixture.git(["add", ".gitignore"], in: repo)
+        try await fixture.commit("project", file: "ios/Brewer.xcodeproj/project.pbxproj", contents: "original\n", in: repo)
         try fixture.write("ios/Brewer.xcodeproj/project.pbxproj", "edited\n", in: repo)
         try fixture.write("ios/Pods/Manifest.lock", in: repo)
         let harness = Harness(directory: repo + "/ios")
@@ -92,13 +92,13 @@ import Testing
 
     @Test func tagsAreAddedFoundAndPushed() async throws {
         let fixture = try GitFixture()
-        let seed = try fixture.makeRepository("seed")
-        try fixture.commit("initial", in: seed)
-        try fixture.git(["clone", "-q", "--bare", seed, fixture.path("server.git")], in: fixture.root.path)
-        try fixture.git(["clone", "-q", fixture.path("server.git"), fixture.path("work")], in: fixture.root.path)
+        let seed = try await fixture.makeRepository("seed")
+        try await fixture.commit("initial", in: seed)
+        try await fixture.git(["clone", "-q", "--bare", seed, fixture.path("server.git")], in: fixture.root.path)
+        try await fixture.git(["clone", "-q", fixture.path("server.git"), fixture.path("work")], in: fixture.root.path)
         let work = fixture.path("work")
-        try fixture.git(["config", "user.name", "CI"], in: work)
-        try fixture.git(["config", "user.email", "ci@example.com"], in: work)
+        try await fixture.git(["config", "user.name", "CI"], in: work)
+        try await fixture.git(["config", "user.email", "ci@example.com"], in: work)
         let harness = Harness(directory: work, variables: [RemoteCredentials.Variable.token: "tok-never-shown"])
 
         let tag = try await harness.step(AddGitTag.self, ["tag:v3.1.0", "message:Release 3.1.0"]).run(in: harness.context)
@@ -108,7 +108,7 @@ import Testing
 
         let pushed = try await harness.step(PushGitTags.self, []).run(in: harness.context)
         #expect(pushed == ["v3.1.0"])
-        #expect(try fixture.git(["tag", "-l"], in: fixture.path("server.git")) == "v3.1.0")
+        #expect(try await fixture.git(["tag", "-l"], in: fixture.path("server.git")) == "v3.1.0")
         #expect(harness.redactor.isSecret("tok-never-shown"))
 
         let duplicate = await #expect(throws: GitError.self) {
@@ -119,11 +119,11 @@ import Testing
 
     @Test func gitBranchFallsBackToTheCIVariableWhenDetached() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        try fixture.commit("one", in: repo)
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("one", in: repo)
         #expect(try await GitBranch.resolve([:]).run(in: Harness(directory: repo).context) == "main")
 
-        try fixture.git(["checkout", "-q", "--detach"], in: repo)
+        try await fixture.git(["checkout", "-q", "--detach"], in: repo)
         #expect(try await GitBranch.resolve([:]).run(in: Harness(directory: repo).context) == nil)
         let ci = Harness(directory: repo, variables: ["GIT_BRANCH": "origin/release/2.0"])
         #expect(try await GitBranch.resolve([:]).run(in: ci.context) == "release/2.0")
@@ -131,11 +131,11 @@ import Testing
 
     @Test func changelogStepRendersSubjectsAndChecksItsRange() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        try fixture.commit("Initial", in: repo, date: "2024-05-01T09:00:00+02:00")
-        try fixture.git(["tag", "v1"], in: repo)
-        try fixture.commit("Add login", in: repo, date: "2024-05-02T09:00:00+02:00")
-        try fixture.commit("Fix crash", in: repo, date: "2024-05-03T09:00:00+02:00")
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("Initial", in: repo, date: "2024-05-01T09:00:00+02:00")
+        try await fixture.git(["tag", "v1"], in: repo)
+        try await fixture.commit("Add login", in: repo, date: "2024-05-02T09:00:00+02:00")
+        try await fixture.commit("Fix crash", in: repo, date: "2024-05-03T09:00:00+02:00")
         let harness = Harness(directory: repo)
 
         let changelog = try await ChangelogFromGitCommits.resolve([:]).run(in: harness.context)

@@ -1,57 +1,57 @@
 import Testing
 @testable import LanesGit
 
-@Suite struct HistoryTests {
+@Suite(.timeLimit(.minutes(3))) struct HistoryTests {
     /// main: a - b - c - M (merge of feature: d - e branched at b) - f
-    private func mergedHistory(_ fixture: GitFixture) throws -> String {
-        let repo = try fixture.makeRepository()
-        try fixture.commit("a: start", in: repo, date: "2024-01-01T10:00:00+00:00")
-        try fixture.commit("b: models", in: repo, date: "2024-01-02T10:00:00+00:00")
-        try fixture.git(["checkout", "-q", "-b", "feature"], in: repo)
-        try fixture.commit("d: feature work", in: repo, date: "2024-01-03T10:00:00+00:00")
-        try fixture.commit("e: feature tests", in: repo, date: "2024-01-04T10:00:00+00:00")
-        try fixture.git(["checkout", "-q", "main"], in: repo)
-        try fixture.commit("c: fix on main", in: repo, date: "2024-01-05T10:00:00+00:00")
-        try fixture.git(["merge", "-q", "--no-ff", "-m", "Merge branch 'feature'", "feature"], in: repo,
+    private func mergedHistory(_ fixture: GitFixture) async throws -> String {
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("a: start", in: repo, date: "2024-01-01T10:00:00+00:00")
+        try await fixture.commit("b: models", in: repo, date: "2024-01-02T10:00:00+00:00")
+        try await fixture.git(["checkout", "-q", "-b", "feature"], in: repo)
+        try await fixture.commit("d: feature work", in: repo, date: "2024-01-03T10:00:00+00:00")
+        try await fixture.commit("e: feature tests", in: repo, date: "2024-01-04T10:00:00+00:00")
+        try await fixture.git(["checkout", "-q", "main"], in: repo)
+        try await fixture.commit("c: fix on main", in: repo, date: "2024-01-05T10:00:00+00:00")
+        try await fixture.git(["merge", "-q", "--no-ff", "-m", "Merge branch 'feature'", "feature"], in: repo,
                         environment: ["GIT_AUTHOR_DATE": "2024-01-06T10:00:00+00:00",
                                       "GIT_COMMITTER_DATE": "2024-01-06T10:00:00+00:00"])
-        try fixture.commit("f: release notes", in: repo, date: "2024-01-07T10:00:00+00:00")
+        try await fixture.commit("f: release notes", in: repo, date: "2024-01-07T10:00:00+00:00")
         return repo
     }
 
-    @Test func commitCountMatchesGitRevListAcrossMerges() throws {
+    @Test func commitCountMatchesGitRevListAcrossMerges() async throws {
         let fixture = try GitFixture()
-        let repo = try mergedHistory(fixture)
+        let repo = try await mergedHistory(fixture)
         let repository = try Repository(discoveringFrom: repo)
 
         #expect(try repository.commitCount() == 7)
-        #expect(try repository.commitCount() == Int(try fixture.git(["rev-list", "--count", "HEAD"], in: repo)))
+        #expect(try repository.commitCount() == Int(try await fixture.git(["rev-list", "--count", "HEAD"], in: repo)))
         #expect(try repository.commitCount(of: "feature") == 4)
     }
 
     /// The counter reads packed commits itself and everything else through libgit2: a history
     /// spread over two packs and loose objects, with an octopus merge and a branch HEAD does
     /// not reach, must still count exactly as git does.
-    @Test func commitCountAgreesWithGitAcrossPacksAndLooseObjects() throws {
+    @Test func commitCountAgreesWithGitAcrossPacksAndLooseObjects() async throws {
         let fixture = try GitFixture()
-        let repo = try mergedHistory(fixture)
-        try fixture.git(["repack", "-a", "-d", "-q"], in: repo)
-        try fixture.git(["checkout", "-q", "-b", "unmerged"], in: repo)
-        try fixture.commit("never merged", in: repo)
-        try fixture.git(["checkout", "-q", "main"], in: repo)
+        let repo = try await mergedHistory(fixture)
+        try await fixture.git(["repack", "-a", "-d", "-q"], in: repo)
+        try await fixture.git(["checkout", "-q", "-b", "unmerged"], in: repo)
+        try await fixture.commit("never merged", in: repo)
+        try await fixture.git(["checkout", "-q", "main"], in: repo)
         for name in ["left", "right"] {
-            try fixture.git(["checkout", "-q", "-b", name, "main"], in: repo)
-            try fixture.commit("\(name) work", in: repo)
+            try await fixture.git(["checkout", "-q", "-b", name, "main"], in: repo)
+            try await fixture.commit("\(name) work", in: repo)
         }
-        try fixture.git(["checkout", "-q", "main"], in: repo)
-        try fixture.commit("main work", in: repo)
-        try fixture.git(["merge", "-q", "-m", "Octopus", "left", "right"], in: repo)
-        try fixture.git(["repack", "-d", "-q"], in: repo)  // a second pack with the new objects
-        try fixture.commit("loose on top", in: repo)
+        try await fixture.git(["checkout", "-q", "main"], in: repo)
+        try await fixture.commit("main work", in: repo)
+        try await fixture.git(["merge", "-q", "-m", "Octopus", "left", "right"], in: repo)
+        try await fixture.git(["repack", "-d", "-q"], in: repo)  // a second pack with the new objects
+        try await fixture.commit("loose on top", in: repo)
         let repository = try Repository(discoveringFrom: repo)
 
         for revision in ["HEAD", "HEAD~1", "unmerged", "feature", "left"] {
-            let expected = Int(try fixture.git(["rev-list", "--count", revision], in: repo))
+            let expected = Int(try await fixture.git(["rev-list", "--count", revision], in: repo))
             #expect(try repository.commitCount(of: revision) == expected, "counting from \(revision)")
             let start = try repository.resolveCommit(revision)
             let withoutTables = try CommitCounter(repository: repository, tableLimit: 0).count(from: start)
@@ -59,19 +59,19 @@ import Testing
         }
     }
 
-    @Test func changelogBetweenRefsListsSubjectsAuthorsAndDates() throws {
+    @Test func changelogBetweenRefsListsSubjectsAuthorsAndDates() async throws {
         let fixture = try GitFixture()
-        let repo = try mergedHistory(fixture)
+        let repo = try await mergedHistory(fixture)
         let repository = try Repository(discoveringFrom: repo)
 
         let all = try repository.changelog(from: "HEAD~2", to: "HEAD")
-        let expected = try fixture.git(["log", "--format=%s", "HEAD~2..HEAD"], in: repo).split(separator: "\n").map(String.init)
+        let expected = try await fixture.git(["log", "--format=%s", "HEAD~2..HEAD"], in: repo).split(separator: "\n").map(String.init)
         #expect(all.map(\.subject) == expected)
         #expect(all.first?.subject == "f: release notes")
         #expect(all.first?.authorName == "Fixture Author")
         #expect(all.first?.authorEmail == "author@example.com")
         #expect(all.first?.authorDate.iso8601 == "2024-01-07T10:00:00+00:00")
-        #expect(all.first?.authorDate.iso8601 == (try fixture.git(["log", "-1", "--format=%aI"], in: repo)))
+        #expect(all.first?.authorDate.iso8601 == (try await fixture.git(["log", "-1", "--format=%aI"], in: repo)))
     }
 
     @Test(arguments: [
@@ -79,10 +79,10 @@ import Testing
         (MergeFilter.exclude, ["f: release notes", "c: fix on main", "e: feature tests", "d: feature work"]),
         (MergeFilter.only, ["Merge branch 'feature'"]),
     ])
-    func changelogFiltersMerges(filter: MergeFilter, subjects: [String]) throws {
+    func changelogFiltersMerges(filter: MergeFilter, subjects: [String]) async throws {
         let fixture = try GitFixture()
-        let repo = try mergedHistory(fixture)
-        try fixture.git(["tag", "v1.0", "HEAD~3"], in: repo)  // at b (first parents: f, M, c, b)
+        let repo = try await mergedHistory(fixture)
+        try await fixture.git(["tag", "v1.0", "HEAD~3"], in: repo)  // at b (first parents: f, M, c, b)
         let repository = try Repository(discoveringFrom: repo)
 
         let (tag, commits) = try repository.changelogSinceLastTag(merges: filter)
@@ -92,19 +92,19 @@ import Testing
         #expect(commits.first?.subject == subjects.first)
     }
 
-    @Test func changelogWithoutTagsCoversTheWholeHistory() throws {
+    @Test func changelogWithoutTagsCoversTheWholeHistory() async throws {
         let fixture = try GitFixture()
-        let repo = try mergedHistory(fixture)
+        let repo = try await mergedHistory(fixture)
         let (tag, commits) = try Repository(discoveringFrom: repo).changelogSinceLastTag(limit: 3)
         #expect(tag == nil)
         #expect(commits.count == 3)
     }
 
-    @Test func aShallowCloneIsReportedAndRefusesToCount() throws {
+    @Test func aShallowCloneIsReportedAndRefusesToCount() async throws {
         let fixture = try GitFixture()
-        let origin = try mergedHistory(fixture)
-        try fixture.git(["tag", "v0.9", "HEAD~1"], in: origin)
-        try fixture.git(["clone", "-q", "--depth", "2", "--no-single-branch", "file://\(origin)", fixture.path("shallow")],
+        let origin = try await mergedHistory(fixture)
+        try await fixture.git(["tag", "v0.9", "HEAD~1"], in: origin)
+        try await fixture.git(["clone", "-q", "--depth", "2", "--no-single-branch", "file://\(origin)", fixture.path("shallow")],
                         in: fixture.root.path)
         let repository = try Repository(discoveringFrom: fixture.path("shallow"))
 

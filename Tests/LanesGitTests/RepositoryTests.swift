@@ -1,11 +1,11 @@
 import Testing
 @testable import LanesGit
 
-@Suite struct RepositoryTests {
-    @Test func discoversTheRepositoryFromASubdirectory() throws {
+@Suite(.timeLimit(.minutes(3))) struct RepositoryTests {
+    @Test func discoversTheRepositoryFromASubdirectory() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        let head = try fixture.commit("first", file: "App/Sources/main.swift", in: repo)
+        let repo = try await fixture.makeRepository()
+        let head = try await fixture.commit("first", file: "App/Sources/main.swift", in: repo)
 
         let repository = try Repository(discoveringFrom: fixture.path("repo/App/Sources"))
 
@@ -21,12 +21,12 @@ import Testing
         #expect(error?.description.contains(fixture.root.path) == true)
     }
 
-    @Test func detachedHeadHasNoBranch() throws {
+    @Test func detachedHeadHasNoBranch() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        let first = try fixture.commit("first", in: repo)
-        try fixture.commit("second", in: repo)
-        try fixture.git(["checkout", "-q", "--detach", first], in: repo)
+        let repo = try await fixture.makeRepository()
+        let first = try await fixture.commit("first", in: repo)
+        try await fixture.commit("second", in: repo)
+        try await fixture.git(["checkout", "-q", "--detach", first], in: repo)
 
         let repository = try Repository(discoveringFrom: repo)
         let head = try repository.head()
@@ -36,28 +36,28 @@ import Testing
         #expect(try repository.info().branch == nil)
     }
 
-    @Test func aFreshRepositoryIsUnbornOnItsBranch() throws {
+    @Test func aFreshRepositoryIsUnbornOnItsBranch() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
+        let repo = try await fixture.makeRepository()
         let repository = try Repository(discoveringFrom: repo)
         #expect(try repository.head() == .unborn(branch: "main"))
         let info = try repository.info()
         #expect(info.commit == nil && info.commitCount == nil && info.lastTag == nil)
     }
 
-    @Test func branchNamesWithSlashesAreShortNames() throws {
+    @Test func branchNamesWithSlashesAreShortNames() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        try fixture.commit("first", in: repo)
-        try fixture.git(["checkout", "-q", "-b", "feature/login"], in: repo)
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("first", in: repo)
+        try await fixture.git(["checkout", "-q", "-b", "feature/login"], in: repo)
         #expect(try Repository(discoveringFrom: repo).head().branchName == "feature/login")
     }
 
-    @Test func remoteURLIsReadAndRedactedInInfo() throws {
+    @Test func remoteURLIsReadAndRedactedInInfo() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        try fixture.commit("first", in: repo)
-        try fixture.git(["remote", "add", "origin", "https://ci:tok3n-value@example.com/team/app.git"], in: repo)
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("first", in: repo)
+        try await fixture.git(["remote", "add", "origin", "https://ci:tok3n-value@example.com/team/app.git"], in: repo)
 
         let repository = try Repository(discoveringFrom: repo)
 
@@ -66,11 +66,11 @@ import Testing
         #expect(try repository.info().remoteURL == "https://********@example.com/team/app.git")
     }
 
-    @Test func resolvesRevisionsAndReportsUnknownOnes() throws {
+    @Test func resolvesRevisionsAndReportsUnknownOnes() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        let first = try fixture.commit("first", in: repo)
-        try fixture.commit("second", in: repo)
+        let repo = try await fixture.makeRepository()
+        let first = try await fixture.commit("first", in: repo)
+        try await fixture.commit("second", in: repo)
         let repository = try Repository(discoveringFrom: repo)
 
         #expect(try repository.resolveCommit("HEAD~1").hex == first)

@@ -1,14 +1,14 @@
 import Testing
 @testable import LanesGit
 
-@Suite struct ResetTests {
+@Suite(.timeLimit(.minutes(3))) struct ResetTests {
     /// A project with a tracked pbxproj, an ignored Pods directory and an untracked note.
-    private func project(_ fixture: GitFixture) throws -> String {
-        let repo = try fixture.makeRepository()
+    private func project(_ fixture: GitFixture) async throws -> String {
+        let repo = try await fixture.makeRepository()
         try fixture.write(".gitignore", "Pods/\n", in: repo)
-        try fixture.git(["add", ".gitignore"], in: repo)
-        try fixture.commit("project", file: "Brewer.xcodeproj/project.pbxproj", contents: "original\n", in: repo)
-        try fixture.commit("info", file: "Brewer/Info.plist", contents: "plist\n", in: repo)
+        try await fixture.git(["add", ".gitignore"], in: repo)
+        try await fixture.commit("project", file: "Brewer.xcodeproj/project.pbxproj", contents: "original\n", in: repo)
+        try await fixture.commit("info", file: "Brewer/Info.plist", contents: "plist\n", in: repo)
         try fixture.write("Brewer.xcodeproj/project.pbxproj", "edited by a lane\n", in: repo)
         try fixture.write("Brewer/Info.plist", "bumped\n", in: repo)
         try fixture.write("Pods/Alamofire/Source.swift", in: repo)
@@ -16,9 +16,9 @@ import Testing
         return repo
     }
 
-    @Test func resetRestoresTrackedFilesAndKeepsUntrackedAndIgnored() throws {
+    @Test func resetRestoresTrackedFilesAndKeepsUntrackedAndIgnored() async throws {
         let fixture = try GitFixture()
-        let repo = try project(fixture)
+        let repo = try await project(fixture)
 
         let result = try Repository(discoveringFrom: repo).resetToHead()
 
@@ -30,34 +30,34 @@ import Testing
         #expect(fixture.exists("notes.txt", in: repo))
     }
 
-    @Test func resetOfChosenPathsLeavesOtherEditsAlone() throws {
+    @Test func resetOfChosenPathsLeavesOtherEditsAlone() async throws {
         let fixture = try GitFixture()
-        let repo = try project(fixture)
-        try fixture.git(["add", "Brewer.xcodeproj/project.pbxproj"], in: repo)  // staged edits are reset too
+        let repo = try await project(fixture)
+        try await fixture.git(["add", "Brewer.xcodeproj/project.pbxproj"], in: repo)  // staged edits are reset too
 
         let result = try Repository(discoveringFrom: repo).resetToHead(paths: ["Brewer.xcodeproj/project.pbxproj"])
 
         #expect(result.restored == ["Brewer.xcodeproj/project.pbxproj"])
         #expect(try fixture.read("Brewer.xcodeproj/project.pbxproj", in: repo) == "original\n")
         #expect(try fixture.read("Brewer/Info.plist", in: repo) == "bumped\n")
-        #expect(try fixture.git(["diff", "--cached", "--name-only"], in: repo) == "")
+        #expect(try await fixture.git(["diff", "--cached", "--name-only"], in: repo) == "")
     }
 
-    @Test func aNewlyStagedFileBecomesUntrackedAndSurvives() throws {
+    @Test func aNewlyStagedFileBecomesUntrackedAndSurvives() async throws {
         let fixture = try GitFixture()
-        let repo = try project(fixture)
+        let repo = try await project(fixture)
         try fixture.write("Generated.swift", in: repo)
-        try fixture.git(["add", "Generated.swift"], in: repo)
+        try await fixture.git(["add", "Generated.swift"], in: repo)
 
         try Repository(discoveringFrom: repo).resetToHead()
 
         #expect(fixture.exists("Generated.swift", in: repo))
-        #expect(try fixture.git(["status", "--porcelain", "Generated.swift"], in: repo) == "?? Generated.swift")
+        #expect(try await fixture.git(["status", "--porcelain", "Generated.swift"], in: repo) == "?? Generated.swift")
     }
 
-    @Test func removingUntrackedStillKeepsIgnoredUnlessAsked() throws {
+    @Test func removingUntrackedStillKeepsIgnoredUnlessAsked() async throws {
         let fixture = try GitFixture()
-        let repo = try project(fixture)
+        let repo = try await project(fixture)
         let repository = try Repository(discoveringFrom: repo)
 
         let first = try repository.resetToHead(removeUntracked: true)
@@ -71,10 +71,10 @@ import Testing
         #expect(try repository.status().isClean)
     }
 
-    @Test func nonASCIIPathsAreRestored() throws {
+    @Test func nonASCIIPathsAreRestored() async throws {
         let fixture = try GitFixture()
-        let repo = try fixture.makeRepository()
-        try fixture.commit("strings", file: "de.lproj/Überschrift ✓.strings", contents: "alt\n", in: repo)
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("strings", file: "de.lproj/Überschrift ✓.strings", contents: "alt\n", in: repo)
         try fixture.write("de.lproj/Überschrift ✓.strings", "neu\n", in: repo)
 
         let result = try Repository(discoveringFrom: repo).resetToHead(paths: ["de.lproj/Überschrift ✓.strings"])

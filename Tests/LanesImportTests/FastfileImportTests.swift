@@ -3,7 +3,7 @@ import Testing
 
 /// One test per construct the importer reads: a small Fastfile of our own, what the Lanefile says,
 /// and what the report says. `ImportCompileTests` compiles the same constructs for real.
-@Suite struct FastfileImportTests {
+@Suite(.timeLimit(.minutes(3))) struct FastfileImportTests {
     func lanefile(_ fastfile: String, configuration: FastlaneConfiguration = FastlaneConfiguration()) -> ImportResult {
         FastlaneImporter.importRuby(fastfile, configuration: configuration)
     }
@@ -12,7 +12,7 @@ import Testing
         Dictionary(result.report.actions.map { ($0.action, $0.outcome) }, uniquingKeysWith: { first, _ in first })
     }
 
-    @Test func actionsBecomeStepCallsWithLanesLabelsAndTypedValues() {
+    @Test func actionsBecomeStepCallsWithLanesLabelsAndTypedValues() async {
         let result = lanefile("""
             lane :beta do
               gym(scheme: "App", export_method: "ad-hoc", clean: true, xcargs: "-allowProvisioningUpdates",)
@@ -28,7 +28,7 @@ import Testing
         #expect(result.report.actions.allSatisfy { $0.outcome == .step && $0.lane == "beta" })
     }
 
-    @Test func aliasesResolveToTheirSteps() {
+    @Test func aliasesResolveToTheirSteps() async {
         let result = lanefile("""
             lane :all do
               gym
@@ -46,7 +46,7 @@ import Testing
         #expect(result.report.count(.step) == 6)
     }
 
-    @Test func implicitActionsAreDroppedWithACommentAndUnsupportedOnesRunThroughFastlane() {
+    @Test func implicitActionsAreDroppedWithACommentAndUnsupportedOnesRunThroughFastlane() async {
         let result = lanefile("""
             lane :ci do
               setup_ci
@@ -64,7 +64,7 @@ import Testing
         #expect(outcome["my_plugin_action"] == .fastlane)
     }
 
-    @Test func environmentVariablesAreDeclaredAndSecretLookingOnesAreSecrets() {
+    @Test func environmentVariablesAreDeclaredAndSecretLookingOnesAreSecrets() async {
         let result = lanefile("""
             lane :release do
               app_store_connect_api_key(key_id: ENV["ASC_KEY_ID"], issuer_id: ENV.fetch("ASC_ISSUER_ID"), key_content: ENV["ASC_KEY_CONTENT"])
@@ -84,7 +84,7 @@ import Testing
         #expect(result.report.secrets == ["ASC_KEY_CONTENT", "SLACK_URL"])
     }
 
-    @Test func secretsNeverGoOnAFastlaneCommandLine() {
+    @Test func secretsNeverGoOnAFastlaneCommandLine() async {
         let result = lanefile("""
             lane :notify do
               discord_notifier(webhook_url: ENV["DISCORD_WEBHOOK_TOKEN"], title: "Built")
@@ -100,7 +100,7 @@ import Testing
         #expect(shell.report.lanes.first?.secrets == ["API_TOKEN"])
     }
 
-    @Test func laneOptionsBecomeTypedLaneOptions() {
+    @Test func laneOptionsBecomeTypedLaneOptions() async {
         let result = lanefile("""
             lane :deploy do |options|
               version = options[:version]
@@ -117,7 +117,7 @@ import Testing
         #expect(result.report.lanes.first?.options == ["version", "clean", "skip_tests"])
     }
 
-    @Test func keywordLaneParametersBecomeTypedLaneOptionsWithTheirDefaults() {
+    @Test func keywordLaneParametersBecomeTypedLaneOptionsWithTheirDefaults() async {
         let result = lanefile("""
             lane :release do |skip_confirm: false, version: nil, track: "beta", retries: 3, base:, limit: ENV["LIMIT"]|
               UI.message("to #{track} from #{base}") unless skip_confirm
@@ -139,7 +139,7 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
-    @Test func constantsInstanceAndGlobalVariablesALaneAssignsAreItsLocals() {
+    @Test func constantsInstanceAndGlobalVariablesALaneAssignsAreItsLocals() async {
         let result = lanefile("""
             TEAM = "ABCDE12345"
             lane :stamp do |options|
@@ -178,7 +178,7 @@ import Testing
         #expect(result.lanefile.contains(#"try await buildApp(scheme: app_name)"#))
     }
 
-    @Test func hooksBecomeLanesHooks() {
+    @Test func hooksBecomeLanesHooks() async {
         let result = lanefile("""
             before_all do |lane, options|
               ensure_git_status_clean
@@ -198,7 +198,7 @@ import Testing
         #expect(result.lanefile.contains(#"OnError { lane, error in"# + "\n" + #"        try await slack(message: "\(lane.name) failed: \("\(error)")", success: false)"#))
     }
 
-    @Test func platformBlocksNameLanesAsFastlaneRunsThem() {
+    @Test func platformBlocksNameLanesAsFastlaneRunsThem() async {
         let result = lanefile("""
             default_platform(:ios)
             platform :ios do
@@ -221,7 +221,7 @@ import Testing
         #expect(outcomes(result)["default_platform"] == .implicit)
     }
 
-    @Test func descAndPrivateLanesAndCallsOfOtherLanes() {
+    @Test func descAndPrivateLanesAndCallsOfOtherLanes() async {
         let result = lanefile("""
             desc "Builds the app"
             private_lane :build do |options|
@@ -237,7 +237,7 @@ import Testing
         #expect(result.lanefile.contains(#"try await callLane("build")"#))
     }
 
-    @Test func conditionsCaseAndModifiers() {
+    @Test func conditionsCaseAndModifiers() async {
         let result = lanefile("""
             lane :check do |options|
               branch = git_branch
@@ -294,7 +294,7 @@ import Testing
         #expect(result.lanefile.contains(#"groups: ["QA", "Beta"]"#))
     }
 
-    @Test func laneContextValuesAreTheResultsOfTheStepsThatSetThem() {
+    @Test func laneContextValuesAreTheResultsOfTheStepsThatSetThem() async {
         let result = lanefile("""
             lane :ship do
               gym(scheme: "App")
@@ -310,7 +310,7 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
-    @Test func gradleBecomesTheGradleStepAndItsAPKPathItsResult() {
+    @Test func gradleBecomesTheGradleStepAndItsAPKPathItsResult() async {
         let result = lanefile("""
             lane :android_beta do
               gradle(task: "assemble", flavor: "prod", build_type: "Release", project_dir: "android/")
@@ -328,7 +328,7 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
-    @Test func shellCommandsRunInTheFastlaneFolderLikeFastlane() {
+    @Test func shellCommandsRunInTheFastlaneFolderLikeFastlane() async {
         let result = lanefile("""
             lane :tools do
               sh("./scripts/prepare.sh --fast")
@@ -345,7 +345,7 @@ import Testing
         #expect(result.report.droppedOptions.map(\.option) == ["log"])
     }
 
-    @Test func importAndUnreadableRubyBecomeTODOBlocksWithTheOriginalText() {
+    @Test func importAndUnreadableRubyBecomeTODOBlocksWithTheOriginalText() async {
         let result = lanefile("""
             import_from_git(url: "https://github.com/example/fastlane-shared")
             require 'json'
@@ -367,7 +367,7 @@ import Testing
         #expect(result.report.actions.contains { $0.action == "gym" })
     }
 
-    @Test func rubyHelperMethodsBecomeSwiftFunctions() {
+    @Test func rubyHelperMethodsBecomeSwiftFunctions() async {
         let result = lanefile("""
             def notify(text, channel: "#ios")
               slack(message: text, channel: channel, slack_url: ENV["SLACK_URL"])
@@ -382,7 +382,7 @@ import Testing
         #expect(result.report.lanes.first?.secrets == ["SLACK_URL"])
     }
 
-    @Test func configurationFilesGiveDefaultsAndTheAppfileItsValues() {
+    @Test func configurationFilesGiveDefaultsAndTheAppfileItsValues() async {
         var configuration = FastlaneConfiguration()
         ConfigurationFiles.read("Appfile", #"app_identifier("com.example.app")"# + "\napple_id \"dev@example.com\"\nteam_id \"ABCDE12345\"\n", into: &configuration)
         ConfigurationFiles.read("Matchfile", "git_url(\"git@example.com:certs.git\")\ntype(\"appstore\")\nstorage_mode('git')\n", into: &configuration)
@@ -396,7 +396,7 @@ import Testing
         #expect(result.report.notes.contains { $0.contains("fastlane-plugin-versioning") })
     }
 
-    @Test func swiftFastfilesMapTheSameWay() {
+    @Test func swiftFastfilesMapTheSameWay() async {
         let result = FastlaneImporter.importSwift("""
             import Foundation
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Mutated Fastfiles never crash or hang the importer, and always give a Lanefile and a report.
 /// The seed is printed; `LANES_IMPORT_FUZZ_SEED=N swift test --filter ImportFuzzTests` replays a run.
-@Suite struct ImportFuzzTests {
+@Suite(.timeLimit(.minutes(3))) struct ImportFuzzTests {
     static let seeds = [
         """
         default_platform(:ios)

@@ -1,7 +1,7 @@
 @testable import LanesImport
 import Testing
 
-@Suite struct RubyParserTests {
+@Suite(.timeLimit(.minutes(3))) struct RubyParserTests {
     @Test func laneWithKeywordArgumentsAcrossLinesIsOneCall() {
         let statements = RubyParser.parse("""
             lane :beta do |options|

@@ -41,7 +41,7 @@ struct MatchFixture {
 
     /// - Parameter keyAsPKCS12: store the key as fastlane's `match import` does (the user's
     ///   PKCS#12 file, empty password) instead of `fastlane cert`'s PEM key.
-    init(keyAsPKCS12: Bool = false) throws {
+    init(keyAsPKCS12: Bool = false) async throws {
         temp = try TemporaryDirectory()
         clear = temp.path + "/clear"
         storage = temp.path + "/storage"
@@ -49,7 +49,7 @@ struct MatchFixture {
         for folder in [clear, storage, work] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
 
         // The certificate's key as PEM, from the empty-password PKCS#12 fixture.
-        try Self.run(["openssl", "pkcs12", "-in", "\(Self.signing)/p12/dist-emptypass-aes.p12", "-nocerts", "-nodes",
+        try await Self.run(["openssl", "pkcs12", "-in", "\(Self.signing)/p12/dist-emptypass-aes.p12", "-nocerts", "-nodes",
                       "-passin", "pass:", "-out", "\(work)/dist.key.pem"])
         let key = keyAsPKCS12 ? try Self.bytes("\(Self.signing)/p12/dist-emptypass-aes.p12") : try Self.bytes("\(work)/dist.key.pem")
         try put("certs/distribution/DISTID0001.cer", try Self.bytes("\(Self.signing)/certs/dist.der"))
@@ -59,7 +59,7 @@ struct MatchFixture {
         try put("certs/distribution/ZEXPIRED01.p12", try Self.bytes("\(work)/dist.key.pem"))
 
         // A throwaway profile signer, and profiles that list the valid certificate.
-        try Self.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(work)/signer.key",
+        try await Self.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(work)/signer.key",
                       "-out", "\(work)/signer.crt", "-subj", "/CN=Match Test Profile Signing", "-days", "30"])
         let template = try String(contentsOfFile: "\(Self.signing)/profiles/Brewer_Staging.plist", encoding: .utf8)
         for (index, profile) in Self.profiles.enumerated() {
@@ -69,7 +69,7 @@ struct MatchFixture {
                 .replacingOccurrences(of: "7a1d0e4c-2b7e-4e8f-9c11-5d3a2b1c0f42", with: profile.uuid)
             let plistPath = "\(work)/profile\(index).plist"
             try plist.write(toFile: plistPath, atomically: true, encoding: .utf8)
-            try Self.run(["openssl", "cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-md", "sha256",
+            try await Self.run(["openssl", "cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-md", "sha256",
                           "-signer", "\(work)/signer.crt", "-inkey", "\(work)/signer.key", "-in", plistPath,
                           "-out", "\(work)/profile\(index).mobileprovision"])
             try put(profile.storedPath, try Self.bytes("\(work)/profile\(index).mobileprovision"))
@@ -84,9 +84,9 @@ struct MatchFixture {
             try FileManager.default.createDirectory(atPath: ("\(storage)/\(path)" as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
             if let digest = v1[path] {
-                try encrypt(["encrypt-v1", digest, "\(clear)/\(path)", "\(storage)/\(path)"])
+                try await encrypt(["encrypt-v1", digest, "\(clear)/\(path)", "\(storage)/\(path)"])
             } else {
-                try encrypt(["encrypt-v2", "\(clear)/\(path)", "\(storage)/\(path)"])
+                try await encrypt(["encrypt-v2", "\(clear)/\(path)", "\(storage)/\(path)"])
             }
         }
     }
@@ -97,8 +97,8 @@ struct MatchFixture {
         try Data(bytes).write(to: URL(fileURLWithPath: full))
     }
 
-    private func encrypt(_ arguments: [String]) throws {
-        _ = try runTool(["python3", Self.python] + arguments, environment: ["MATCH_PASSWORD": password])
+    private func encrypt(_ arguments: [String]) async throws {
+        _ = try await Program.tool(["python3", Self.python] + arguments, environment: ["MATCH_PASSWORD": password])
     }
 
     /// Decrypts a stored file with the Python implementation; nil when the password does not fit.
@@ -117,21 +117,21 @@ struct MatchFixture {
 
     /// A bare git repository whose branch `branch` holds the storage (made with the git CLI, as a
     /// team's repository would be).
-    func gitRepository(branch: String) throws -> String {
+    func gitRepository(branch: String) async throws -> String {
         let remote = temp.path + "/remote.git"
         let checkout = temp.path + "/checkout"
-        try Self.run(["git", "init", "-q", "--bare", remote])
-        try Self.run(["git", "init", "-q", "-b", "master", checkout])
-        try Self.run(["cp", "-R", storage + "/.", checkout])
+        try await Self.run(["git", "init", "-q", "--bare", remote])
+        try await Self.run(["git", "init", "-q", "-b", "master", checkout])
+        try await Self.run(["cp", "-R", storage + "/.", checkout])
         let identity = ["-c", "user.name=fastlane", "-c", "user.email=ci@example.com"]
-        try Self.run(["git", "-C", checkout, "add", "-A"])
-        try Self.run(["git", "-C", checkout] + identity + ["commit", "-q", "-m", "[fastlane] Updated appstore and platform ios"])
-        try Self.run(["git", "-C", checkout, "push", "-q", remote, "HEAD:refs/heads/\(branch)"])
+        try await Self.run(["git", "-C", checkout, "add", "-A"])
+        try await Self.run(["git", "-C", checkout] + identity + ["commit", "-q", "-m", "[fastlane] Updated appstore and platform ios"])
+        try await Self.run(["git", "-C", checkout, "push", "-q", remote, "HEAD:refs/heads/\(branch)"])
         return remote
     }
 
-    static func run(_ arguments: [String]) throws {
-        let result = try runProgram(arguments)
+    static func run(_ arguments: [String]) async throws {
+        let result = try await Program.streams(arguments)
         guard result.status == 0 else { throw FixtureError("\(arguments.prefix(3).joined(separator: " ")) failed: \(result.error)") }
     }
 

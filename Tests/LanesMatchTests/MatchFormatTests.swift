@@ -5,9 +5,9 @@ import LanesTestSupport
 import Testing
 
 /// The file format against an independent implementation (match_format.py, `cryptography`).
-@Suite("fastlane match format")
+@Suite("fastlane match format", .timeLimit(.minutes(10)))
 struct MatchFormatTests {
-    @Test func whatLanesEncryptsPythonDecryptsToTheSameBytes() throws {
+    @Test func whatLanesEncryptsPythonDecryptsToTheSameBytes() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         let seed = UInt64.random(in: 0...UInt64.max)
@@ -16,7 +16,7 @@ struct MatchFormatTests {
         for size in [0, 1, 15, 16, 17, 1000, 4099] {
             let clear = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let password = "pässword \(size)"
-            let stored = try MatchEncryption.encrypt(clear, password: password)
+            let stored = try await MatchEncryption.encrypt(clear, password: password)
             // Ruby's Base64.encode64: lines of 60 characters, each ending in a newline.
             let lines = String(decoding: stored, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.last == "")
@@ -29,20 +29,20 @@ struct MatchFormatTests {
         }
     }
 
-    @Test func freshSaltPerFile() throws {
-        let first = try MatchEncryption.encrypt([1, 2, 3], password: "p")
-        let second = try MatchEncryption.encrypt([1, 2, 3], password: "p")
+    @Test func freshSaltPerFile() async throws {
+        let first = try await MatchEncryption.encrypt([1, 2, 3], password: "p")
+        let second = try await MatchEncryption.encrypt([1, 2, 3], password: "p")
         #expect(first != second)
     }
 
-    @Test func readsWhatPythonWritesInEveryVersion() throws {
+    @Test func readsWhatPythonWritesInEveryVersion() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         let certificate = try MatchFixture.bytes("\(MatchFixture.signing)/certs/dist.der")
         try Data(certificate).write(to: URL(fileURLWithPath: temp.path + "/clear.cer"))
         for variant in [["encrypt-v2"], ["encrypt-v1", "md5"], ["encrypt-v1", "sha256"]] {
             let out = temp.path + "/\(variant.joined()).cer"
-            _ = try runTool(["python3", MatchFixture.python] + variant + [temp.path + "/clear.cer", out], environment: ["MATCH_PASSWORD": "team secret"])
+            _ = try await Program.tool(["python3", MatchFixture.python] + variant + [temp.path + "/clear.cer", out], environment: ["MATCH_PASSWORD": "team secret"])
             let stored = try MatchFixture.bytes(out)
             let result = try MatchEncryption.decrypt(stored, password: "team secret", file: out) { MatchReader.plausible($0, extension: "cer") }
             #expect(result?.clear == certificate, "\(variant)")
@@ -62,8 +62,8 @@ struct MatchFormatTests {
         #expect(asCertificate == nil)
     }
 
-    @Test func truncatedAndForeignFilesNameTheFile() throws {
-        let stored = try MatchEncryption.encrypt(Array(repeating: 7, count: 100), password: "p")
+    @Test func truncatedAndForeignFilesNameTheFile() async throws {
+        let stored = try await MatchEncryption.encrypt(Array(repeating: 7, count: 100), password: "p")
         let raw = Array(Data(base64Encoded: Data(stored), options: .ignoreUnknownCharacters)!)
         let truncated = Array(Data(raw.prefix(30)).base64EncodedString().utf8)
         #expect(throws: MatchError.damaged(file: "certs/x.cer", problem: "30 bytes, shorter than the v2 header")) {

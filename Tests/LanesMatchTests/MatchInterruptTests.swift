@@ -6,9 +6,9 @@ import Testing
 /// `lanes run sync_code_signing` stopped while it fetches the storage (from a git server that never
 /// answers), with the ssh key given as text and so written into the private folder: Ctrl-C removes
 /// the folder before lanes exits; kill -9 leaves it, private, and the next run removes it.
-@Suite("sync_code_signing interrupted", .serialized)
+@Suite("sync_code_signing interrupted", .timeLimit(.minutes(10)), .tags(.live), .serialized)
 struct MatchInterruptTests {
-    let lanes = LanesProcess()
+    let lanes = LanesCommandLine()
     /// A throw-away key: only its presence in files and output is checked.
     static let sshKey = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAlanesmatchinterrupttestkey0123456789\n-----END OPENSSH PRIVATE KEY-----\n"
 
@@ -17,7 +17,7 @@ struct MatchInterruptTests {
         let pid: Int32
         let port: String
 
-        init(folder: String) throws {
+        init(folder: String) async throws {
             let portFile = folder + "/port"
             let script = """
                 import os, socket, sys, time
@@ -30,7 +30,7 @@ struct MatchInterruptTests {
                 """
             pid = try ChildProcess(["python3", "-c", script, portFile]).start()
             let deadline = Date().addingTimeInterval(60)
-            while !FileManager.default.fileExists(atPath: portFile), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            while !FileManager.default.fileExists(atPath: portFile), Date() < deadline { try? await Task.sleep(for: .seconds(0.02)) }
             port = (try? String(contentsOfFile: portFile, encoding: .utf8)) ?? ""
         }
 
@@ -40,14 +40,14 @@ struct MatchInterruptTests {
         }
     }
 
-    func start(history: String, project: URL, url: String) throws -> LanesProcess.Running {
+    func start(history: String, project: URL, url: String) throws -> RunningProgram {
         try lanes.start(["run", "sync_code_signing", "type:appstore", "app_identifier:works.sth.brewer", "readonly:true",
                          "git_url:\(url)", "keep_keychain:false"], in: project,
                         extraEnvironment: ["MATCH_PASSWORD": "interrupt test pass", "MATCH_GIT_PRIVATE_KEY": Self.sshKey, "LANES_STATE_DIR": history])
     }
 
     /// The run's private folder once the key is in it (the fetch has started), or nil after 120 s.
-    func waitForScratch(_ state: String) -> String? {
+    func waitForScratch(_ state: String) async -> String? {
         let parent = state + "/match"
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
@@ -55,36 +55,40 @@ struct MatchInterruptTests {
             where FileManager.default.fileExists(atPath: "\(parent)/\(name)/ssh-key") {
                 return "\(parent)/\(name)"
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            try? await Task.sleep(for: .seconds(0.02))
         }
         return nil
     }
 
     /// Waits at most `seconds` for the process to end; kills it after that (and says so).
-    func finish(_ running: LanesProcess.Running, within seconds: Double) -> (LanesProcess.Result, ended: Bool) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while running.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        let ended = !running.process.isRunning
-        if !ended { kill(running.process.processIdentifier, SIGKILL) }
-        return (running.finish(), ended)
+    func finish(_ running: RunningProgram, within seconds: Double) async -> (ProgramResult, ended: Bool) {
+        let pid = running.pid
+        let killer = Task {
+            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return false }
+            kill(pid, SIGKILL)
+            return true
+        }
+        let result = await running.finish()
+        killer.cancel()
+        return (result, !(await killer.value))
     }
 
-    @Test func ctrlCDuringTheFetchRemovesThePrivateFolderAndTheKeyBeforeExiting() throws {
+    @Test func ctrlCDuringTheFetchRemovesThePrivateFolderAndTheKeyBeforeExiting() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
-        let server = try SilentServer(folder: temp.path)
+        let server = try await SilentServer(folder: temp.path)
         defer { server.stop() }
         // The project's state folder, where steps keep their files (run history goes to LANES_STATE_DIR).
         let state = temp.path + "/.lanes"
         let running = try start(history: temp.path + "/history", project: URL(fileURLWithPath: temp.path), url: "http://127.0.0.1:\(server.port)/certificates.git")
-        let scratch = waitForScratch(state)
+        let scratch = await waitForScratch(state)
         if let scratch {
             // Private while it exists: nobody else can list the folder or read the key.
             #expect(try permissions(scratch) == 0o700)
             #expect(try permissions(scratch + "/ssh-key") == 0o600)
         }
-        kill(running.process.processIdentifier, SIGINT)
-        let (result, ended) = finish(running, within: 30)
+        kill(running.pid, SIGINT)
+        let (result, ended) = await finish(running, within: 30)
         #expect(scratch != nil, "the fetch started: \(result.output)")
         #expect(ended, "lanes ended within 30 s of SIGINT: \(result.output)")
         #expect(result.status == 130, "\(result.output)")
@@ -94,24 +98,24 @@ struct MatchInterruptTests {
         #expect(!result.output.contains("lanesmatchinterrupttestkey"))
     }
 
-    @Test func killDashNineLeavesAPrivateFolderThatTheNextRunRemoves() throws {
+    @Test func killDashNineLeavesAPrivateFolderThatTheNextRunRemoves() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
-        let server = try SilentServer(folder: temp.path)
+        let server = try await SilentServer(folder: temp.path)
         defer { server.stop() }
         let state = temp.path + "/.lanes"
         let project = URL(fileURLWithPath: temp.path)
         let running = try start(history: temp.path + "/history", project: project, url: "http://127.0.0.1:\(server.port)/certificates.git")
-        let scratch = waitForScratch(state)
-        kill(running.process.processIdentifier, SIGKILL)
-        let (result, _) = finish(running, within: 30)
+        let scratch = await waitForScratch(state)
+        kill(running.pid, SIGKILL)
+        let (result, _) = await finish(running, within: 30)
         let leftover = try #require(scratch, "the fetch started: \(result.output)")
         #expect(FileManager.default.fileExists(atPath: leftover + "/ssh-key"), "kill -9 leaves it")
         #expect(try permissions(leftover) == 0o700)
         #expect(try permissions(leftover + "/ssh-key") == 0o600)
 
         // The next run (here one that fails at once: its storage folder does not exist) sweeps it first.
-        let next = try lanes.run(["run", "sync_code_signing", "type:appstore", "app_identifier:works.sth.brewer", "readonly:true",
+        let next = try await lanes.run(["run", "sync_code_signing", "type:appstore", "app_identifier:works.sth.brewer", "readonly:true",
                                   "storage_mode:missing-storage"], in: project,
                                  extraEnvironment: ["MATCH_PASSWORD": "interrupt test pass", "LANES_STATE_DIR": temp.path + "/history"])
         #expect(next.status != 0)

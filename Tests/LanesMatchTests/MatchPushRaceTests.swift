@@ -7,7 +7,7 @@ import Testing
 
 /// A match git storage whose branch moves between the fetch and the push (someone else's
 /// `sync_code_signing` pushed meanwhile), against a real bare repository through libgit2.
-@Suite("match push race")
+@Suite("match push race", .timeLimit(.minutes(10)))
 struct MatchPushRaceTests {
     /// libgit2's remote, except that before each of the first `races` pushes someone else pushes
     /// a commit to the same branch (through another libgit2 repository).
@@ -73,11 +73,11 @@ struct MatchPushRaceTests {
         return try reader.read().files.files
     }
 
-    func log() throws -> [String] {
-        try runTool(["git", "-C", remote, "log", "--format=%s", "master"]).split(separator: "\n").map(String.init)
+    func log() async throws -> [String] {
+        try await Program.tool(["git", "-C", remote, "log", "--format=%s", "master"]).split(separator: "\n").map(String.init)
     }
 
-    @Test func aPushRejectedBecauseTheBranchMovedIsCommittedAgainOnTheNewTipBesideTheOtherCommit() throws {
+    @Test func aPushRejectedBecauseTheBranchMovedIsCommittedAgainOnTheNewTipBesideTheOtherCommit() async throws {
         defer { temp.remove() }
         let racing = RacingRemote(url: remote, scratch: temp.path, races: 1) { n in ("profiles/appstore/Other_\(n).mobileprovision", Array("theirs \(n)".utf8)) }
         let storage = storage(racing)
@@ -87,15 +87,15 @@ struct MatchPushRaceTests {
                                        authorName: "lanes", authorEmail: "ci@example.com")
         #expect(racing.pushes.withLock { $0 } == 2)
         // Ours sits on top of theirs, nothing of theirs lost.
-        #expect(try log() == ["[fastlane] Updated appstore and platform ios", "someone else 1", "seed"])
-        #expect(try runTool(["git", "-C", remote, "rev-parse", "master"]).trimmingCharacters(in: .whitespacesAndNewlines) == commit.hex)
+        #expect(try await log() == ["[fastlane] Updated appstore and platform ios", "someone else 1", "seed"])
+        #expect(try await Program.tool(["git", "-C", remote, "rev-parse", "master"]).trimmingCharacters(in: .whitespacesAndNewlines) == commit.hex)
         let files = try remoteFiles()
         for (path, bytes) in created { #expect(files[path] == bytes, "\(path)") }
         #expect(files["profiles/appstore/Other_1.mobileprovision"] == Array("theirs 1".utf8))
         #expect(files["match_version.txt"] == Array("2.220.0".utf8))
     }
 
-    @Test func aBranchThatKeepsMovingStopsAfterThreePushesAndTheFilesAreKeptEncryptedForImport() throws {
+    @Test func aBranchThatKeepsMovingStopsAfterThreePushesAndTheFilesAreKeptEncryptedForImport() async throws {
         defer { temp.remove() }
         let racing = RacingRemote(url: remote, scratch: temp.path, races: 10) { n in ("other/\(n).txt", Array("theirs \(n)".utf8)) }
         let storage = storage(racing)
@@ -104,8 +104,8 @@ struct MatchPushRaceTests {
             try storage.write(created, parent: tip, message: "ours", authorName: "lanes", authorEmail: "ci@example.com")
         } throws: { ($0 as? GitError)?.kind == .pushRejected }
         #expect(racing.pushes.withLock { $0 } == 3)
-        #expect(try !log().contains("ours"))
-        #expect(try log().count == 4, "the seed and the three other pushes")
+        #expect(try await !log().contains("ours"))
+        #expect(try await log().count == 4, "the seed and the three other pushes")
 
         // What sync_code_signing then does with the files it could not push.
         let state = temp.path + "/project/.lanes"
@@ -121,7 +121,7 @@ struct MatchPushRaceTests {
         #expect(error.isEnvironmental)
     }
 
-    @Test func aFileTheOtherPushAddedAtTheSamePathStopsWithoutOverwritingIt() throws {
+    @Test func aFileTheOtherPushAddedAtTheSamePathStopsWithoutOverwritingIt() async throws {
         defer { temp.remove() }
         let racing = RacingRemote(url: remote, scratch: temp.path, races: 1) { _ in ("certs/distribution/CERTNEW001.p12", Array("their key".utf8)) }
         let storage = storage(racing)
@@ -136,7 +136,7 @@ struct MatchPushRaceTests {
         #expect(try remoteFiles()["certs/distribution/CERTNEW001.p12"] == Array("their key".utf8))
     }
 
-    @Test func aVersionFileTheOtherPushAlsoAddedIsLeftAsTheyWroteIt() throws {
+    @Test func aVersionFileTheOtherPushAlsoAddedIsLeftAsTheyWroteIt() async throws {
         defer { temp.remove() }
         let racing = RacingRemote(url: remote, scratch: temp.path, races: 1) { _ in ("match_version.txt", Array("2.221.0".utf8)) }
         let storage = storage(racing)
@@ -147,6 +147,6 @@ struct MatchPushRaceTests {
         let files = try remoteFiles()
         #expect(files["match_version.txt"] == Array("2.221.0".utf8))
         for (path, bytes) in created { #expect(files[path] == bytes, "\(path)") }
-        #expect(try log() == ["ours", "someone else 1", "seed"])
+        #expect(try await log() == ["ours", "someone else 1", "seed"])
     }
 }

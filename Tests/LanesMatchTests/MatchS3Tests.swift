@@ -38,12 +38,12 @@ enum MatchTestServers {
     }
 }
 
-@Suite("match storage on S3 (Ceph RGW)",
+@Suite("match storage on S3 (Ceph RGW)", .timeLimit(.minutes(10)), 
        .enabled(if: MatchTestServers.installed, "Ceph RGW is not installed (make deps-upload-tests)"))
 struct MatchS3Tests {
     @Test func syncReadsTheTeamFolderAndImportWritesWhatPythonDecrypts() async throws {
         let servers = try MatchTestServers.shared.get()
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let credentials = S3Credentials(accessKeyID: servers["S3_ACCESS_KEY"]!, secretAccessKey: servers["S3_SECRET_KEY"]!)
         let client = S3Client(endpoint: try S3Endpoint.resolve(endpoint: servers["S3_ENDPOINT"]!, region: "us-east-1", environment: [:]),

@@ -5,10 +5,10 @@ import LanesSigning
 import LanesTestSupport
 import Testing
 
-@Suite("sync_code_signing")
+@Suite("sync_code_signing", .timeLimit(.minutes(10)))
 struct SyncCodeSigningTests {
     @Test func importsTheNewestValidCertificateAndInstallsEveryProfileFromAFolder() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
@@ -48,9 +48,9 @@ struct SyncCodeSigningTests {
     }
 
     @Test func readsABranchOfAGitRepositoryWithAPKCS12KeyAndATvOSProfile() async throws {
-        let fixture = try MatchFixture(keyAsPKCS12: true)
+        let fixture = try await MatchFixture(keyAsPKCS12: true)
         defer { fixture.temp.remove() }
-        let remote = try fixture.gitRepository(branch: "team-b")
+        let remote = try await fixture.gitRepository(branch: "team-b")
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password, "MATCH_GIT_URL": remote, "MATCH_GIT_BRANCH": "team-b"],
                                        project: fixture.temp.path)
         defer { harness.temp.remove() }
@@ -78,9 +78,9 @@ struct SyncCodeSigningTests {
     }
 
     @Test func masterIsTheDefaultBranchAndAMissingBranchSaysSo() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
-        let remote = try fixture.gitRepository(branch: "team-b")
+        let remote = try await fixture.gitRepository(branch: "team-b")
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
         let step = try SyncCodeSigning.resolve(["type": MatchType.appstore, "app_identifier": ["works.sth.brewer"], "readonly": true,
@@ -92,7 +92,7 @@ struct SyncCodeSigningTests {
     }
 
     @Test func aWrongPasswordNamesTheVariableAndTheFileAndChangesNothing() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": "not the password"], project: fixture.temp.path)
         defer { harness.temp.remove() }
@@ -108,7 +108,7 @@ struct SyncCodeSigningTests {
     }
 
     @Test func aMissingPasswordIsOneClearError() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: [:], project: fixture.temp.path)
         defer { harness.temp.remove() }
@@ -118,7 +118,7 @@ struct SyncCodeSigningTests {
     }
 
     @Test func aTruncatedProfileNamesItsFile() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let path = "\(fixture.storage)/\(MatchFixture.profiles[0].storedPath)"
         let stored = try MatchFixture.bytes(path)
@@ -133,7 +133,7 @@ struct SyncCodeSigningTests {
 
     /// Creating needs App Store Connect: without a key the error says what was missing and which variables to set.
     @Test func readonlyFalseWithoutAnAPIKeyNamesWhatItMustCreateAndTheKeyVariables() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
@@ -148,15 +148,13 @@ struct SyncCodeSigningTests {
 
     /// What a killed run left (its process is gone) is removed by the next run.
     @Test func theNextRunSweepsWhatAKilledRunLeft() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let dead = Process()
-        dead.executableURL = URL(fileURLWithPath: "/bin/true")
-        try dead.run()
-        dead.waitUntilExit()
-        let leftover = "\(harness.stateDirectory)/match/\(dead.processIdentifier)-0123456789ab"
+        let dead = try Program.start(["/bin/true"])
+        _ = await dead.finish()
+        let leftover = "\(harness.stateDirectory)/match/\(dead.pid)-0123456789ab"
         try FileManager.default.createDirectory(atPath: leftover + "/repository.git", withIntermediateDirectories: true)
         let mine = "\(harness.stateDirectory)/match/\(ProcessInfo.processInfo.processIdentifier)-live"
         try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
@@ -169,16 +167,16 @@ struct SyncCodeSigningTests {
     }
 }
 
-@Suite("match_import, change_password, decrypt")
+@Suite("match_import, change_password, decrypt", .timeLimit(.minutes(10)))
 struct MatchWriteTests {
     @Test func importEncryptsAsFastlaneAndCommitsOnceThenSyncReadsItBack() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
-        let remote = try fixture.gitRepository(branch: "master")
+        let remote = try await fixture.gitRepository(branch: "master")
         let env = ["MATCH_PASSWORD": fixture.password, "MATCH_GIT_URL": remote]
         let harness = try MatchHarness(environment: env, project: fixture.temp.path)
         defer { harness.temp.remove() }
-        let before = try runTool(["git", "-C", remote, "rev-list", "--count", "master"])
+        let before = try await Program.tool(["git", "-C", remote, "rev-list", "--count", "master"])
         let step = try MatchImport.resolve(["type": MatchType.adhoc, "cert_path": "clear/certs/distribution/DISTID0001.cer",
                                             "p12_path": "\(MatchFixture.signing)/p12/dist-emptypass-aes.p12",
                                             "profile_path": "clear/\(MatchFixture.profiles[0].storedPath)"],
@@ -187,13 +185,13 @@ struct MatchWriteTests {
         _ = await harness.context.cleanups.runAll()
         #expect(written == ["certs/distribution/DISTID0001.cer", "certs/distribution/DISTID0001.p12",
                             "profiles/adhoc/AdHoc_works.sth.brewer.mobileprovision"])
-        let after = try runTool(["git", "-C", remote, "rev-list", "--count", "master"])
+        let after = try await Program.tool(["git", "-C", remote, "rev-list", "--count", "master"])
         #expect(Int(after.trimmingCharacters(in: .whitespacesAndNewlines)) == Int(before.trimmingCharacters(in: .whitespacesAndNewlines))! + 1)
-        #expect(try runTool(["git", "-C", remote, "log", "-1", "--format=%s", "master"]).contains("[fastlane] Updated adhoc and platform ios"))
+        #expect(try await Program.tool(["git", "-C", remote, "log", "-1", "--format=%s", "master"]).contains("[fastlane] Updated adhoc and platform ios"))
 
         // Python (fastlane's algorithm) decrypts every written file to the bytes given.
         let checkout = fixture.temp.path + "/verify"
-        try MatchFixture.run(["git", "clone", "-q", "-b", "master", remote, checkout])
+        try await MatchFixture.run(["git", "clone", "-q", "-b", "master", remote, checkout])
         let expected: [String: [UInt8]] = [
             "certs/distribution/DISTID0001.cer": try MatchFixture.bytes("\(fixture.clear)/certs/distribution/DISTID0001.cer"),
             "certs/distribution/DISTID0001.p12": try MatchFixture.bytes("\(MatchFixture.signing)/p12/dist-emptypass-aes.p12"),
@@ -212,22 +210,22 @@ struct MatchWriteTests {
     }
 
     @Test func importRefusesAStorageOfAnotherPassword() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
-        let remote = try fixture.gitRepository(branch: "master")
+        let remote = try await fixture.gitRepository(branch: "master")
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": "other", "MATCH_GIT_URL": remote], project: fixture.temp.path)
         defer { harness.temp.remove() }
         let step = try MatchImport.resolve(["type": MatchType.appstore, "cert_path": "clear/certs/distribution/DISTID0001.cer",
                                             "p12_path": "clear/certs/distribution/DISTID0001.p12"], environment: harness.context.environment)
         await #expect { try await step.run(in: harness.context) } throws: { "\($0)".contains("MATCH_PASSWORD") }
         _ = await harness.context.cleanups.runAll()
-        #expect(try runTool(["git", "-C", remote, "rev-list", "--count", "master"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(try await Program.tool(["git", "-C", remote, "rev-list", "--count", "master"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
     }
 
     @Test func changePasswordReencryptsEveryFileInOneCommit() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
-        let remote = try fixture.gitRepository(branch: "team-b")
+        let remote = try await fixture.gitRepository(branch: "team-b")
         let newPassword = "new team passphrase"
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password, "MATCH_NEW_PASSWORD": newPassword],
                                        project: fixture.temp.path)
@@ -235,9 +233,9 @@ struct MatchWriteTests {
         let changed = try await MatchChangePassword.resolve(["git_url": remote, "git_branch": "team-b"]).run(in: harness.context)
         _ = await harness.context.cleanups.runAll()
         #expect(changed.count == 7)
-        #expect(try runTool(["git", "-C", remote, "rev-list", "--count", "team-b"]).trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        #expect(try await Program.tool(["git", "-C", remote, "rev-list", "--count", "team-b"]).trimmingCharacters(in: .whitespacesAndNewlines) == "2")
         let checkout = fixture.temp.path + "/verify"
-        try MatchFixture.run(["git", "clone", "-q", "-b", "team-b", remote, checkout])
+        try await MatchFixture.run(["git", "clone", "-q", "-b", "team-b", remote, checkout])
         for path in changed {
             #expect(try MatchFixture.pythonDecrypt("\(checkout)/\(path)", password: newPassword) == MatchFixture.bytes("\(fixture.clear)/\(path)"), "\(path)")
             #expect(try MatchFixture.pythonDecrypt("\(checkout)/\(path)", password: fixture.password) == nil)
@@ -246,7 +244,7 @@ struct MatchWriteTests {
     }
 
     @Test func decryptWritesPrivateClearFiles() async throws {
-        let fixture = try MatchFixture()
+        let fixture = try await MatchFixture()
         defer { fixture.temp.remove() }
         let harness = try MatchHarness(environment: ["MATCH_PASSWORD": fixture.password], project: fixture.temp.path)
         defer { harness.temp.remove() }

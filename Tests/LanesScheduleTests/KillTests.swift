@@ -8,7 +8,7 @@ import Testing
 /// kill -9 of the scheduler process at random moments, 100 times: no due run lost or doubled and
 /// the database never corrupt. The process is ScheduleCrashHelper: the scheduler core and the real
 /// SQLite file on a clock that runs ten minutes per second, so each short life decides many instants.
-@Suite struct KillTests {
+@Suite(.timeLimit(.minutes(3))) struct KillTests {
     static let helper = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/debug/ScheduleCrashHelper").path
 

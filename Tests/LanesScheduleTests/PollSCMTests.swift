@@ -1,35 +1,28 @@
 import Foundation
 import LanesCron
+import LanesTestSupport
 import Testing
 @testable import LanesSchedule
 
 /// Poll SCM through LanesGit against a local bare remote: the lane runs once after the remote
 /// gains a commit, not before, and not twice.
-@Suite struct PollSCMTests {
+@Suite(.timeLimit(.minutes(3))) struct PollSCMTests {
     @discardableResult
-    static func git(_ arguments: [String], in directory: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-c", "user.name=lanes", "-c", "user.email=lanes@example.com", "-c", "init.defaultBranch=main"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    static func git(_ arguments: [String], in directory: String) async throws -> String {
+        let result = try await Program.run(["git", "-c", "user.name=lanes", "-c", "user.email=lanes@example.com", "-c", "init.defaultBranch=main"] + arguments,
+                                           in: directory)
+        try #require(result.status == 0, "git \(arguments.joined(separator: " ")) failed: \(result.standardError)")
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func runsOnceAfterTheRemoteGainsACommit() throws {
+    @Test func runsOnceAfterTheRemoteGainsACommit() async throws {
         let root = try temporaryDirectory("poll", preferMemory: false)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Self.git(["init", "-q", "seed"], in: root)
-        try Self.git(["commit", "-q", "--allow-empty", "-m", "first"], in: root + "/seed")
-        try Self.git(["clone", "-q", "--bare", "seed", "server.git"], in: root)
-        try Self.git(["clone", "-q", "file://\(root)/server.git", "project"], in: root)
-        try Self.git(["clone", "-q", "file://\(root)/server.git", "other"], in: root)
+        try await Self.git(["init", "-q", "seed"], in: root)
+        try await Self.git(["commit", "-q", "--allow-empty", "-m", "first"], in: root + "/seed")
+        try await Self.git(["clone", "-q", "--bare", "seed", "server.git"], in: root)
+        try await Self.git(["clone", "-q", "file://\(root)/server.git", "project"], in: root)
+        try await Self.git(["clone", "-q", "file://\(root)/server.git", "other"], in: root)
 
         let clock = ManualClock(instant("2026-03-01T10:00:30Z"))
         let store = try HistoryStore(directory: root + "/state")
@@ -53,9 +46,9 @@ import Testing
         #expect(try pollMinute().isEmpty)  // nothing new: no run
         #expect(try pollMinute().isEmpty)
 
-        try Self.git(["commit", "-q", "--allow-empty", "-m", "second"], in: root + "/other")
-        try Self.git(["push", "-q", "origin", "HEAD:main"], in: root + "/other")
-        let pushed = try Self.git(["rev-parse", "HEAD"], in: root + "/other")
+        try await Self.git(["commit", "-q", "--allow-empty", "-m", "second"], in: root + "/other")
+        try await Self.git(["push", "-q", "origin", "HEAD:main"], in: root + "/other")
+        let pushed = try await Self.git(["rev-parse", "HEAD"], in: root + "/other")
 
         let runs = try pollMinute()
         #expect(runs.count == 1)

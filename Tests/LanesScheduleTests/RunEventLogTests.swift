@@ -6,7 +6,7 @@ import Testing
 /// Issue 20: the history reads a run from its `events.jsonl` (the runner's `--json` events), never
 /// from the text of its log: banners with `|`, tabs, escapes or 10,000 characters survive, a torn
 /// last line is skipped, and what steps reported (version, build number, artifacts) reaches the row.
-@Suite struct RunEventLogTests {
+@Suite(.timeLimit(.minutes(3))) struct RunEventLogTests {
     static func line(_ object: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }

@@ -2,7 +2,7 @@ import LanesCron
 import Testing
 @testable import LanesSchedule
 
-@Suite struct ScheduleTranslationTests {
+@Suite(.timeLimit(.minutes(3))) struct ScheduleTranslationTests {
     func schedule(_ spec: String, seed: String? = nil) throws -> CronSchedule { try CronSchedule(parsing: spec, seed: seed) }
 
     @Test func utcLinesFireAtTheSameInstantsAsTheZonedSchedule() throws {

@@ -7,7 +7,7 @@ import Testing
 /// The scheduler over 1,000 simulated days with crashes between recording and launching and during
 /// runs, and downtimes from minutes to days: every due instant is decided exactly once, launched at
 /// most once, and run, caught up, skipped or missed as the policy says.
-@Suite struct SchedulerSimulationTests {
+@Suite(.timeLimit(.minutes(3))) struct SchedulerSimulationTests {
     static let specs: [(name: String, spec: String, seed: String)] = [
         ("ny-gap", "TZ=America/New_York\n30 2 * * *", "ny-gap"),           // 02:30 does not exist on spring-forward day
         ("ny-repeat", "TZ=America/New_York\n30 1 * * *", "ny-repeat"),     // 01:30 happens twice on fall-back day

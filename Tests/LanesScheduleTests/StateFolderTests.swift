@@ -6,7 +6,7 @@ import Testing
 /// Issue 21 (high): the daemon's state folder is the user's alone. It never falls back to a shared
 /// folder, refuses folders and lock files others could have planted, and one project has one daemon
 /// whatever state folder each is given.
-@Suite struct StateFolderTests {
+@Suite(.timeLimit(.minutes(3))) struct StateFolderTests {
     @Test func withoutHomeTheStateFolderComesFromThePasswordDatabaseNeverTmp() throws {
         let directory = try HistoryStore.defaultDirectory(projectDirectory: "/srv/app", environment: [:])
         #expect(!directory.hasPrefix("/tmp"), "\(directory)")

@@ -5,7 +5,7 @@ import LanesSigning
 import Testing
 
 /// No child process that lanes starts may carry a password in its argv (`/proc/PID/cmdline`).
-@Suite("No secret in any child's arguments")
+@Suite("No secret in any child's arguments", .timeLimit(.minutes(10)), .tags(.live))
 struct ChildProcessSecretTests {
     /// The macOS keychain path, executed for real: `ProcessToolRunner` starts each `security`
     /// command through the lane's real process runner, against a stand-in `security` script that
@@ -65,20 +65,20 @@ struct ChildProcessSecretTests {
         ["cert", "check", Fixture.p12("dist-shellchars-pass"), "--password-env", "LANES_TEST_P12",
          "--profile", Fixture.profile("Brewer_Staging"), "--app-id", "works.sth.brewer.staging", "--trust", Fixture.trustRoot],
     ])
-    func lanesBinaryKeepsPasswordsOutOfArgv(arguments: [String]) throws {
+    func lanesBinaryKeepsPasswordsOutOfArgv(arguments: [String]) async throws {
         let (run, filler) = try LanesBinary.startHeld(arguments, environment: ["LANES_TEST_P12": Fixture.shellPassword])
-        let pid = run.process.processIdentifier
+        let pid = run.pid
         var observed: [String] = []
         let deadline = Date().addingTimeInterval(20)
         // lanes stays alive until its output is drained: watch its tree until it is seen blocked on output.
         while Date() < deadline {
             observed += ProcessTree.commandLines(below: pid)
             if ProcTable.isBlockedOnPipe(pid) { break }
-            usleep(1000)
+            try await Task.sleep(for: .milliseconds(1))
         }
         observed += ProcessTree.commandLines(below: pid)
-        let result = run.finish()
-        #expect(result.status == 0, "\(result.errors)")
+        let result = try await run.finish()
+        #expect(result.status == 0, "\(result.output.dropFirst(filler))")
         // `lanes` execs `lanes-tool` for subcommands (same process, argv[0] "lanes"): look for the command itself.
         #expect(observed.contains { $0.hasPrefix("lanes") || $0.hasPrefix(LanesBinary.path) }
                     && observed.contains { $0.contains(" \(arguments[0]) \(arguments[1]) ") && $0.contains("LANES_TEST_P12") },

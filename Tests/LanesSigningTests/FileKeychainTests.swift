@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LanesSigning
 
-@Suite("File keychain")
+@Suite("File keychain", .timeLimit(.minutes(10)))
 struct FileKeychainTests {
     @Test func storesEncryptedKeyAndCertificateInAPrivateDirectory() async throws {
         let temp = try TemporaryDirectory()
@@ -41,7 +41,7 @@ struct FileKeychainTests {
         let identity = try PKCS12File.read(path: Fixture.p12("dist-unicode-pass"), password: Fixture.unicodePassword)
         _ = try await keychain.importIdentity(identity)
         let keyFile = "\(keychain.location)/\(Fixture.distSHA1).key.pem"
-        let parsed = try runTool(["openssl", "pkey", "-in", keyFile, "-passin", "env:LANES_TEST_KEYCHAIN", "-noout", "-text_pub"],
+        let parsed = try await Program.tool(["openssl", "pkey", "-in", keyFile, "-passin", "env:LANES_TEST_KEYCHAIN", "-noout", "-text_pub"],
                                  environment: ["LANES_TEST_KEYCHAIN": Fixture.shellPassword])
         #expect(parsed.contains("Public-Key: (2048 bit)"))
     }

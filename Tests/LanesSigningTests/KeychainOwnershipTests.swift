@@ -5,7 +5,7 @@ import Testing
 import Lanes
 
 /// Finding 15 (and the keychain part of 10) of issue 10: a keychain belongs to the run that made it.
-@Suite("Keychain ownership")
+@Suite("Keychain ownership", .timeLimit(.minutes(10)))
 struct KeychainOwnershipTests {
     @Test func aSecondLaneUsingTheSameNameIsRefusedAndCannotDeleteTheFirstOnesKeychain() async throws {
         let temp = try TemporaryDirectory()
@@ -62,7 +62,7 @@ struct KeychainOwnershipTests {
 }
 
 /// Finding 22 of issue 10: a keychain name the Lanefile chose badly is a configuration error (78).
-@Suite("Keychain error kind")
+@Suite("Keychain error kind", .timeLimit(.minutes(10)))
 struct KeychainErrorKindTests {
     @Test func anInvalidKeychainNameIsAConfigurationError() {
         #expect {

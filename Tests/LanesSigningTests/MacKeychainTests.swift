@@ -35,7 +35,7 @@ final class RecordingSecurity: ToolRunning {
     }
 }
 
-@Suite("macOS keychain command construction")
+@Suite("macOS keychain command construction", .timeLimit(.minutes(10)))
 struct MacKeychainTests {
     let keychainPassword = "kc \"pass\" \\ 🍺"
 
@@ -157,7 +157,7 @@ struct MacKeychainTests {
     }
 }
 
-@Suite("macOS keychain safety")
+@Suite("macOS keychain safety", .timeLimit(.minutes(10)))
 struct MacKeychainSafetyTests {
     @Test func refusesToAdoptAnExistingKeychain() async throws {
         let temp = try TemporaryDirectory()

@@ -7,7 +7,7 @@ import Testing
 /// use them: each call makes its own OpenSSL objects, so the results match a lone call's. A bounded
 /// number of rounds, quick in a normal build; `make test-sanitize` (both sanitizers) is where a
 /// shared object or a use after free would show.
-@Suite("OpenSSL from several threads")
+@Suite("OpenSSL from several threads", .timeLimit(.minutes(10)))
 struct OpenSSLConcurrencyTests {
     static let threads = 6
     static let rounds = 5

@@ -5,31 +5,31 @@ import Testing
 /// Every lanes entry into OpenSSL starts it without its atexit cleanup, whichever comes first in a
 /// process: otherwise a thread still inside OpenSSL while the process exits (a test worker, a
 /// daemon task) takes a lock OpenSSL just freed and the process dies with SIGSEGV.
-@Suite("OpenSSL's exit cleanup stays off")
+@Suite("OpenSSL's exit cleanup stays off", .timeLimit(.minutes(10)))
 struct OpenSSLExitTests {
     /// OpenSSLExitHelper: beside the test executable on Linux (whatever the scratch path, sanitizer
     /// builds too), else where `swift build` puts it (macOS runs the bundle through a runner).
     static let helper: String = {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("OpenSSLExitHelper").path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-        return LanesProcess.repositoryRoot.appendingPathComponent(".build/debug/OpenSSLExitHelper").path
+        return LanesCommandLine.repositoryRoot.appendingPathComponent(".build/debug/OpenSSLExitHelper").path
     }()
 
-    static func run(_ entry: String) throws -> String {
-        let result = try runProgram([helper, entry])
+    static func run(_ entry: String) async throws -> String {
+        let result = try await Program.streams([helper, entry])
         #expect(result.status == 0, "\(entry): \(result.error)")
         return result.output
     }
 
-    @Test func theDetectorSeesAnUnstartedOpenSSL() throws {
-        #expect(try Self.run("unstarted") == "entered\ncleanup ran\n")
+    @Test func theDetectorSeesAnUnstartedOpenSSL() async throws {
+        #expect(try await Self.run("unstarted") == "entered\ncleanup ran\n")
     }
 
-    @Test func noEntryLeavesTheCleanupOn() throws {
-        let entries = try Self.run("--list").split(separator: "\n").map(String.init).filter { $0 != "unstarted" }
+    @Test func noEntryLeavesTheCleanupOn() async throws {
+        let entries = try await Self.run("--list").split(separator: "\n").map(String.init).filter { $0 != "unstarted" }
         #expect(entries.count >= 10)
         for entry in entries {
-            #expect(try Self.run(entry) == "entered\n", "\(entry) started OpenSSL with its atexit cleanup")
+            #expect(try await Self.run(entry) == "entered\n", "\(entry) started OpenSSL with its atexit cleanup")
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LanesSigning
 
-@Suite("PKCS#12 reading")
+@Suite("PKCS#12 reading", .timeLimit(.minutes(10)))
 struct PKCS12FileTests {
     /// Files that must read, with the identity's SHA-1 and how many chain certificates come along.
     @Test(arguments: [
@@ -54,9 +54,9 @@ struct PKCS12FileTests {
         #expect(!root.allowsCodeSigning)
     }
 
-    @Test func sha256MatchesAnIndependentDigest() throws {
+    @Test func sha256MatchesAnIndependentDigest() async throws {
         let certificate = try PKCS12File.read(path: Fixture.p12("dist-3des-sha1"), password: "brewer-3des-pass").certificate
-        let output = try runTool(["openssl", "x509", "-in", Fixture.certificate("dist.crt"), "-noout", "-fingerprint", "-sha256"])
+        let output = try await Program.tool(["openssl", "x509", "-in", Fixture.certificate("dist.crt"), "-noout", "-fingerprint", "-sha256"])
         #expect(output.replacingOccurrences(of: ":", with: "").contains("=\(certificate.sha256)"))
     }
 
@@ -124,7 +124,7 @@ struct PKCS12FileTests {
     }
 
     /// The re-encoding the macOS keychain imports: 3DES bags, SHA-1 MAC, readable by plain OpenSSL 3.
-    @Test func reencodesAsTripleDESWithSHA1MAC() throws {
+    @Test func reencodesAsTripleDESWithSHA1MAC() async throws {
         let identity = try PKCS12File.read(path: Fixture.p12("dist-legacy-rc2-3des"), password: "brewer-legacy-pass")
         let bytes = try identity.tripleDESPKCS12(password: "one-time")
         let again = try PKCS12File.read(bytes: bytes, password: "one-time", source: "memory")
@@ -132,7 +132,7 @@ struct PKCS12FileTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("reencoded-\(UUID().uuidString).p12")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let info = try runTool(["openssl", "pkcs12", "-info", "-noout", "-in", file.path, "-passin", "env:LANES_TEST_P12"],
+        let info = try await Program.tool(["openssl", "pkcs12", "-info", "-noout", "-in", file.path, "-passin", "env:LANES_TEST_P12"],
                                environment: ["LANES_TEST_P12": "one-time"])
         #expect(info.contains("MAC: sha1"))
         #expect(info.contains("Shrouded Keybag: pbeWithSHA1And3-KeyTripleDES-CBC"))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LanesSigning
 
-@Suite("Provisioning profiles")
+@Suite("Provisioning profiles", .timeLimit(.minutes(10)))
 struct ProvisioningProfileTests {
     let trust = TrustStore(pemFiles: [Fixture.trustRoot])
 

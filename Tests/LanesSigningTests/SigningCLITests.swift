@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `lanes cert` and `lanes profile`, run as the built binary with passwords in the environment.
-@Suite("lanes cert / lanes profile")
+@Suite("lanes cert / lanes profile", .timeLimit(.minutes(10)), .tags(.live))
 struct SigningCLITests {
     /// Every PKCS#12 fixture with its exact outcome: exit status and what stderr must say.
     @Test(arguments: [
@@ -22,8 +22,8 @@ struct SigningCLITests {
         ("extra-no-private-key", 78, "contains no private key"),
         ("extra-key-mismatch", 78, "does not belong to any certificate"),
     ])
-    func certInfo(name: String, status: Int32, message: String) throws {
-        let result = try LanesBinary.run(["cert", "info", Fixture.p12(name), "--password-env", "P12_PASSWORD", "--json"],
+    func certInfo(name: String, status: Int32, message: String) async throws {
+        let result = try await LanesBinary.run(["cert", "info", Fixture.p12(name), "--password-env", "P12_PASSWORD", "--json"],
                                          environment: ["P12_PASSWORD": Fixture.password(name)])
         #expect(result.status == status, "\(result.errors)")
         if message.isEmpty {
@@ -44,20 +44,20 @@ struct SigningCLITests {
         }
     }
 
-    @Test func wrongPasswordNamesTheVariableNotThePassword() throws {
-        let result = try LanesBinary.run(["cert", "info", Fixture.p12("dist-3des-sha1"), "--password-env", "MY_P12"],
+    @Test func wrongPasswordNamesTheVariableNotThePassword() async throws {
+        let result = try await LanesBinary.run(["cert", "info", Fixture.p12("dist-3des-sha1"), "--password-env", "MY_P12"],
                                          environment: ["MY_P12": "guessed-wrong-42"])
         #expect(result.status == 78)
         #expect(result.errors.contains("wrong password, or the file is damaged"))
         #expect(result.errors.contains("$MY_P12"))
         #expect(!result.errors.contains("guessed-wrong-42") && !result.output.contains("guessed-wrong-42"))
-        let unset = try LanesBinary.run(["cert", "info", Fixture.p12("dist-3des-sha1"), "--password-env", "NOT_SET"])
+        let unset = try await LanesBinary.run(["cert", "info", Fixture.p12("dist-3des-sha1"), "--password-env", "NOT_SET"])
         #expect(unset.status == 78)
         #expect(unset.errors.contains("NOT_SET"))
     }
 
-    @Test func passwordsAreNotAcceptedAsArguments() throws {
-        let result = try LanesBinary.run(["cert", "info", Fixture.p12("dist-3des-sha1"), "--password", "brewer-3des-pass"])
+    @Test func passwordsAreNotAcceptedAsArguments() async throws {
+        let result = try await LanesBinary.run(["cert", "info", Fixture.p12("dist-3des-sha1"), "--password", "brewer-3des-pass"])
         #expect(result.status == 64)
     }
 
@@ -70,8 +70,8 @@ struct SigningCLITests {
         ("Brewer_Staging_Truncated", 78, "truncated", ""),
         ("Brewer_Staging_Unsigned", 78, "not a signed provisioning profile", ""),
     ])
-    func profileInfo(name: String, status: Int32, typeOrMessage: String, uuid: String) throws {
-        let result = try LanesBinary.run(["profile", "info", Fixture.profile(name), "--trust", Fixture.trustRoot, "--json"])
+    func profileInfo(name: String, status: Int32, typeOrMessage: String, uuid: String) async throws {
+        let result = try await LanesBinary.run(["profile", "info", Fixture.profile(name), "--trust", Fixture.trustRoot, "--json"])
         #expect(result.status == status, "\(result.errors)")
         guard status == 0 else {
             #expect(result.errors.contains(typeOrMessage), "\(result.errors)")
@@ -89,11 +89,11 @@ struct SigningCLITests {
         #expect(json["expirationDate"] as? String == (name == "Brewer_Staging_Expired" ? "2021-01-01T00:00:00Z" : "2035-01-01T00:00:00Z"))
     }
 
-    @Test func profileInfoWithoutTrustSaysNotVerified() throws {
-        let result = try LanesBinary.run(["profile", "info", Fixture.profile("Brewer_Staging"), "--json"])
+    @Test func profileInfoWithoutTrustSaysNotVerified() async throws {
+        let result = try await LanesBinary.run(["profile", "info", Fixture.profile("Brewer_Staging"), "--json"])
         #expect(result.status == 0)
         #expect(result.output.contains("\"signatureVerified\" : false"))
-        let untrusted = try LanesBinary.run(["profile", "info", Fixture.profile("Brewer_Staging"), "--trust", Fixture.certificate("test-wwdr.crt")])
+        let untrusted = try await LanesBinary.run(["profile", "info", Fixture.profile("Brewer_Staging"), "--trust", Fixture.certificate("test-wwdr.crt")])
         #expect(untrusted.status == 1)
         #expect(untrusted.errors.contains("signature not verified"))
     }
@@ -107,8 +107,8 @@ struct SigningCLITests {
         ("dist-3des-sha1", "Brewer_Staging_Tampered", "works.sth.brewer.staging", 78, "signature invalid"),
         ("dist-bitflip-mac", "Brewer_Staging", "works.sth.brewer.staging", 78, "wrong password, or the file is damaged"),
     ])
-    func certCheck(p12: String, profile: String, appID: String, status: Int32, message: String) throws {
-        let result = try LanesBinary.run(["cert", "check", Fixture.p12(p12), "--password-env", "P12_PASSWORD",
+    func certCheck(p12: String, profile: String, appID: String, status: Int32, message: String) async throws {
+        let result = try await LanesBinary.run(["cert", "check", Fixture.p12(p12), "--password-env", "P12_PASSWORD",
                                           "--profile", Fixture.profile(profile), "--app-id", appID, "--trust", Fixture.trustRoot],
                                          environment: ["P12_PASSWORD": Fixture.password(p12)])
         #expect(result.status == status, "\(result.errors)")

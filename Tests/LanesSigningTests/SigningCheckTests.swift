@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LanesSigning
 
-@Suite("Certificate and profile belong together")
+@Suite("Certificate and profile belong together", .timeLimit(.minutes(10)))
 struct SigningCheckTests {
     let trust = TrustStore(pemFiles: [Fixture.trustRoot])
     let now = try! Date("2026-06-01T00:00:00Z", strategy: .iso8601)

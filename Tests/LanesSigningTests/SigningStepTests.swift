@@ -39,7 +39,7 @@ final class RecordingProcesses: ProcessRunning {
     var count: Int { requests.withLock { $0.count } }
 }
 
-@Suite("Signing steps")
+@Suite("Signing steps", .timeLimit(.minutes(10)))
 struct SigningStepTests {
     @Test func importsIntoAFileKeychainThatTheCleanupRemoves() async throws {
         let harness = try StepHarness()

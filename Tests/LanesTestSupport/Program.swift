@@ -18,12 +18,29 @@ public enum Program {
     /// Runs `arguments` to its end (a bare program name is looked up on `PATH`).
     public static func run(_ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil,
                            input: [UInt8]? = nil) async throws -> ProgramResult {
-        await start(arguments, in: directory, environment: environment, input: input).finish()
+        await (try start(arguments, in: directory, environment: environment, input: input)).finish()
     }
 
-    /// Runs `arguments` and returns standard output and error together (errors after output).
-    public static func text(_ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil) async throws -> String {
-        try await run(arguments, in: directory, environment: environment).output
+    /// `run` as a triple: the status, standard output and standard error apart.
+    public static func streams(_ arguments: [String], in directory: String? = nil) async throws -> (status: Int32, output: String, error: String) {
+        let result = try await run(arguments, in: directory)
+        return (result.status, result.standardOutput, result.standardError)
+    }
+
+    /// Runs a tool with this process's environment plus `additions` (secrets go there, never in
+    /// arguments); its standard output and error together (errors after output).
+    public static func tool(_ arguments: [String], environment additions: [String: String] = [:], in directory: String? = nil) async throws -> String {
+        let environment = ProcessEnvironment.current().merging(additions) { $1 }
+        return try await run(arguments, in: directory, environment: environment).output
+    }
+
+    /// Whether `arguments` exits 0, answered synchronously: for a suite's `.enabled(if:)` condition
+    /// (a tool or a Python package is installed), evaluated once before its tests. Through the same
+    /// launcher; the wait is the child's end as the OS reports it, never a sleep.
+    public static func succeeds(_ arguments: [String]) -> Bool {
+        var child = ChildProcess(arguments)
+        child.ownProcessGroup = false
+        return (try? child.runCapturingOutput(input: nil, started: { _ in }) { _, _ in }) == .exited(0)
     }
 
     /// Starts `arguments`; the program runs on while the test does other things.
@@ -53,8 +70,8 @@ public final class RunningProgram: Sendable {
         }
     }
 
-    /// Sends `number` to the program.
-    public func signal(_ number: Int32) { SystemHost.kill(pid, signal: number) }
+    /// Sends signal `number` to the program.
+    public func send(_ number: Int32) { SystemHost.kill(pid, signal: number) }
 
     public var isRunning: Bool { child.endedStatus == nil }
 
@@ -117,4 +134,10 @@ private final class CollectedBox: Sendable {
             if let answer { continuation.resume(returning: answer) }
         }
     }
+}
+
+/// A thread of its own for a test server that blocks in `accept` and `recv` (a cooperative pool
+/// thread must never block); nobody joins it.
+public func startThread(_ body: @escaping @Sendable () -> Void) {
+    do { try PlatformThread.detach(body) } catch { fatalError("cannot start a test thread: \(error)") }
 }

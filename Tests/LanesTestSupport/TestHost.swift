@@ -87,7 +87,7 @@ public final class TestHost: Host {
     /// Signals to a recorded child (or its group) go to its script; any other pid is a real process.
     public func kill(_ pid: Int32, signal number: Int32) {
         if let child = recorded.withLock({ $0[abs(pid)] }) {
-            child.signals.yield(number)
+            child.signals.continuation.yield(number)
         } else {
             SystemHost.kill(pid, signal: number)
         }

@@ -3,7 +3,7 @@ import LanesPlatform
 
 /// Findings 17 and 19 of issue 10: atomic writes keep owner and mode, refuse read-only files and
 /// clean up after writers that were killed.
-@Suite struct AtomicFileHardeningTests {
+@Suite(.timeLimit(.minutes(3))) struct AtomicFileHardeningTests {
     @Test func aReadOnlyFileIsRefusedAndLeftAsItWas() throws {
         let folder = try TemporaryFolder()
         let path = folder.path + "/project.pbxproj"

@@ -3,7 +3,7 @@ import LanesPlatform
 @testable import LanesRuntime
 import LanesWire
 
-@Suite struct DotEnvTests {
+@Suite(.timeLimit(.minutes(3))) struct DotEnvTests {
     @Test func parsesAssignmentsQuotesCommentsAndExport() throws {
         let text = """
             # a comment
@@ -37,7 +37,7 @@ import LanesWire
     }
 }
 
-@Suite struct FormattingTests {
+@Suite(.timeLimit(.minutes(3))) struct FormattingTests {
     @Test func jsonEscapesControlCharactersAndQuotes() {
         let value = JSONValue.object([("text", .string("a\"b\\c\nd\u{1}")), ("n", .number(3)), ("x", .null)])
         #expect(value.serialized == #"{"text":"a\"b\\c\nd\u0001","n":3,"x":null}"#)

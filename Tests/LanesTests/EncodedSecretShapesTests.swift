@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 21: a secret printed base64-encoded (at any alignment), percent-encoded or JSON-escaped
 /// is masked as the plain value is.
-@Suite struct EncodedSecretShapesTests {
+@Suite(.timeLimit(.minutes(3))) struct EncodedSecretShapesTests {
     static let secret = "p@ss w0rd/\"quoted\"+ü-2026"
 
     /// Whether any 8-character window of a shape of the secret survives in `shown`.

@@ -12,7 +12,7 @@ import Testing
 
 /// Every module's public errors have the one shape (`ClassifiedError`: kind, message, hint), keep
 /// their own type, and get their exit status from the one table (`ExitStatus`).
-@Suite struct ErrorShapeTests {
+@Suite(.timeLimit(.minutes(3))) struct ErrorShapeTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let error: any Error & Sendable
         let kind: ErrorKind

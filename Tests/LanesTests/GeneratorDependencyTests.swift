@@ -5,24 +5,16 @@ import Testing
 /// The generator never links the module it writes into: `StepCodegen` and `LanesCodegen` reach
 /// `LanesRuntime` and never `Lanes`, so `make generate` builds while the generated file still names
 /// a step that is gone. Read from SwiftPM's own description of the manifest (`dump-package`).
-@Suite struct GeneratorDependencyTests {
+@Suite(.timeLimit(.minutes(3))) struct GeneratorDependencyTests {
     /// Target name to the targets it depends on, from `swift package dump-package`.
-    static func targetDependencies() throws -> [String: [String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    static func targetDependencies() async throws -> [String: [String]] {
         // A scratch folder of its own: the test run holds the package's .build lock.
-        let scratch = LanesProcess.temporaryDirectory("dump-package")
+        let scratch = LanesCommandLine.temporaryDirectory("dump-package")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        process.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
-        process.currentDirectoryURL = LanesProcess.repositoryRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "swift package dump-package failed")
-        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let dump = try await Program.run(["swift", "package", "--scratch-path", scratch.path, "dump-package"],
+                                         in: LanesCommandLine.repositoryRoot.path)
+        try #require(dump.status == 0, "swift package dump-package failed: \(dump.standardError)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [String: Any])
         let targets = try #require(manifest["targets"] as? [[String: Any]])
         var dependencies: [String: [String]] = [:]
         for target in targets {
@@ -43,8 +35,8 @@ import Testing
         return seen
     }
 
-    @Test func theGeneratorReachesTheRuntimeAndNeverLanes() throws {
-        let dependencies = try Self.targetDependencies()
+    @Test func theGeneratorReachesTheRuntimeAndNeverLanes() async throws {
+        let dependencies = try await Self.targetDependencies()
         for generator in ["StepCodegen", "LanesCodegen"] {
             let reached = Self.reached(from: generator, in: dependencies)
             #expect(reached.contains("LanesRuntime"), "\(generator): \(reached.sorted())")

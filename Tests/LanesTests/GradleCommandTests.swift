@@ -3,7 +3,7 @@ import Testing
 
 /// The Gradle command line: the task named as fastlane names it, properties as -P and -D, and a
 /// secret-looking property only in the environment.
-@Suite struct GradleCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct GradleCommandTests {
     @Test(arguments: [
         (("assemble", "prod", "release"), "assembleProdRelease"),
         (("assemble", "", "Release"), "assembleRelease"),

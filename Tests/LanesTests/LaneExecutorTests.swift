@@ -4,7 +4,7 @@ import Lanes
 @testable import LanesRuntime
 
 /// Runs lanes in-process with a recording reporter and the real process runner.
-@Suite struct LaneExecutorTests {
+@Suite(.timeLimit(.minutes(3))) struct LaneExecutorTests {
     final class Recorder: Reporter {
         let events = Mutex<[String]>([])
         func report(_ event: RunEvent) {

@@ -5,7 +5,7 @@ import Lanes
 import LanesPlatform
 
 /// Findings 8, 9, 16 and 20 of issue 10, run in-process through `LaneExecutor`.
-@Suite struct LaneHardeningTests {
+@Suite(.timeLimit(.minutes(3))) struct LaneHardeningTests {
     static let retries = LaneOption<Int>("retries", "How often", env: "DEPLOY_RETRIES")
 
     func context(_ variables: [String: String], redactor: Redactor = Redactor()) -> StepContext {

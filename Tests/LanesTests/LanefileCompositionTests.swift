@@ -3,7 +3,7 @@ import Testing
 
 /// A Lanefile's package steps and shared lanes: registration, inclusion of another Lanefile (what a
 /// package exports), and step ids that would clash.
-@Suite struct LanefileCompositionTests {
+@Suite(.timeLimit(.minutes(3))) struct LanefileCompositionTests {
     struct Upload: Step {
         static let definition = StepDefinition(id: "composition_upload", summary: "Uploads", category: .upload, examples: [])
         @StepOption("token", "A token", env: "COMPOSITION_TOKEN", secret: true) var token: String?

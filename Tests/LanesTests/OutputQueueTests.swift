@@ -7,7 +7,7 @@ import LanesTestSupport
 
 /// Issue 21: a step's output goes out in batches, yet a quiet child's line shows at once, every
 /// line stays in order, and what lanes writes now comes after what it queued.
-@Suite struct OutputQueueTests {
+@Suite(.timeLimit(.minutes(3))) struct OutputQueueTests {
     /// A pipe whose read end is drained into memory by a thread of its own, as a terminal would.
     final class PipeReader: Sendable {
         let writeEnd: Int32
@@ -22,7 +22,7 @@ import LanesTestSupport
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             readEnd = ends[0]
             writeEnd = ends[1]
-            Thread.detachNewThread { [self] in
+            startThread { [self] in
                 var buffer = [UInt8](repeating: 0, count: 1 << 16)
                 while true {
                     let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
@@ -137,7 +137,7 @@ import LanesTestSupport
         let line = String(repeating: "x", count: 1023)
         // A thread of its own, not a task: it blocks, and a blocked task holds one of the few
         // threads every other test's task needs (two on two cores), which hung a full run.
-        Thread.detachNewThread {
+        startThread {
             for _ in 0..<4096 {  // 4 MiB, far more than the pipe (64 KiB) and the queue hold
                 queue.enqueue(to: .descriptor(writeEnd)) { $0.append(contentsOf: line.utf8); $0.append(10) }
                 produced.add(1024)
@@ -170,7 +170,7 @@ final class Counter: Sendable {
     var value: Int { count.withLock { $0 } }
 }
 
-@Suite struct OutputEncodingTests {
+@Suite(.timeLimit(.minutes(3))) struct OutputEncodingTests {
     /// The byte-level JSON quoting equals the scalar-by-scalar definition on random text with
     /// controls, quotes, backslashes and characters of every UTF-8 length.
     @Test func jsonQuotingMatchesItsDefinition() {

@@ -5,8 +5,8 @@ import Testing
 /// Only `LanesPlatform` (and the C shim targets) may name an OS: its C library module, an OS
 /// condition, or a call that exists on one OS only. Everything else goes through LanesPlatform's
 /// services, so a Mac build breaks in one module, not in twenty (issue 19).
-@Suite struct PlatformBoundaryTests {
-    static let root = LanesProcess.repositoryRoot
+@Suite(.timeLimit(.minutes(3))) struct PlatformBoundaryTests {
+    static let root = LanesCommandLine.repositoryRoot
 
     /// Names of OS modules and OS conditions, forbidden in every Swift file outside the platform module.
     static let osNames = [

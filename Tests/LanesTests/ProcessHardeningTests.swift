@@ -7,7 +7,7 @@ import LanesTestSupport
 
 /// Findings 13 and 14 of issue 10: nothing a step started outlives it when the lane is cancelled,
 /// and output lines of any length keep the real exit status.
-@Suite struct ProcessHardeningTests {
+@Suite(.timeLimit(.minutes(3))) struct ProcessHardeningTests {
     @Test func aLineLongerThanAnyBufferKeepsTheExitStatusAndAllItsBytes() async throws {
         let lines = LineCollector()
         let outcome = try await SubprocessRunner(baseEnvironment: ProcessEnvironmentForTests.current).run(
@@ -54,7 +54,7 @@ import LanesTestSupport
     }
 }
 
-@Suite struct LineSplitterTests {
+@Suite(.timeLimit(.minutes(3))) struct LineSplitterTests {
     /// Feeds `text` in pieces of `size` bytes (as a pipe delivers it) and returns what was shown.
     static func shown(_ text: String, size: Int, longestLine: Int = LineSplitter.longestLine, redactor: Redactor) -> [String] {
         var splitter = LineSplitter(longestLine: longestLine, redactor: redactor)

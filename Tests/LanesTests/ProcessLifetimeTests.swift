@@ -1,32 +1,33 @@
 import Foundation
 import Synchronization
+import LanesPlatform
 import Testing
 @testable import LanesRuntime
 
 /// Issue 21's "processes outlive lanes": the grace period and SIGKILL reach the whole group even
 /// when the direct child exits at SIGTERM, a `setsid` grandchild is found by its tag, and what a
 /// step left running is ended with the lane.
-@Suite(.serialized) struct ProcessLifetimeTests {
+@Suite(.timeLimit(.minutes(3)), .serialized) struct ProcessLifetimeTests {
     /// The step's shell dies at SIGTERM at once; its child ignores SIGTERM. Before the fix the
     /// group's SIGKILL never came (it was sent only while the shell lived).
     @Test func aGrandchildIgnoringSIGTERMIsKilledAfterTheGracePeriodThoughItsParentExited() async throws {
-        let lane = LaneProcesses(grace: 0.5)
+        let lane = LaneProcesses(grace: .milliseconds(500), host: SystemHost())
         let pid = try await startThenCancel(["sh", "-c", "(trap '' TERM; exec sleep 60) & echo $!; wait"], lane: lane)
-        lane.finish()
+        await lane.finish()
         #expect(try await ended(pid), "sleep \(pid), which ignores SIGTERM, outlived the cancelled step")
     }
 
     /// `setsid` leaves the process group: only the process tag finds it.
     @Test func aSetsidGrandchildIsEndedWithTheCancelledStep() async throws {
-        let lane = LaneProcesses(grace: 0.5)
+        let lane = LaneProcesses(grace: .milliseconds(500), host: SystemHost())
         let pid = try await startThenCancel(["sh", "-c", "setsid sleep 60 & echo $!; wait"], lane: lane)
-        lane.finish()
+        await lane.finish()
         #expect(try await ended(pid), "setsid sleep \(pid) outlived the cancelled step")
     }
 
     /// A step that finished normally but left a background session behind: the lane's end ends it.
     @Test func whatAFinishedStepLeftRunningEndsWithTheLane() async throws {
-        let lane = LaneProcesses(grace: 0.5)
+        let lane = LaneProcesses(grace: .milliseconds(500), host: SystemHost())
         let runner = SubprocessRunner(baseEnvironment: ProcessEnvironmentForTests.current, diagnostics: .silent, lane: lane)
         let lines = LineCollector()
         // The session's own process says its pid (setsid forks when it must): $! could name a parent that left.
@@ -38,7 +39,7 @@ import Testing
         let text = try String(contentsOfFile: pidFile, encoding: .utf8)
         let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, 0) == 0, "the background sleep runs until the lane ends")
-        lane.finish()
+        await lane.finish()
         #expect(try await ended(pid), "setsid sleep \(pid) outlived the lane")
     }
 

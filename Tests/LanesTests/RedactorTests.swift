@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 @testable import LanesRuntime
 
-@Suite struct RedactorTests {
+@Suite(.timeLimit(.minutes(3))) struct RedactorTests {
     @Test func masksEveryOccurrenceAndLongestFirst() {
         let redactor = Redactor(secrets: ["abc", "abcdef"])
         #expect(redactor.redact("x abcdef y abc") == "x ******** y ********")
@@ -48,7 +48,7 @@ import Testing
     }
 }
 
-@Suite struct OptionValuesTests {
+@Suite(.timeLimit(.minutes(3))) struct OptionValuesTests {
     static let name = LaneOption<String>("name", "A name", env: "NAME")
     static let count = LaneOption<Int>("count", "A count", default: 2)
     static let token = LaneOption<Secret>("token", "A token", env: "TOKEN", secret: true)

@@ -4,7 +4,7 @@ import Testing
 
 /// What a compiled Lanefile makes of its command line: lanes, `list`, `help`, both spellings of
 /// `--env` and several environments, and the hints it gives for a mistyped lane.
-@Suite struct RunnerCommandLineTests {
+@Suite(.timeLimit(.minutes(3))) struct RunnerCommandLineTests {
     func parse(_ words: [String]) throws -> RunnerArguments {
         try RunnerArguments(words, defaultProjectDirectory: "/project")
     }

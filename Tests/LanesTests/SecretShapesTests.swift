@@ -3,7 +3,7 @@ import Testing
 @testable import LanesRuntime
 
 /// Findings 1-5, 8 and 9 of issue 10: every shape a secret takes in output is masked.
-@Suite struct SecretShapesTests {
+@Suite(.timeLimit(.minutes(3))) struct SecretShapesTests {
     @Test(arguments: ["tok-value\n", "tok-value\r\n", "tok-value \t\n", " tok-value", "\ttok-value\n"])
     func valueWithSurroundingWhitespaceIsMaskedWithoutIt(secret: String) {
         let redactor = Redactor(secrets: [secret])
@@ -84,7 +84,7 @@ extension StepContext {
     }
 }
 
-@Suite struct DotEnvHardeningTests {
+@Suite(.timeLimit(.minutes(3))) struct DotEnvHardeningTests {
     @Test func crlfFilesReadLineByLine() throws {
         let variables = try DotEnv.parse("A=1\r\nB=two\r\nexport C=\"3\"\r\n", file: ".env")
         #expect(variables == ["A": "1", "B": "two", "C": "3"])

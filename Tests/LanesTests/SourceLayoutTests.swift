@@ -4,8 +4,8 @@ import Testing
 
 /// Every Swift file keeps the layout `.editorconfig` declares: UTF-8, LF line ends, four-space
 /// indentation (no tabs), no trailing whitespace, a final newline.
-@Suite struct SourceLayoutTests {
-    static let root = LanesProcess.repositoryRoot
+@Suite(.timeLimit(.minutes(3))) struct SourceLayoutTests {
+    static let root = LanesCommandLine.repositoryRoot
 
     static var swiftFiles: [String] {
         ["Sources", "Tests", "Tools", "Benchmarks"].flatMap { folder in

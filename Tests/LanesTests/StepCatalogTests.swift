@@ -7,8 +7,8 @@ import Testing
 
 /// The catalog is complete and every description derived from it is current, so the Lanefile API,
 /// `lanes run`, `lanes actions` and docs/steps.md cannot drift from the step declarations.
-@Suite struct StepCatalogTests {
-    static let root = LanesProcess.repositoryRoot
+@Suite(.timeLimit(.minutes(3))) struct StepCatalogTests {
+    static let root = LanesCommandLine.repositoryRoot
 
     @Test func idsAreUniqueAndSnakeCase() {
         let ids = StepCatalog.builtIn.map { $0.definition.id }

@@ -6,7 +6,7 @@ import LanesWire
 
 /// The human output, pinned by golden files in `Golden/` (a mismatch fails; nothing rewrites them):
 /// plain, coloured, on GitHub Actions; and the live elapsed-time line of a terminal.
-@Suite struct TerminalReporterTests {
+@Suite(.timeLimit(.minutes(3))) struct TerminalReporterTests {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
     /// A file that stands in for a terminal or a pipe; what was written is read back.
@@ -135,7 +135,7 @@ import LanesWire
     }
 }
 
-@Suite struct TerminalCapabilitiesTests {
+@Suite(.timeLimit(.minutes(3))) struct TerminalCapabilitiesTests {
     @Test(arguments: [
         (true, [:], true, true),
         (false, [:], false, false),
@@ -154,7 +154,7 @@ import LanesWire
     }
 }
 
-@Suite struct CISystemTests {
+@Suite(.timeLimit(.minutes(3))) struct CISystemTests {
     @Test(arguments: [
         ([:], nil),
         (["JENKINS_URL": "https://ci.example.com/"], CISystem.jenkins),

@@ -3,7 +3,7 @@ import Testing
 @testable import LanesRuntime
 
 /// Issue 21: control characters from build logs and .ipa metadata never reach the terminal raw.
-@Suite struct TerminalTextTests {
+@Suite(.timeLimit(.minutes(3))) struct TerminalTextTests {
     @Test func escapeSequencesAreShownNotObeyed() {
         let title = "CFBundleName \u{1B}]0;owned\u{07}App\u{1B}[2J\u{9B}31m\u{7F}\r"
         let shown = TerminalText.visible(title)

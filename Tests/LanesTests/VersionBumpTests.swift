@@ -1,7 +1,7 @@
 import Testing
 @testable import LanesRuntime
 
-@Suite struct VersionBumpTests {
+@Suite(.timeLimit(.minutes(3))) struct VersionBumpTests {
     @Test(arguments: [("1.4.2", BumpType.patch, "1.4.3"), ("1.4.2", .minor, "1.5.0"), ("1.4.2", .major, "2.0.0"),
                       ("2", .minor, "2.1.0"), ("1.9", .patch, "1.9.1"), ("0.9.9", .minor, "0.10.0")])
     func bumpsLikeFastlane(current: String, bump: BumpType, expected: String) throws {

@@ -6,7 +6,7 @@ import Testing
 /// Issue 21: a profile with `role_arn` and `source_profile` or `credential_source` assumes the role
 /// through STS AssumeRole, as the AWS CLI does. The stand-in recomputes each request's SigV4
 /// signature with botocore and refuses a wrong one, so lanes' signer does not test itself.
-@Suite struct AssumeRoleTests {
+@Suite(.timeLimit(.minutes(10))) struct AssumeRoleTests {
     static let sourceKey = "AKIASOURCEEXAMPLE001"
     static let sourceSecret = "source-secret-\(UUID().uuidString)"
     static let externalID = "lanes-external-7"

@@ -2,13 +2,14 @@ import LanesPlatform
 import Foundation
 import LanesUpload
 import Synchronization
+import LanesTestSupport
 import Testing
 import LanesHTTP
 
 /// A cancelled transfer ends at once and leaves nothing behind: the blocked part upload returns,
 /// and the multipart upload is aborted on the server.
-@Suite struct TransferCancellationTests {
-    @Test func cancellingAStalledMultipartUploadAbortsIt() throws {
+@Suite(.timeLimit(.minutes(10))) struct TransferCancellationTests {
+    @Test func cancellingAStalledMultipartUploadAbortsIt() async throws {
         let server = try StallingS3()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-cancel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,18 +22,18 @@ import LanesHTTP
         let client = S3Client(endpoint: try S3Endpoint.resolve(endpoint: server.url, region: "us-east-1", environment: [:]),
                               credentials: S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret"), http: http)
         let uploader = S3Uploader(client: client, options: S3UploadOptions(multipartThreshold: 1 << 20, partSize: 5 << 20, concurrency: 2))
-        let finished = DispatchSemaphore(value: 0)
+        let finished = Mutex(false)
         let thrown = Mutex<String?>(nil)
-        Thread {
+        startThread {
             do { _ = try uploader.upload(file: file.path, bucket: "bucket", key: "big.bin", progress: SilentProgress()) } catch {
                 thrown.withLock { $0 = String(describing: error) }
             }
-            finished.signal()
-        }.start()
-        #expect(server.partArrived.wait(timeout: .now() + 60) == .success, "a part upload reached the server")
+            finished.withLock { $0 = true }
+        }
+        #expect(await eventually(within: .seconds(60)) { server.partsArrived > 0 }, "a part upload reached the server")
         let cancelled = Date()
         cancellation.cancel()
-        #expect(finished.wait(timeout: .now() + 10) == .success, "the upload ended after cancel()")
+        #expect(await eventually(within: .seconds(10)) { finished.withLock { $0 } }, "the upload ended after cancel()")
         let elapsed = Date().timeIntervalSince(cancelled)
         #expect(elapsed < 1, "ended \(elapsed) s after cancel()")
         #expect(thrown.withLock { $0 } != nil, "the upload failed rather than pretending success")
@@ -46,7 +47,9 @@ final class StallingS3: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var abortedIDs: [String] = []
-    let partArrived = DispatchSemaphore(value: 0)
+    private let arrivals = Mutex(0)
+    /// Part uploads that reached this server.
+    var partsArrived: Int { arrivals.withLock { $0 } }
     let port: UInt16
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -56,13 +59,13 @@ final class StallingS3: @unchecked Sendable {
         let (descriptor, port) = try LoopbackListener.open()
         self.port = port
         listener = descriptor
-        Thread { [self] in
+        startThread { [self] in
             while true {
                 let client = accept(listener, nil, nil)
                 if client < 0 { return }
-                Thread { [self] in serve(client) }.start()
+                startThread { [self] in serve(client) }
             }
-        }.start()
+        }
     }
 
     deinit { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
@@ -88,7 +91,7 @@ final class StallingS3: @unchecked Sendable {
             }
             let body: String
             if requestLine.hasPrefix("PUT ") {
-                partArrived.signal()
+                arrivals.withLock { $0 += 1 }
                 while read(client, &buffer, buffer.count) > 0 {}  // never answer
                 return
             } else if requestLine.hasPrefix("GET ") {

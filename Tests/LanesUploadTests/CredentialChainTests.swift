@@ -75,7 +75,7 @@ final class SecretRecorder: @unchecked Sendable {
 
 /// Issue 21: S3 credentials found as the AWS CLI finds them, against loopback stand-ins of STS,
 /// the container credentials endpoint and IMDSv2, with every secret registered and never shown.
-@Suite struct CredentialChainTests {
+@Suite(.timeLimit(.minutes(10))) struct CredentialChainTests {
     static let base = ["HOME": "/nonexistent", "AWS_EC2_METADATA_DISABLED": "true"]
 
     static func resolve(_ environment: [String: String], profile: String? = nil, secrets: SecretRecorder = SecretRecorder()) throws -> S3Credentials {

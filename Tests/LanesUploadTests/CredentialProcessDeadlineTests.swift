@@ -1,11 +1,12 @@
 import Foundation
 import LanesUpload
+import LanesTestSupport
 import Testing
 import LanesHTTP
 
 /// Issue 21: a `credential_process` that hangs, is cancelled or never stops printing is killed with
 /// its whole process group, and the error names the profile and the config file.
-@Suite struct CredentialProcessDeadlineTests {
+@Suite(.timeLimit(.minutes(10))) struct CredentialProcessDeadlineTests {
     /// A config whose default profile runs `script` (which writes its background child's pid to `pidfile`).
     static func setUp(_ services: CredentialServices, script body: String) throws -> (environment: [String: String], config: String, pidfile: String) {
         let pidfile = services.folder + "/grandchild.pid"
@@ -50,7 +51,7 @@ import LanesHTTP
         let cancellation = TransferCancellation()
         let chain = S3CredentialChain(environment: environment, http: HTTPClient(cancellation: cancellation, proxies: .direct), processDeadline: 600)
         // Cancel once the program runs (its pid file appears), bounded.
-        Thread.detachNewThread {
+        startThread {
             let limit = Date().addingTimeInterval(10)
             while !FileManager.default.fileExists(atPath: pidfile), Date() < limit { usleep(10_000) }
             cancellation.cancel()

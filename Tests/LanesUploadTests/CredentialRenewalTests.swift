@@ -1,6 +1,7 @@
 import Foundation
 @testable import LanesUpload
 import Synchronization
+import LanesTestSupport
 import Testing
 @testable import LanesHTTP
 
@@ -14,7 +15,7 @@ final class TestClock: Sendable {
 
 /// Issue 21: temporary credentials are renewed during a long upload, as botocore's
 /// RefreshableCredentials renews them (15 minutes advisory, 10 minutes mandatory), on an injected clock.
-@Suite struct CredentialRenewalTests {
+@Suite(.timeLimit(.minutes(10))) struct CredentialRenewalTests {
     static let expiry = 1_893_456_000  // 2030-01-01T00:00:00Z, what the STS stand-in hands out first
 
     static func keys(_ number: Int, expiring: Int? = expiry) -> S3Credentials {
@@ -77,7 +78,7 @@ final class TestClock: Sendable {
     }
 
     /// Eight threads need new keys at once: one renews, the others wait for it and sign with its keys.
-    @Test func oneThreadRenewsWhileTheOthersWait() throws {
+    @Test func oneThreadRenewsWhileTheOthersWait() async throws {
         let threads = 8
         let arrived = Mutex(0), calls = Mutex(0)
         let secrets = SecretRecorder()
@@ -91,17 +92,14 @@ final class TestClock: Sendable {
         }
         let used = Mutex<[String]>([])
         // Threads of their own: a dispatch pool runs only as many at once as there are cores.
-        let group = DispatchGroup()
         for _ in 0..<threads {
-            group.enter()
-            Thread.detachNewThread {
+            startThread {
                 arrived.withLock { $0 += 1 }
                 let key = (try? provider.current().accessKeyID) ?? "failed"
                 used.withLock { $0.append(key) }
-                group.leave()
             }
         }
-        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(await eventually(within: .seconds(30)) { used.withLock { $0.count } == threads })
         #expect(calls.withLock { $0 } == 1)
         #expect(used.withLock { $0 } == Array(repeating: "ASIAKEY2", count: threads))
         #expect(secrets.registered.contains(renewedKeys.secrets[0]) && secrets.registered.contains("token-2"),

@@ -5,7 +5,7 @@ import LanesHTTP
 
 /// Firebase App Distribution and App Store Connect flows against Tests/Servers/fake_delivery_services.py,
 /// which implements the documented endpoints and verifies lanes' JWTs with PyJWT + cryptography.
-@Suite(.enabled(if: FakeDeliveryServices.available, "needs python3 with PyJWT and cryptography: run `make test-deps`"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: FakeDeliveryServices.available, "needs python3 with PyJWT and cryptography: run `make test-deps`"))
 struct DeliveryServiceTests {
     let services: FakeDeliveryServices
 

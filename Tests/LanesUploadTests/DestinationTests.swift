@@ -3,7 +3,7 @@ import LanesUpload
 import Testing
 import LanesHTTP
 
-struct DestinationParsingTests {
+@Suite(.timeLimit(.minutes(10))) struct DestinationParsingTests {
     @Test(arguments: [
         ("s3://builds/ios/app.ipa", UploadDestination.s3(bucket: "builds", key: "ios/app.ipa")),
         ("s3://builds", UploadDestination.s3(bucket: "builds", key: "")),
@@ -36,7 +36,7 @@ struct DestinationParsingTests {
     }
 }
 
-struct CredentialTests {
+@Suite(.timeLimit(.minutes(10))) struct CredentialTests {
     @Test func environmentVariablesComeFirst() throws {
         let credentials = try S3Credentials.resolve(environment: ["AWS_ACCESS_KEY_ID": "AKIA1", "AWS_SECRET_ACCESS_KEY": "s3cr3t", "AWS_SESSION_TOKEN": "tok"])
         #expect(credentials.accessKeyID == "AKIA1")
@@ -63,7 +63,7 @@ struct CredentialTests {
     }
 }
 
-struct LocalStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct LocalStoreTests {
     @Test func storesByContentWithAManifestPerUpload() throws {
         let file = try TestFiles.random(size: 300_000, name: "App.ipa")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-store-\(UUID().uuidString)").path
@@ -94,7 +94,7 @@ struct LocalStoreTests {
     }
 }
 
-struct ProgressTests {
+@Suite(.timeLimit(.minutes(10))) struct ProgressTests {
     final class Lines: @unchecked Sendable {
         let lock = NSLock()
         var text: [String] = []
@@ -118,7 +118,7 @@ struct ProgressTests {
     }
 }
 
-struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct RetryPolicyTests {
     @Test func backoffGrowsExponentiallyUpToTheCapWithFullJitter() {
         let policy = RetryPolicy(attempts: 8, baseDelay: 0.5, maximumDelay: 10)
         #expect(policy.delay(afterAttempt: 1, unitRandom: 1) == 0.5)

@@ -1,5 +1,6 @@
 import Foundation
 import LanesPlatform
+import LanesTestSupport
 import Testing
 import LanesHTTP
 
@@ -32,8 +33,7 @@ final class FaultProxy: @unchecked Sendable {
         let (descriptor, port) = try LoopbackListener.open(backlog: 64)
         self.port = port
         listener = descriptor
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        startThread { [self] in acceptLoop() }
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -54,8 +54,8 @@ final class FaultProxy: @unchecked Sendable {
             }
             guard connected == 0 else { close(client); close(server); continue }
             let pair = SocketPair(client: client, server: server)
-            Thread { [self] in pumpRequests(from: client, to: server); pair.done() }.start()
-            Thread { [self] in pumpResponses(from: server, to: client); pair.done() }.start()
+            startThread { [self] in pumpRequests(from: client, to: server); pair.done() }
+            startThread { [self] in pumpResponses(from: server, to: client); pair.done() }
         }
     }
 

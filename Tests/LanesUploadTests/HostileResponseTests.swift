@@ -5,7 +5,7 @@ import LanesHTTP
 
 /// Issue 21: a hostile server cannot make an upload buffer without limit (endless bodies, header
 /// floods, endless `100 Continue`s), and a URL cannot smuggle request headers.
-@Suite struct HostileResponseTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileResponseTests {
     static let client = HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 10), retry: RetryPolicy(attempts: 1))
 
     func request(_ server: HostileServer, path: String = "/upload") throws -> HTTPRequest {

@@ -1,5 +1,6 @@
 import LanesPlatform
 import Foundation
+import LanesTestSupport
 import Testing
 import LanesHTTP
 
@@ -18,7 +19,7 @@ final class HostileServer: @unchecked Sendable {
         let (descriptor, port) = try LoopbackListener.open()
         self.port = port
         listener = descriptor
-        Thread { [self] in acceptLoop() }.start()
+        startThread { [self] in acceptLoop() }
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -32,7 +33,7 @@ final class HostileServer: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
-            Thread { [self] in serve(client) }.start()
+            startThread { [self] in serve(client) }
         }
     }
 

@@ -6,22 +6,22 @@ import Testing
 
 /// The JWT signer reads its PEM key through a memory BIO that lives only inside the call lending it
 /// the bytes, and never falls back to OpenSSL's passphrase prompt on the terminal.
-@Suite struct JWTSignerTests {
+@Suite(.timeLimit(.minutes(10))) struct JWTSignerTests {
     /// A fresh P-256 key as PKCS#8 PEM, encrypted with `passphrase` when one is given.
-    static func ecKey(passphrase: String? = nil) throws -> String {
-        let directory = LanesProcess.temporaryDirectory("jwt-key")
+    static func ecKey(passphrase: String? = nil) async throws -> String {
+        let directory = LanesCommandLine.temporaryDirectory("jwt-key")
         defer { try? FileManager.default.removeItem(at: directory) }
         let plain = directory.appendingPathComponent("key.pem").path
-        _ = try runTool(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", plain])
+        _ = try await Program.tool(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", plain])
         guard let passphrase else { return try String(contentsOfFile: plain, encoding: .utf8) }
         let encrypted = directory.appendingPathComponent("encrypted.pem").path
-        _ = try runTool(["openssl", "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", plain, "-out", encrypted, "-passout", "env:JWT_TEST_PASS"],
+        _ = try await Program.tool(["openssl", "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", plain, "-out", encrypted, "-passout", "env:JWT_TEST_PASS"],
                         environment: ["JWT_TEST_PASS": passphrase])
         return try String(contentsOfFile: encrypted, encoding: .utf8)
     }
 
-    @Test func signsWithAnUnencryptedKeyAndGivesRawSignatures() throws {
-        let token = try JWTSigner(algorithm: .es256, privateKeyPEM: try Self.ecKey(), source: "TEST_KEY")
+    @Test func signsWithAnUnencryptedKeyAndGivesRawSignatures() async throws {
+        let token = try JWTSigner(algorithm: .es256, privateKeyPEM: try await Self.ecKey(), source: "TEST_KEY")
             .token(header: ["kid": "K"], claims: ["iss": .string("issuer")])
         let parts = token.split(separator: ".")
         #expect(parts.count == 3)
@@ -29,8 +29,8 @@ import Testing
         #expect(parts.last?.count == 86, "\(token)")
     }
 
-    @Test func anEncryptedKeyIsRefusedWithoutAPassphrasePrompt() throws {
-        let pem = try Self.ecKey(passphrase: "jwt-passphrase-never-shown")
+    @Test func anEncryptedKeyIsRefusedWithoutAPassphrasePrompt() async throws {
+        let pem = try await Self.ecKey(passphrase: "jwt-passphrase-never-shown")
         #expect(pem.contains("BEGIN ENCRYPTED PRIVATE KEY"))
         #expect {
             try JWTSigner(algorithm: .es256, privateKeyPEM: pem, source: "TEST_KEY").token(header: [:], claims: [:])

@@ -9,7 +9,7 @@ import LanesPlatform
 /// Every build of the eight-lane MD5 kernel this CPU runs, against RFC 1321's test suite and against
 /// OpenSSL's MD5, for ranges of every length around the block and padding boundaries, several
 /// lengths in one batch.
-@Suite struct MD5LanesTests {
+@Suite(.timeLimit(.minutes(10))) struct MD5LanesTests {
     let folder: String
 
     init() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// A value that holds a secret can still be interpolated into an error or dumped while debugging:
 /// what it prints must never carry the secret.
-@Suite struct PrintedCredentialsTests {
+@Suite(.timeLimit(.minutes(10))) struct PrintedCredentialsTests {
     static func everyShape(of value: Any) -> [String] {
         var dumped = ""
         dump(value, to: &dumped)

@@ -38,7 +38,7 @@ struct TestProxy {
 
 /// Issue 21: `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` as curl reads them, https through CONNECT,
 /// the proxy's credentials from its URL and never shown.
-@Suite struct ProxyTests {
+@Suite(.timeLimit(.minutes(10))) struct ProxyTests {
     static func client(_ environment: [String: String]) -> HTTPClient {
         HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 10), retry: RetryPolicy(attempts: 1), proxies: ProxySettings(environment: environment))
     }

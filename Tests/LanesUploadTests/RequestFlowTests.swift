@@ -1,6 +1,7 @@
 import Foundation
 import LanesPlatform
 import LanesUpload
+import LanesTestSupport
 import Testing
 import LanesHTTP
 
@@ -20,7 +21,7 @@ final class ScriptedServer: @unchecked Sendable {
         let (descriptor, port) = try LoopbackListener.open()
         self.port = port
         listener = descriptor
-        Thread { [self] in acceptLoop() }.start()
+        startThread { [self] in acceptLoop() }
     }
 
     deinit { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
@@ -32,7 +33,7 @@ final class ScriptedServer: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
-            Thread { [self] in serve(client) }.start()
+            startThread { [self] in serve(client) }
         }
     }
 
@@ -79,7 +80,7 @@ final class ScriptedServer: @unchecked Sendable {
 
 /// Issue 21: 307/308 followed within one origin only, `Expect: 100-continue` for large bodies, and
 /// a DNS lookup with a deadline.
-@Suite struct RequestFlowTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestFlowTests {
     static let client = HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 10, continueWait: 5), retry: RetryPolicy(attempts: 1),
                                    proxies: .direct, expectContinueFrom: 1 << 20)
 
@@ -199,7 +200,7 @@ final class ScriptedServer: @unchecked Sendable {
         let cancellation = TransferCancellation()
         let patient = HTTPClient(timeouts: RequestTimeouts(resolve: 600), retry: RetryPolicy(attempts: 1), cancellation: cancellation,
                                  proxies: .direct, resolver: resolver)
-        Thread { usleep(100_000); cancellation.cancel() }.start()
+        startThread { usleep(100_000); cancellation.cancel() }
         let cancelled = #expect(throws: TransportError.self) {
             _ = try patient.send(HTTPRequest(method: "GET", url: try #require(HTTPURL("https://artifacts.corp.example/a"))))
         }

@@ -4,7 +4,7 @@ import Testing
 import LanesHTTP
 
 /// Uploads to a real S3 implementation (Ceph RGW on 127.0.0.1), checked by HeadObject and GET.
-@Suite(.enabled(if: TestServers.installed, "needs ceph-mon, ceph-osd, radosgw and nginx: run `make deps-upload-tests`"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: TestServers.installed, "needs ceph-mon, ceph-osd, radosgw and nginx: run `make deps-upload-tests`"))
 struct S3UploadTests {
     let servers: TestServers
     let client: S3Client

@@ -7,7 +7,7 @@ import LanesHTTP
 /// certificates from a test CA that the openssl command makes (Tests/Servers/make-test-ca.sh):
 /// accepted with SSL_CERT_FILE, refused for an unknown CA, a wrong host name and an expired
 /// certificate (each with its own hint, and without retrying), and no SNI for an IP literal.
-@Suite(.serialized) struct TLSTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct TLSTests {
     /// The CA folder, made once per test process.
     static let authority: Result<String, TestServers.ServerStartFailure> = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-tls-ca-\(getpid())").path

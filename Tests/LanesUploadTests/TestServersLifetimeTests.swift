@@ -7,7 +7,7 @@ import LanesHTTP
 /// all when the test process dies by SIGKILL. nginx alone (TEST_SERVERS=nginx) keeps this fast;
 /// Ceph's daemons are started and stopped the same way. Processes are found from /proc, apart
 /// from the script's own PID files.
-@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: "/usr/sbin/nginx")
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: FileManager.default.fileExists(atPath: "/usr/sbin/nginx")
                       && FileManager.default.fileExists(atPath: "/proc/self/cmdline"), "needs nginx and /proc"))
 struct TestServersLifetimeTests {
     static let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Servers/test-servers.sh").path

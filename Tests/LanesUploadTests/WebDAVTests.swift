@@ -4,7 +4,7 @@ import Testing
 import LanesHTTP
 
 /// HTTP PUT to nginx's WebDAV module, the generic destination (Artifactory, Nexus raw, WebDAV).
-@Suite(.enabled(if: TestServers.installed, "needs nginx and libnginx-mod-http-dav-ext: run `make deps-upload-servers`"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: TestServers.installed, "needs nginx and libnginx-mod-http-dav-ext: run `make deps-upload-servers`"))
 struct WebDAVTests {
     let servers: TestServers
     init() throws { servers = try TestServers.get() }

@@ -8,14 +8,14 @@ import Testing
 /// running run's log of 64 MiB is followed by `lanes serve` while lines are appended; the bytes
 /// the server process reads (`rchar` of /proc/PID/io, every read and pread it makes) stay far
 /// below one reading of the log, where a re-read from 0 every 200 ms would read it again and again.
-@Suite(.serialized) struct LiveLogOffsetTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct LiveLogOffsetTests {
     static func bytesRead(by pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
         return text.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
     }
 
     @Test(.enabled(if: FileManager.default.isReadableFile(atPath: "/proc/self/io")))
-    func followingALongLogReadsOnlyWhatWasAppended() throws {
+    func followingALongLogReadsOnlyWhatWasAppended() async throws {
         let project = try WebProject()
         let store = try project.store()
         let id = try #require(try store.record([NewRun(lane: "slow", trigger: .manual, scheduled: nil, status: .starting)], cursors: [:]).first)
@@ -30,7 +30,7 @@ import Testing
         // The test process stands in for the lane's process: alive for as long as the run is followed.
         try store.markRunning([StartedRun(id: id, processID: getpid(), started: SystemCronClock().now(), logPath: logPath, folder: folder)])
 
-        let server = try WebProject.Server(project: project)
+        let server = try await WebProject.Server(project: project)
         defer { server.stop() }
         let client = try ServerLimitTests.dial(server.port)
         defer { close(client) }
@@ -47,7 +47,7 @@ import Testing
             return received.contains(text)
         }
         try #require(receive(until: "text/event-stream"), "\(received)")
-        let before = try #require(Self.bytesRead(by: server.process.processIdentifier))
+        let before = try #require(Self.bytesRead(by: server.program.pid))
         let log = try #require(FileHandle(forWritingAtPath: logPath))
         defer { try? log.close() }
         log.seekToEndOfFile()
@@ -56,7 +56,7 @@ import Testing
             log.write(Data("tick \(tick)\n".utf8))
             #expect(receive(until: "data: tick \(tick)\n"), "tick \(tick) never came: \(received.suffix(300))")
         }
-        let read = try #require(Self.bytesRead(by: server.process.processIdentifier)) - before
+        let read = try #require(Self.bytesRead(by: server.program.pid)) - before
         #expect(!received.contains("compiling"), "lines before the offset were sent")
         #expect(read < 8 << 20, "lanes serve read \(read) bytes to follow 10 short lines of a \(history.count)-byte log")
         try store.finish(id: id, status: .succeeded, exitStatus: 0, ended: SystemCronClock().now())

@@ -4,11 +4,11 @@ import Testing
 
 /// Issue 21: `lanes serve` is read-only (it never creates a history) and keeps serving what it last
 /// knew when the Lanefile stops compiling.
-@Suite(.serialized) struct ServeReadOnlyTests {
-    @Test func serveNeverCreatesAHistory() throws {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ServeReadOnlyTests {
+    @Test func serveNeverCreatesAHistory() async throws {
         let project = try WebProject()
         try? FileManager.default.removeItem(atPath: project.state)
-        let server = try WebProject.Server(project: project)
+        let server = try await WebProject.Server(project: project)
         defer { server.stop() }
         for target in ["/history", "/api/runs", "/runs/1"] {
             let response = try server.get(target)
@@ -17,9 +17,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: project.state + "/history.sqlite"), "lanes serve created a history")
     }
 
-    @Test func aLanefileThatStopsCompilingServesWhatWasLastKnown() throws {
+    @Test func aLanefileThatStopsCompilingServesWhatWasLastKnown() async throws {
         let project = try WebProject()
-        let server = try WebProject.Server(project: project)
+        let server = try await WebProject.Server(project: project)
         defer { server.stop() }
         let before = try server.get("/api/schedules")
         try #require(before.status == 200, "\(before.body.prefix(500))")
@@ -35,38 +35,33 @@ import Testing
 }
 
 /// Issue 21: when `accept` fails (out of descriptors) `lanes serve` says so and keeps accepting.
-@Suite(.serialized) struct ServeAcceptFailureTests {
-    @Test func runningOutOfDescriptorsIsWaitedOutNotTheEnd() throws {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ServeAcceptFailureTests {
+    @Test func runningOutOfDescriptorsIsWaitedOutNotTheEnd() async throws {
         let project = try WebProject()
-        let server = try WebProject.Server(project: project)
+        let server = try await WebProject.Server(project: project)
         defer { server.stop() }
         #expect(try server.get("/history").status == 200)
         // Lower the running server's descriptor limit (prlimit, util-linux), then hold connections
         // that never send a head until accept() fails with EMFILE.
-        let pid = server.process.processIdentifier
-        let limit = Process()
-        limit.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        limit.arguments = ["prlimit", "--pid", String(pid), "--nofile=64:64"]
-        try limit.run()
-        limit.waitUntilExit()
-        try #require(limit.terminationStatus == 0)
+        let limit = try await Program.run(["prlimit", "--pid", String(server.program.pid), "--nofile=64:64"])
+        try #require(limit.status == 0, "\(limit.output)")
         var held: [Int32] = []
         for _ in 0..<80 { if let socket = try? ServerLimitTests.dial(server.port) { held.append(socket) } }
         let deadline = Date().addingTimeInterval(15)
         var reported = false
         while !reported, Date() < deadline {
-            reported = ((try? String(contentsOfFile: server.errorLog, encoding: .utf8)) ?? "").contains("cannot accept connections")
-            if !reported { usleep(100_000) }
+            reported = server.errorLog.contains("cannot accept connections")
+            if !reported { try? await Task.sleep(for: .milliseconds(100)) }
         }
         held.forEach { close($0) }
         #expect(reported, "accept() never failed, or the failure was not reported")
-        #expect(server.process.isRunning, "lanes serve ended when accept() failed")
+        #expect(server.program.isRunning, "lanes serve ended when accept() failed")
         // Served again once descriptors are free.
         var status = 0
         let again = Date().addingTimeInterval(20)
         while status != 200, Date() < again {
             status = (try? server.get("/history").status) ?? 0
-            if status != 200 { usleep(200_000) }
+            if status != 200 { try? await Task.sleep(for: .milliseconds(200)) }
         }
         #expect(status == 200)
     }

@@ -1,11 +1,12 @@
 import LanesPlatform
 import Foundation
 @testable import LanesWeb
+import LanesTestSupport
 import Testing
 
 /// Issue 21: clients cannot exhaust the history server. Connections are capped, a client that
 /// never reads or trickles its head is dropped, and a log line cannot forge a stream event.
-@Suite struct ServerLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerLimitTests {
     /// A connected client socket to 127.0.0.1:`port` (nothing sent yet).
     static func dial(_ port: UInt16) throws -> Int32 {
         let descriptor = StreamSocket.open(family: AF_INET)
@@ -54,11 +55,11 @@ import Testing
     static func start(_ configure: (HTTPServer) -> Void = { _ in }, handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
         let server = try HTTPServer(listeningOn: ListenAddress(host: "127.0.0.1", port: 0), handler: handler)
         configure(server)
-        Thread.detachNewThread { try? server.run() }
+        startThread { try? server.run() }
         return server
     }
 
-    @Test func connectionsBeyondTheCapAreAnsweredBusy() throws {
+    @Test func connectionsBeyondTheCapAreAnsweredBusy() async throws {
         let server = try Self.start({ $0.maximumConnections = 4 }) { _ in .text("ok\n", status: 200) }
         defer { server.stop() }
         let silent = try (0..<4).map { _ in try Self.dial(server.address.port) }
@@ -72,7 +73,7 @@ import Testing
         #expect(server.activeConnections == 4)
     }
 
-    @Test func aClientThatNeverReadsIsDroppedAfterTheSendTimeout() throws {
+    @Test func aClientThatNeverReadsIsDroppedAfterTheSendTimeout() async throws {
         let server = try Self.start({ $0.sendSeconds = 0.5 }) { _ in
             HTTPResponse(status: 200, contentType: "text/plain") { write in
                 let block = String(repeating: "x", count: 65536)
@@ -87,7 +88,7 @@ import Testing
         #expect(Self.eventually(within: 15) { server.activeConnections == 0 }, "the stream still holds its thread")
     }
 
-    @Test func aTricklingRequestHeadIsDroppedAtItsDeadline() throws {
+    @Test func aTricklingRequestHeadIsDroppedAtItsDeadline() async throws {
         let server = try Self.start({ $0.headSeconds = 1 }) { _ in .text("ok\n", status: 200) }
         defer { server.stop() }
         let client = try Self.dial(server.address.port)

@@ -6,8 +6,8 @@ import Testing
 /// Issue 21: signing files that lie. A FIFO among them never hangs the checkup (`lanes doctor`,
 /// `cert info`, the /signing page), and a .p12 cut short or of another kind gets advice about the
 /// file, not about its password.
-@Suite struct SigningFilesLieTests {
-    static let root = LanesProcess.repositoryRoot.path
+@Suite(.timeLimit(.minutes(10))) struct SigningFilesLieTests {
+    static let root = LanesCommandLine.repositoryRoot.path
 
     static func material(certificate: String) -> SigningMaterial {
         SigningMaterial(configuration: "Staging", certificatePath: certificate, passwordVariable: "PASS",
@@ -19,22 +19,22 @@ import Testing
         health.findings.first { $0.subject.hasSuffix("certificate") }
     }
 
-    @Test func aFIFOAmongTheSigningFilesNeverHangs() throws {
-        let folder = LanesProcess.temporaryDirectory("fifo").path
+    @Test func aFIFOAmongTheSigningFilesNeverHangs() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("fifo").path
         let fifo = folder + "/ios_distribution.p12"
         try #require(mkfifo(fifo, 0o600) == 0)
-        let done = DispatchSemaphore(value: 0)
+        let done = LockedBox(false)
         let result = LockedBox<SigningHealth?>(nil)
-        Thread.detachNewThread {
+        startThread {
             result.set(SigningCheckup(warningDays: 30).check(Self.material(certificate: fifo), variables: ["PASS": "x"], at: Date()))
-            done.signal()
+            done.set(true)
         }
-        let finished = done.wait(timeout: .now() + 20) == .success
+        let finished = await eventually(within: .seconds(20)) { done.get() }
         if !finished {
             // Unblock the reader so the test ends (and fails) instead of hanging.
             let writer = open(fifo, O_WRONLY | O_NONBLOCK)
             if writer >= 0 { close(writer) }
-            _ = done.wait(timeout: .now() + 5)
+            _ = await eventually(within: .seconds(5)) { done.get() }
         }
         #expect(finished, "the checkup hung on a FIFO")
         let finding = try #require(result.get().flatMap(Self.certificateFinding))
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aTruncatedP12IsToldToBeCopiedAgain() throws {
-        let folder = LanesProcess.temporaryDirectory("p12-cut").path
+        let folder = LanesCommandLine.temporaryDirectory("p12-cut").path
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.root + "/Example/codesigning/ios_distribution.p12"))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: folder + "/cut.p12"))
         let health = SigningCheckup(warningDays: 30).check(Self.material(certificate: folder + "/cut.p12"),

@@ -1,5 +1,6 @@
 import Foundation
 import LanesCron
+import LanesPlatform
 import LanesSchedule
 import LanesTestSupport
 import Testing
@@ -11,21 +12,21 @@ struct WebProject {
     static let canary = "canary-7f3a91-never-served"
 
     let directory: URL
-    let lanes: LanesProcess
+    let lanes: LanesCommandLine
     var state: String { directory.appendingPathComponent("state").path }
     var logs: String { state + "/logs" }
 
     init() throws {
-        directory = LanesProcess.temporaryDirectory("web")
-        let fixture = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesWebTests/Fixtures/web/Lanefile.swift")
+        directory = LanesCommandLine.temporaryDirectory("web")
+        let fixture = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesWebTests/Fixtures/web/Lanefile.swift")
         try FileManager.default.copyItem(at: fixture, to: directory.appendingPathComponent("Lanefile.swift"))
-        var lanes = LanesProcess()
+        var lanes = LanesCommandLine()
         lanes.environment["CANARY"] = Self.canary
         lanes.environment["LANES_STATE_DIR"] = nil
         self.lanes = lanes
         let signing = directory.appendingPathComponent("codesigning")
         try FileManager.default.createDirectory(at: signing, withIntermediateDirectories: true)
-        let root = LanesProcess.repositoryRoot
+        let root = LanesCommandLine.repositoryRoot
         for (source, name) in [("Example/codesigning/ios_distribution.p12", "ios_distribution.p12"),
                                ("Example/codesigning/Brewer_Staging.mobileprovision", "Brewer_Staging.mobileprovision"),
                                ("Example/codesigning/test-root.crt", "test-root.crt"),
@@ -40,24 +41,23 @@ struct WebProject {
     /// A run the way the daemon makes one: recorded `starting`, the lane started with its output
     /// appended to `logs/ID/output.log` and its events in `logs/ID/events.jsonl`, recorded running;
     /// `wait()` records how it ended and its steps.
-    final class LiveRun: @unchecked Sendable {
+    final class LiveRun: Sendable {
         let id: Int64
-        let process: Process
+        let child: HostChild
         let project: WebProject
 
-        init(id: Int64, process: Process, project: WebProject) {
+        init(id: Int64, child: HostChild, project: WebProject) {
             self.id = id
-            self.process = process
+            self.child = child
             self.project = project
         }
 
         @discardableResult
-        func wait() throws -> RunStatus {
-            process.waitUntilExit()
-            let status: RunStatus = process.terminationStatus == 0 ? .succeeded : .failed
+        func wait() async throws -> RunStatus {
+            let code = await child.status().shellStatus
+            let status: RunStatus = code == 0 ? .succeeded : .failed
             try project.store().recordEvents(id: id, folder: "\(project.logs)/\(id)")
-            try project.store().finish(id: id, status: status, exitStatus: process.terminationStatus,
-                                       ended: SystemCronClock().now())
+            try project.store().finish(id: id, status: status, exitStatus: code, ended: SystemCronClock().now())
             return status
         }
     }
@@ -70,69 +70,49 @@ struct WebProject {
         let folder = "\(logs)/\(id)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let logPath = folder + "/output.log"
-        FileManager.default.createFile(atPath: logPath, contents: nil, attributes: [.posixPermissions: 0o600])
-        let log = try #require(FileHandle(forWritingAtPath: logPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try LanesProcess.executable)
-        process.arguments = [lane, "--run-folder", folder]
-        process.currentDirectoryURL = directory
-        process.environment = lanes.environment
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try store.markRunning([StartedRun(id: id, processID: process.processIdentifier, started: SystemCronClock().now(),
+        var process = ChildProcess([try LanesCommandLine.executable, lane, "--run-folder", folder], environment: lanes.environment,
+                                   workingDirectory: directory.path)
+        process.standardOutput = .appending(path: logPath, mode: 0o600)
+        process.standardError = .standardOutput
+        let child = try SystemHost.launch(process)
+        try store.markRunning([StartedRun(id: id, processID: child.pid, started: SystemCronClock().now(),
                                           logPath: logPath, folder: folder)])
-        return LiveRun(id: id, process: process, project: self)
+        return LiveRun(id: id, child: child, project: self)
     }
 
     /// Runs a lane to its end; returns the run's id.
     @discardableResult
-    func run(_ lane: String, trigger: RunTrigger = .timer, scheduled: CronInstant? = nil, commit: String? = nil) throws -> Int64 {
-        let live = try start(lane, trigger: trigger, scheduled: scheduled, commit: commit)
-        try live.wait()
+    func run(_ lane: String, trigger: RunTrigger = .timer, scheduled: CronInstant? = nil, commit: String? = nil) async throws -> Int64 {
+        let live = try await start(lane, trigger: trigger, scheduled: scheduled, commit: commit)
+        try await live.wait()
         return live.id
     }
 
     /// `lanes ARGUMENTS` in the project.
-    func lanes(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> LanesProcess.Result {
-        try lanes.run(arguments, in: directory, extraEnvironment: extraEnvironment)
+    func lanes(_ arguments: [String], extraEnvironment: [String: String] = [:]) async throws -> ProgramResult {
+        try await lanes.run(arguments, in: directory, extraEnvironment: extraEnvironment)
     }
 
     /// `lanes serve --http 127.0.0.1:0` on this project; stopped (SIGTERM) by `stop()`.
-    final class Server: @unchecked Sendable {
-        let process = Process()
+    final class Server: Sendable {
+        let program: RunningProgram
         let port: UInt16
-        let errorLog: String
 
-        init(project: WebProject, arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws {
+        init(project: WebProject, arguments: [String] = [], extraEnvironment: [String: String] = [:]) async throws {
             var environment = project.lanes.environment.merging(extraEnvironment) { $1 }
             environment["CERTIFICATE_PASSWORD"] = environment["CERTIFICATE_PASSWORD"] ?? "brewer-3des-pass"
-            errorLog = project.directory.appendingPathComponent("serve-\(UUID().uuidString).stderr").path
-            FileManager.default.createFile(atPath: errorLog, contents: nil)
-            process.executableURL = URL(fileURLWithPath: try LanesProcess.executable)
-            process.arguments = ["serve", "--http", "127.0.0.1:0", "--state-dir", project.state] + arguments
-            process.currentDirectoryURL = project.directory
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = try #require(FileHandle(forWritingAtPath: errorLog))
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            program = try await Program.start([try LanesCommandLine.executable, "serve", "--http", "127.0.0.1:0", "--state-dir", project.state] + arguments,
+                                        in: project.directory.path, environment: environment, input: [])
             // `lanes serve: http://127.0.0.1:PORT/ ...` on standard error once it listens.
-            var found: UInt16?
-            let deadline = Date().addingTimeInterval(90)
-            while found == nil, Date() < deadline, process.isRunning {
-                let text = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
-                if let match = text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\//) { found = UInt16(match.1) }
-                if found == nil { Thread.sleep(forTimeInterval: 0.05) }
-            }
-            let errors = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
-            guard let found else {
-                if process.isRunning { process.terminate() }
-                throw ServerDidNotStart(output: errors)
+            _ = await program.waitForOutput("/ (history in")
+            guard let match = program.outputSoFar.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\//), let found = UInt16(match.1) else {
+                program.send(SIGTERM)
+                throw ServerDidNotStart(output: await program.finish().output)
             }
             port = found
         }
+
+        var errorLog: String { program.outputSoFar }
 
         func get(_ target: String, headers: [String: String] = [:]) throws -> RawHTTP.Response {
             try RawHTTP.request(port: port, target, headers: headers)
@@ -140,9 +120,9 @@ struct WebProject {
 
         var baseURL: String { "http://127.0.0.1:\(port)" }
 
+        /// SIGTERM; the host's monitor reaps it when it ends.
         func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            process.waitUntilExit()
+            program.send(SIGTERM)
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// `lanes serve` against a real history: lanes run for real (their logs written by the lanes
 /// themselves), recorded in the SQLite store the daemon uses, read back over HTTP.
-@Suite(.serialized) struct WebServerTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live), .serialized) struct WebServerTests {
     /// One project with a few finished runs, shared by the tests of this suite.
     final class Fixture: @unchecked Sendable {
         let project: WebProject
@@ -16,24 +16,25 @@ import Testing
         let failed: Int64
         let manual: Int64
 
-        init() throws {
+        init() async throws {
             project = try WebProject()
-            let compile = try project.lanes(["list"])
+            let compile = try await project.lanes(["list"])
             try #require(compile.status == 0, "\(compile.output)")
-            succeeded = try project.run("build", scheduled: CronInstant(iso8601: "2026-11-20T02:17:00Z"), commit: "0123456789abcdef0123")
-            failed = try project.run("broken", scheduled: CronInstant(iso8601: "2026-11-20T03:30:00Z"))
-            try project.run("broken", scheduled: CronInstant(iso8601: "2026-11-21T03:30:00Z"))
-            manual = try project.run("build", trigger: .manual)
+            succeeded = try await project.run("build", scheduled: CronInstant(iso8601: "2026-11-20T02:17:00Z"), commit: "0123456789abcdef0123")
+            failed = try await project.run("broken", scheduled: CronInstant(iso8601: "2026-11-20T03:30:00Z"))
+            try await project.run("broken", scheduled: CronInstant(iso8601: "2026-11-21T03:30:00Z"))
+            manual = try await project.run("build", trigger: .manual)
         }
     }
 
-    static let shared = Result { try Fixture() }
+    /// Made once, by the first test that asks.
+    static let shared = Task { try await Fixture() }
 
-    static func fixture() throws -> Fixture { try shared.get() }
+    static func fixture() async throws -> Fixture { try await shared.value }
 
-    @Test func historyListsRunsNewestFirstWithTrendsAndFilters() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func historyListsRunsNewestFirstWithTrendsAndFilters() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let page = try server.get("/history")
         #expect(page.status == 200)
@@ -55,9 +56,9 @@ import Testing
         #expect(try server.get("/api/runs?status=%3Cb%3E").body.contains("&lt;b&gt;"))
     }
 
-    @Test func runPageShowsStepsTheFailingStepAndTheEscapedLog() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func runPageShowsStepsTheFailingStepAndTheEscapedLog() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let page = try server.get("/runs/\(fixture.failed)")
         #expect(page.status == 200)
@@ -86,13 +87,13 @@ import Testing
     /// a tab, quotes, markup or 10,000 characters shows on the page, in `lanes history --json` and in
     /// JUnit; a run started by hand joins the history (trigger `manual`) and every run folder holds
     /// `events.jsonl`.
-    @Test func awkwardBannersShowEverywhereForManualRuns() throws {
-        let fixture = try Self.fixture()
+    @Test func awkwardBannersShowEverywhereForManualRuns() async throws {
+        let fixture = try await Self.fixture()
         let junit = fixture.project.directory.appendingPathComponent("reports/junit.xml").path
-        let lane = try fixture.project.lanes(["awkward", "--junit", junit], extraEnvironment: ["LANES_STATE_DIR": fixture.project.state])
+        let lane = try await fixture.project.lanes(["awkward", "--junit", junit], extraEnvironment: ["LANES_STATE_DIR": fixture.project.state])
         try #require(lane.status == 0, "\(lane.output)")
 
-        let history = try fixture.project.lanes(["history", "awkward", "--json", "--state-dir", fixture.project.state])
+        let history = try await fixture.project.lanes(["history", "awkward", "--json", "--state-dir", fixture.project.state])
         try #require(history.status == 0, "\(history.output)")
         let runs = try #require(try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
         let run = try #require(runs.first)
@@ -104,7 +105,7 @@ import Testing
         #expect(banners[1].contains("tab\there \\\"quoted\\\" <b>|</b>"))
         #expect(banners[2].contains(String(repeating: "long|", count: 2_000)))
 
-        let server = try WebProject.Server(project: fixture.project)
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let page = try server.get("/runs/\(try #require(run["id"] as? Int))")
         #expect(page.status == 200)
@@ -126,22 +127,22 @@ import Testing
         }
     }
 
-    @Test func apiRunsIsWhatLanesHistoryPrints() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func apiRunsIsWhatLanesHistoryPrints() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
-        let cli = try fixture.project.lanes(["history", "--json", "--state-dir", fixture.project.state])
+        let cli = try await fixture.project.lanes(["history", "--json", "--state-dir", fixture.project.state])
         #expect(cli.status == 0)
         let api = try server.get("/api/runs")
         #expect(api.headers["content-type"] == "application/json; charset=utf-8")
         #expect(api.body == cli.standardOutput)
-        let lane = try fixture.project.lanes(["history", "broken", "--json", "--state-dir", fixture.project.state])
+        let lane = try await fixture.project.lanes(["history", "broken", "--json", "--state-dir", fixture.project.state])
         #expect(try server.get("/api/runs?lane=broken").body == lane.standardOutput)
     }
 
-    @Test func schedulesShowSpecsResolvedNextFiveAndLastStatus() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func schedulesShowSpecsResolvedNextFiveAndLastStatus() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let page = try server.get("/")
         #expect(page.status == 200)
@@ -151,7 +152,7 @@ import Testing
         let firstRow = try #require(page.body.components(separatedBy: "<ol class=\"next\">").dropFirst().first)
         #expect(firstRow.components(separatedBy: "</ol>")[0].components(separatedBy: "<li>").count - 1 == 5)
 
-        let cli = try fixture.project.lanes(["schedule", "--json"])
+        let cli = try await fixture.project.lanes(["schedule", "--json"])
         let fromCLI = try #require(try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [[String: Any]])
         let api = try #require(try JSONSerialization.jsonObject(with: Data(try server.get("/api/schedules").body.utf8)) as? [[String: Any]])
         #expect(api.map { $0["lane"] as? String } == fromCLI.map { $0["lane"] as? String })
@@ -160,13 +161,13 @@ import Testing
                 == fromCLI.map { ($0["triggers"] as? [[String: Any]])?.map { $0["resolved"] as? [String] } })
     }
 
-    @Test func signingPageCountsDownAndFlagsTheExpiredProfile() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func signingPageCountsDownAndFlagsTheExpiredProfile() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         #expect(!(try server.get("/signing").body.contains("id=\"watch\"")))
         // What the daemon's daily check recorded is shown above the live check.
-        let root = LanesProcess.repositoryRoot.path
+        let root = LanesCommandLine.repositoryRoot.path
         let lapsed = SigningMaterial(configuration: "Lapsed", certificatePath: root + "/Example/codesigning/ios_distribution.p12",
                                      passwordVariable: "PASS", profilePath: root + "/Tests/LanesSigningTests/Fixtures/profiles/Brewer_Staging_Expired.mobileprovision",
                                      trustPath: nil, appIdentifier: "works.sth.brewer.staging")
@@ -186,9 +187,9 @@ import Testing
         #expect(api.first { $0["configuration"] as? String == "Lapsed" }?["severity"] as? String == "error")
     }
 
-    @Test func everyResponseCarriesTheSecurityHeadersAndOnlyGETAndHEADExist() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func everyResponseCarriesTheSecurityHeadersAndOnlyGETAndHEADExist() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         for target in ["/", "/history", "/runs/\(fixture.succeeded)", "/signing", "/api/runs", "/static/site.css", "/nowhere"] {
             let response = try server.get(target)
@@ -210,18 +211,18 @@ import Testing
 
     @Test(arguments: ["/runs/1/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/runs/%2E%2E/%2e%2E/etc/passwd",
                       "/static/..%2f..%2f..%2fetc%2fpasswd", "/runs/1/log/..", "/%2e/history", "/a%00b", "/a\\..\\b", "/%zz"])
-    func requestPathsCannotLeaveTheSite(_ target: String) throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    func requestPathsCannotLeaveTheSite(_ target: String) async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let response = try server.get(target)
         #expect(response.status == 400)
         #expect(!response.body.contains("root:"))
     }
 
-    @Test func logsAreServedOnlyFromInsideTheLogFolder() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func logsAreServedOnlyFromInsideTheLogFolder() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let store = try fixture.project.store()
         // A log that is a symlink out of the folder, and one recorded outside it.
@@ -246,9 +247,9 @@ import Testing
         #expect(try server.get("/runs/\(fixture.succeeded)/log").body.contains("compiling <script>"))
     }
 
-    @Test func aForeignHostHeaderIsRefused() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func aForeignHostHeaderIsRefused() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let rebound = try RawHTTP.request(port: server.port, "/api/runs", host: "attacker.example:\(server.port)")
         #expect(rebound.status == 401)
@@ -256,9 +257,9 @@ import Testing
         #expect(try RawHTTP.request(port: server.port, "/api/runs", host: "localhost:\(server.port)").status == 200)
     }
 
-    @Test func theSecretCanaryIsNeverServed() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func theSecretCanaryIsNeverServed() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
         let log = try server.get("/runs/\(fixture.succeeded)/log").body
         #expect(log.contains("the token is ********"))
@@ -273,18 +274,17 @@ import Testing
         for body in bodies { #expect(!body.contains("brewer-3des-pass")) }
     }
 
-    @Test func theLiveLogStreamsWhileTheLaneRuns() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func theLiveLogStreamsWhileTheLaneRuns() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
-        let live = try fixture.project.start("slow")
+        let live = try await fixture.project.start("slow")
         let release = fixture.project.directory.appendingPathComponent("release")
-        let finished = Thread {
-            Thread.sleep(forTimeInterval: 2)
+        let finished = Task {
+            try? await Task.sleep(for: .seconds(2))
             FileManager.default.createFile(atPath: release.path, contents: nil)
-            _ = try? live.wait()
+            _ = try? await live.wait()
         }
-        finished.start()
         defer { try? FileManager.default.removeItem(at: release) }
         let started = Date()
         let response = try server.get("/runs/\(live.id)/events?offset=0")
@@ -300,11 +300,11 @@ import Testing
         #expect(page.body.contains("status-succeeded"))
     }
 
-    @Test func bindingOffLoopbackNeedsAToken() throws {
-        let fixture = try Self.fixture()
-        let server = try WebProject.Server(project: fixture.project)
+    @Test func bindingOffLoopbackNeedsAToken() async throws {
+        let fixture = try await Self.fixture()
+        let server = try await WebProject.Server(project: fixture.project)
         defer { server.stop() }
-        let refused = try fixture.project.lanes(["serve", "--http", "0.0.0.0:0", "--state-dir", fixture.project.state])
+        let refused = try await fixture.project.lanes(["serve", "--http", "0.0.0.0:0", "--state-dir", fixture.project.state])
         #expect(refused.status == 78)
         #expect(refused.standardError.contains("LANES_WEB_TOKEN"))
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The Brewer project holds every signing trap fastlane falls into (see ../shared/xcode/brewer and the
 /// expected-fastlane-*.diff files there). The golden files pin exactly what lanes writes instead.
-@Suite struct BrewerSigningTests {
+@Suite(.timeLimit(.minutes(3))) struct BrewerSigningTests {
     private static let golden = TestData.fixtures.appendingPathComponent("golden")
 
     private func brewer() throws -> XcodeProject {
@@ -45,16 +45,16 @@ import Testing
     }
 
     @Test(.enabled(if: IndependentReaders.pythonPBXProjAvailable, "python3 with the pbxproj package is not installed"))
-    func pythonPBXProjReadsTheGoldenFileAsIntended() throws {
+    func pythonPBXProjReadsTheGoldenFileAsIntended() async throws {
         let golden = Self.golden.appendingPathComponent("Brewer-provisioned-Brewer-Staging.pbxproj").path
-        let read = { (key: String) in try IndependentReaders.pythonBuildSetting(file: golden, configurationID: "B0E5A1000000000000000109", key: key) }
-        #expect(try read("PROVISIONING_PROFILE_SPECIFIER") == #""Brewer_Staging""#)
-        #expect(try read("PROVISIONING_PROFILE_SPECIFIER[sdk=iphoneos*]") == #""Brewer_Staging""#)
-        #expect(try read("PROVISIONING_PROFILE") == #""7a1d0e4c-2b7e-4e8f-9c11-5d3a2b1c0f42""#)
-        #expect(try read("CODE_SIGN_STYLE") == #""Manual""#)
-        #expect(try read("OTHER_SWIFT_FLAGS") == #"["$(inherited)", "-D", "STAGING"]"#)
+        let read = { (key: String) in try await IndependentReaders.pythonBuildSetting(file: golden, configurationID: "B0E5A1000000000000000109", key: key) }
+        #expect(try await read("PROVISIONING_PROFILE_SPECIFIER") == #""Brewer_Staging""#)
+        #expect(try await read("PROVISIONING_PROFILE_SPECIFIER[sdk=iphoneos*]") == #""Brewer_Staging""#)
+        #expect(try await read("PROVISIONING_PROFILE") == #""7a1d0e4c-2b7e-4e8f-9c11-5d3a2b1c0f42""#)
+        #expect(try await read("CODE_SIGN_STYLE") == #""Manual""#)
+        #expect(try await read("OTHER_SWIFT_FLAGS") == #"["$(inherited)", "-D", "STAGING"]"#)
         // Release-Staging is another configuration and stays as it was.
-        #expect(try IndependentReaders.pythonBuildSetting(file: golden, configurationID: "B0E5A100000000000000010B", key: "CODE_SIGN_STYLE")
+        #expect(try await IndependentReaders.pythonBuildSetting(file: golden, configurationID: "B0E5A100000000000000010B", key: "CODE_SIGN_STYLE")
                 == #""Automatic""#)
     }
 

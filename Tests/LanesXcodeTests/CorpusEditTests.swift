@@ -4,9 +4,9 @@ import Testing
 
 /// Edits real projects and checks the result three ways: the diff holds only the intended lines,
 /// Foundation parses the file and sees the values, and the Python pbxproj package sees them too.
-@Suite struct CorpusEditTests {
+@Suite(.timeLimit(.minutes(3))) struct CorpusEditTests {
     @Test(.enabled(if: TestData.corpusAvailable, TestData.corpusAbsent), arguments: TestData.corpusFiles)
-    func signingEditChangesOnlyIntendedLines(file: URL) throws {
+    func signingEditChangesOnlyIntendedLines(file: URL) async throws {
         let bytes = try TestData.bytes(file)
         let project = try XcodeProject(bytes: bytes)
         let target = try #require(project.targets.first)
@@ -44,9 +44,9 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-corpus-\(UUID().uuidString).pbxproj")
         defer { try? FileManager.default.removeItem(at: path) }
         try Data(edited.document.bytes).write(to: path)
-        #expect(try IndependentReaders.pythonBuildSetting(file: path.path, configurationID: configuration.id, key: "LANES_NEW_SETTING")
-                == jsonString("a value/with spaces"))
-        #expect(try IndependentReaders.pythonBuildSetting(file: path.path, configurationID: configuration.id, key: "LANES_NEW_LIST")
+        #expect(try await IndependentReaders.pythonBuildSetting(file: path.path, configurationID: configuration.id, key: "LANES_NEW_SETTING")
+                == #""a value/with spaces""#)
+        #expect(try await IndependentReaders.pythonBuildSetting(file: path.path, configurationID: configuration.id, key: "LANES_NEW_LIST")
                 == #"["$(inherited)", "-D", "LANES"]"#)
     }
 

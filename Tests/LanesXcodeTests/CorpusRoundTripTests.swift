@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LanesXcode
 
-@Suite struct CorpusRoundTripTests {
+@Suite(.timeLimit(.minutes(3))) struct CorpusRoundTripTests {
     @Test(.enabled(if: TestData.corpusAvailable, TestData.corpusAbsent), arguments: TestData.corpusFiles)
     func readWriteIsByteIdentical(file: URL) throws {
         let bytes = try TestData.bytes(file)

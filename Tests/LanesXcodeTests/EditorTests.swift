@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LanesXcode
 
-@Suite struct EditorTests {
+@Suite(.timeLimit(.minutes(3))) struct EditorTests {
     private let settingsText = """
     {
     \tobjects = {

@@ -6,7 +6,7 @@ import Testing
 /// Random damage to real files never crashes the reader: it either parses (and then round-trips
 /// byte for byte) or reports an error with a position inside the file. Bounded here; the seeds are
 /// fixed so a failure reproduces.
-@Suite struct FuzzTests {
+@Suite(.timeLimit(.minutes(3))) struct FuzzTests {
     private static var samples: [URL] {
         let corpus = TestData.corpusFiles.filter { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int ?? 0) ?? 0 < 200_000 }
         return [TestData.brewerPBXProj] + corpus

@@ -1,4 +1,5 @@
 import Foundation
+import LanesTestSupport
 
 /// Readers that share no code with LanesXcode, to confirm an edited file means what we think.
 enum IndependentReaders {
@@ -8,13 +9,11 @@ enum IndependentReaders {
     }
 
     /// Whether python3 with the `pbxproj` package (PyPI) is installed; `make test` installs it.
-    static let pythonPBXProjAvailable: Bool = {
-        (try? runPython(["-c", "import pbxproj"]))?.status == 0
-    }()
+    static let pythonPBXProjAvailable = Program.succeeds(["python3", "-c", "import pbxproj"])
 
     /// A build setting of one XCBuildConfiguration object, as the Python `pbxproj` package reads it
     /// (JSON: a string or an array of strings), or nil when the setting is absent.
-    static func pythonBuildSetting(file: String, configurationID: String, key: String) throws -> String? {
+    static func pythonBuildSetting(file: String, configurationID: String, key: String) async throws -> String? {
         let script = """
         import sys, json
         from pbxproj import XcodeProject
@@ -23,9 +22,9 @@ enum IndependentReaders {
         value = settings[sys.argv[3]] if sys.argv[3] in settings else None
         print(json.dumps(value if value is None or isinstance(value, str) else list(value)))
         """
-        let result = try runPython(["-c", script, file, configurationID, key])
+        let result = try await Program.run(["python3", "-c", script, file, configurationID, key])
         guard result.status == 0 else { throw PythonFailure(output: result.output) }
-        let text = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return text == "null" ? nil : text
     }
 
@@ -33,22 +32,4 @@ enum IndependentReaders {
         let output: String
         var description: String { "python pbxproj failed: \(output)" }
     }
-
-    private static func runPython(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-}
-
-/// JSON text of a string, as Python's json.dumps writes it for ASCII text.
-func jsonString(_ text: String) -> String {
-    String(decoding: try! JSONEncoder().encode(text), as: UTF8.self).replacing("\\/", with: "/")
 }

@@ -1,9 +1,10 @@
 import Foundation
+import LanesTestSupport
 import Testing
 @testable import LanesXcode
 import LanesPlatform
 
-@Suite struct InfoPlistEditorTests {
+@Suite(.timeLimit(.minutes(3))) struct InfoPlistEditorTests {
     private let xml = """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -52,7 +53,7 @@ import LanesPlatform
     }
 }
 
-@Suite struct AtomicFileTests {
+@Suite(.timeLimit(.minutes(3))) struct AtomicFileTests {
     @Test func replacesTheFileAndKeepsItsPermissions() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-atomic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -81,21 +82,15 @@ import LanesPlatform
     }
 
     /// `--junit /dev/null` must not replace the device node: a pipe or device is written in place.
-    @Test func aPipeIsWrittenInPlaceNotReplaced() throws {
+    @Test func aPipeIsWrittenInPlaceNotReplaced() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let fifo = directory.appendingPathComponent("report.xml").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
-        reader.arguments = [fifo]
-        let output = Pipe()
-        reader.standardOutput = output
-        try reader.run()
+        let reader = try Program.start(["/bin/cat", fifo])
         try AtomicFile.write(Array("through the pipe".utf8), to: fifo)
-        reader.waitUntilExit()
-        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "through the pipe")
+        #expect(await reader.finish().standardOutput == "through the pipe")
         let type = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
         #expect(type != .typeRegular, "the pipe is still a pipe")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.xml"], "no temporary file left")

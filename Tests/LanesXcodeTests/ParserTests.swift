@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LanesXcode
 
-@Suite struct ParserTests {
+@Suite(.timeLimit(.minutes(3))) struct ParserTests {
     private func root(_ text: String) throws -> PBXDictionary {
         try PBXDocument(bytes: Array(text.utf8)).root
     }
@@ -85,7 +85,7 @@ import Testing
     }
 }
 
-@Suite struct QuotingTests {
+@Suite(.timeLimit(.minutes(3))) struct QuotingTests {
     @Test(arguments: [
         ("Manual", "Manual"),
         ("works.sth.brewer", "works.sth.brewer"),

@@ -3,7 +3,7 @@ import Lanes
 import Testing
 @testable import LanesXcode
 
-@Suite struct ProvisioningFactsTests {
+@Suite(.timeLimit(.minutes(3))) struct ProvisioningFactsTests {
     private func facts(_ name: String) throws -> ProvisioningFacts {
         try ProvisioningFacts.read(profileAt: TestData.fixtures.appendingPathComponent(name).path)
     }
@@ -55,7 +55,7 @@ import Testing
     }
 }
 
-@Suite struct XCConfigTests {
+@Suite(.timeLimit(.minutes(3))) struct XCConfigTests {
     private func reader(_ files: [String: String]) -> XCConfigReader {
         XCConfigReader { files[$0] }
     }

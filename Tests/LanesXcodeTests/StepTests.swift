@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The Xcode steps run against a temporary copy of the Brewer project.
-@Suite struct XcodeStepTests {
+@Suite(.timeLimit(.minutes(3))) struct XcodeStepTests {
     /// The steps start no processes; a call would be a bug.
     struct NoProcesses: ProcessRunning {
         struct Unexpected: Error {}
