@@ -46,18 +46,20 @@ let package = Package(
         .target(name: "LanesUpload", dependencies: ["COpenSSL", "CMD5Lanes", "LanesPlatform"], swiftSettings: resilient),
         // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over LanesUpload's HTTP client.
         .target(name: "LanesAppStoreConnect", dependencies: ["LanesUpload", "LanesPlatform"], swiftSettings: resilient),
+        // The Google Play Developer API (service-account tokens, edits, tracks, listings, resumable uploads) over LanesUpload's HTTP client.
+        .target(name: "LanesGooglePlay", dependencies: ["LanesUpload", "LanesPlatform"], swiftSettings: resilient),
         // Steps, their catalog, the runner and the Lanefile DSL: everything but the generated step functions.
         .target(
             name: "LanesRuntime",
             dependencies: [
                 "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
-                .product(name: "Logging", package: "swift-log"),
+                "LanesGooglePlay", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: resilient
         ),
         // The module a Lanefile imports: the runtime re-exported and the step functions StepCodegen writes.
         .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesUpload",
-                                              "LanesAppStoreConnect", "LanesMatch"],
+                                              "LanesAppStoreConnect", "LanesMatch", "LanesGooglePlay"],
                 swiftSettings: resilient),
         // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
         .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
@@ -96,6 +98,7 @@ let package = Package(
         .executableTarget(name: "RedactionBenchmark", dependencies: ["LanesRuntime", "LanesPlatform"], path: "Benchmarks/RedactionBenchmark"),
         .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
         .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload"], path: "Benchmarks/UploadBenchmark"),
+        .executableTarget(name: "GooglePlayUploadBenchmark", dependencies: ["LanesGooglePlay", "LanesUpload"], path: "Benchmarks/GooglePlayUploadBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
         .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild"], path: "Benchmarks/ArchiveBenchmark"),
@@ -118,6 +121,8 @@ let package = Package(
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
         .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
+        .testTarget(name: "LanesGooglePlayTests", dependencies: ["LanesTestSupport", "LanesGooglePlay", "LanesUpload", "LanesBuild", "Lanes", "LanesPlatform"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes", "LanesPlatform"], exclude: ["match_format.py"]),
     ]
 )
