@@ -127,7 +127,7 @@ func curlAnchor(_ file: (path: String, sha256: String), mib: Int) -> Measurement
     let apps = base + "/androidpublisher/v3/applications/com.example.brewer/edits"
     guard let edit = try? http.send(HTTPRequest(method: "POST", url: HTTPURL(apps)!, headers: [auth, ("Content-Type", "application/json")], body: .bytes(Array("{}".utf8)))),
           let editID = ((try? JSONSerialization.jsonObject(with: Data(edit.body))) as? [String: Any])?["id"] as? String else { fail("no edit") }
-    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    let size = ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
     guard let session = try? http.send(HTTPRequest(method: "POST", url: HTTPURL(base + "/resumable/upload/androidpublisher/v3/applications/com.example.brewer/edits/\(editID)/bundles?uploadType=resumable")!,
                                                    headers: [auth, ("X-Upload-Content-Type", "application/octet-stream"), ("X-Upload-Content-Length", String(size))])),
           let location = session.header("Location") else { fail("no session") }

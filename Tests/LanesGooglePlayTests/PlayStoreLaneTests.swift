@@ -110,6 +110,26 @@ extension LocalGooglePlayTests {
             try expectNoSecret(in: result.output, project: project)
         }
 
+        @Test func anEditLeftOpenByAKilledRunIsDeletedByTheNextGooglePlayStep() throws {
+            try server.reset(["chunkDelay": 0.05])
+            let project = try project()
+            defer { try? FileManager.default.removeItem(at: project) }
+            try AndroidTools.build(["bundleRelease"], in: project.appendingPathComponent("android").path, environment: ["GRADLEW_SPARSE_BYTES": String(64 << 20)])
+            try FileManager.default.moveItem(at: project.appendingPathComponent("android/app/build/outputs/bundle/release/app-release.aab"),
+                                             to: project.appendingPathComponent("big.aab"))
+            let running = try lanes.start(["bigUpload"], in: project, extraEnvironment: environment)
+            #expect(waitUntil(timeout: 120) { ((try? server.events()) ?? []).contains { $0["kind"] as? String == "resumable" } }, "the upload never started")
+            kill(running.process.processIdentifier, SIGKILL)
+            _ = running.finish()
+            let open = try server.edits().filter { $0.value["state"] as? String == "open" }.map(\.key)
+            #expect(open.count == 1, "kill -9 left \(open)")
+            let next = try lanes.run(["run", "google_play_track_version_codes", "package_name:com.example.brewer", "track:internal"],
+                                     in: project, extraEnvironment: environment)
+            #expect(next.status == 0, "\(next.output)")
+            #expect(next.output.contains("left open by a run that was killed") && next.output.contains(open.first ?? "?"), "\(next.output)")
+            #expect(try server.edits().values.allSatisfy { $0["state"] as? String != "open" }, "an edit stayed open")
+        }
+
         static let fastfile = """
             default_platform(:android)
 

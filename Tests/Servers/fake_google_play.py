@@ -148,6 +148,18 @@ class Handler(JSONHandler):
                     return self.answer(200, {k: state[k] for k in ("log", "errors", "commits", "uploads", "internalSharing")}
                                        | {"edits": {k: {"package": v["package"], "state": v["state"]} for k, v in state["edits"].items()},
                                           "apps": state["apps"], "tokens": sorted(state["tokens"]), "port": PORT[0]})
+            if url.path.startswith("/_images/") and verb == "GET":
+                # Where Google serves an uploaded image (Image.url).
+                with lock:
+                    session = state["sessions"].get(url.path.rsplit("/", 1)[-1])
+                if session is None or not session["file"]:
+                    return self.answer(404, {"error": {"code": 404, "message": "no such image", "status": "NOT_FOUND"}})
+                data = open(session["file"], "rb").read()
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                return self.wfile.write(data)
             if url.path == "/token":
                 return self.token(verb, self.read_body())
             if verb == "PUT" and "upload_id" in query:
@@ -406,7 +418,7 @@ class Handler(JSONHandler):
         if session["received"] < total:
             return self.answer(308, None, [("Range", f"bytes=0-{session['received'] - 1}")])
         with lock:
-            return self.finish(session, upload_id)
+            return self.complete_upload(session, upload_id)
 
     def session_status(self, session):
         with lock:
@@ -415,7 +427,7 @@ class Handler(JSONHandler):
             headers = [("Range", f"bytes=0-{session['received'] - 1}")] if session["received"] else []
         self.answer(308, None, headers)
 
-    def finish(self, session, upload_id):
+    def complete_upload(self, session, upload_id):
         method, params = session["method"], session["params"]
         name = method["id"].split("androidpublisher.", 1)[1]
         digest = session["sha256"].hexdigest()

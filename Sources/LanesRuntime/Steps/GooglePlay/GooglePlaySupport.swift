@@ -72,13 +72,22 @@ final class OpenEdit: Sendable {
         self.id = id
     }
 
+    /// The journal entry naming this edit while it is open (no secret in it).
+    private let journal = Mutex<String?>(nil)
+
     static func insert(client: GooglePlayClient, packageName: String, context: StepContext) async throws -> OpenEdit {
+        try await EditJournal.deleteLeftovers(of: packageName, client: client, context: context)
         let id = try await client.call { try $0.insertEdit(packageName: packageName) }
         let edit = OpenEdit(client: client, packageName: packageName, id: id)
+        edit.journal.withLock { $0 = EditJournal.record(packageName: packageName, editID: id, context: context) }
         let log = context.log
         context.log.line("opened edit \(id) of \(packageName)")
         context.cleanups.push("delete Google Play edit \(id)") { await edit.discard(log: log) }
         return edit
+    }
+
+    private func forget() {
+        if let path = journal.withLock({ state in defer { state = nil }; return state }) { unlink(path) }
     }
 
     /// Commits (or with `validateOnly` validates, then deletes) the edit.
@@ -90,6 +99,7 @@ final class OpenEdit: Sendable {
             try await client.call { [packageName, id] in try $0.commitEdit(packageName: packageName, editID: id, changesNotSentForReview: changesNotSentForReview) }
         }
         open.withLock { $0 = false }
+        forget()
     }
 
     /// Deletes the edit if it is still open, even after the client was cancelled.
@@ -98,6 +108,7 @@ final class OpenEdit: Sendable {
         let client = self.client, packageName = self.packageName, id = self.id
         do {
             try await BlockingThread.run(onCancel: {}) { try client.deleteEditForCleanup(packageName: packageName, editID: id) }
+            forget()
             log.line("deleted edit \(id): nothing of it was published")
         } catch {
             log.line("could not delete edit \(id) (Google drops it when it expires): \(error)")
@@ -113,14 +124,58 @@ final class OpenEdit: Sendable {
     }
 }
 
+/// Open edits on disk (`<state>/google-play-edits/<pid>-<edit>`: the package and the edit id), so
+/// that the edit of a run killed with kill -9 (no cleanup could run) is deleted by the next Google
+/// Play step of the project, once its process is gone.
+enum EditJournal {
+    static func folder(_ context: StepContext) -> String { context.stateDirectory + "/google-play-edits" }
+
+    static func record(packageName: String, editID: String, context: StepContext) -> String? {
+        let folder = folder(context)
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        let path = "\(folder)/\(ProjectState.currentProcessID)-\(editID.filter { $0.isLetter || $0.isNumber || $0 == "-" })"
+        return (try? AtomicFile.write(packageName + "\n" + editID + "\n", to: path, permissions: 0o600)) != nil ? path : nil
+    }
+
+    /// Deletes the edits of `packageName` that runs no longer alive left open.
+    static func deleteLeftovers(of packageName: String, client: GooglePlayClient, context: StepContext) async throws {
+        let folder = folder(context)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let dash = name.firstIndex(of: "-"), let pid = Int32(name[..<dash]), !ProjectState.isProcessAlive(pid),
+                  let text = try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8) else { continue }
+            let lines = text.split(separator: "\n").map(String.init)
+            guard lines.count == 2, lines[0] == packageName else { continue }
+            do {
+                try await client.call { try $0.deleteEdit(packageName: packageName, editID: lines[1]) }
+                context.log.line("deleted edit \(lines[1]) of \(packageName), left open by a run that was killed")
+            } catch let error as GooglePlayError where [400, 404].contains(error.status) {
+                // Committed, deleted or expired already.
+            }
+            unlink("\(folder)/\(name)")
+        }
+    }
+}
+
 extension StepContext {
     /// The artifacts to upload: the ones given, else the lane's last Android build (its .aab files
     /// when it made any, else its .apk files).
     func androidArtifacts(aab: [String], apk: [String], skipAAB: Bool, skipAPK: Bool, step: String) throws -> (aabs: [String], apks: [String]) {
         var aabs = skipAAB ? [] : aab.map(resolve)
         var apks = skipAPK ? [] : apk.map(resolve)
-        if aab.isEmpty && apk.isEmpty, let built = values[LaneAndroidBuild.self] {
-            if !skipAAB, let newest = built.aabPath { aabs = [newest] } else if !skipAPK, let newest = built.apkPath { apks = [newest] }
+        if aab.isEmpty && apk.isEmpty {
+            if let built = values[LaneAndroidBuild.self] {
+                if !skipAAB, let newest = built.aabPath { aabs = [newest] } else if !skipAPK, let newest = built.apkPath { apks = [newest] }
+            } else {
+                // supply's defaults: the last *.aab (or *.apk) here, else Gradle's old default output names.
+                let here = ((try? FileManager.default.contentsOfDirectory(atPath: projectDirectory)) ?? []).sorted()
+                if !skipAAB, let found = here.last(where: { $0.hasSuffix(".aab") }).map(resolve)
+                    ?? [resolve("app/build/outputs/bundle/release/bundle.aab")].first(where: FilePath.exists) {
+                    aabs = [found]
+                } else if !skipAPK, let found = here.last(where: { $0.hasSuffix(".apk") }).map(resolve)
+                    ?? [resolve("app/build/outputs/apk/app-Release.apk")].first(where: FilePath.exists) {
+                    apks = [found]
+                }
+            }
         }
         if !aabs.isEmpty && !apks.isEmpty {
             throw LanesError(.usage, "\(step): cannot upload both apk(s) and aab(s) in one release", hint: "use skip_upload_apk or skip_upload_aab")

@@ -29,7 +29,7 @@ public struct UploadToPlayStore: Step {
     @StepOption("package_name", "The app's package name (default: read from the first bundle or APK)", env: "SUPPLY_PACKAGE_NAME")
     var packageName: String?
     var key = GooglePlayKeyOptions()
-    @StepOption("aab", "The .aab to upload (default: the lane's last gradle bundle)", env: "SUPPLY_AAB")
+    @StepOption("aab", "The .aab to upload (default: the lane's last gradle bundle, else supply's: the last *.aab here)", env: "SUPPLY_AAB")
     var aab: String?
     @StepOption("aab_paths", "Several .aab files to upload", env: "SUPPLY_AAB_PATHS", default: [])
     var aabPaths: [String]
