@@ -126,26 +126,26 @@ public enum FastlaneActionMap {
             "skip_upload_aab": "skip_upload_aab", "skip_upload_metadata": "skip_upload_metadata", "skip_upload_changelogs": "skip_upload_changelogs",
             "skip_upload_images": "skip_upload_images", "skip_upload_screenshots": "skip_upload_screenshots", "track_promote_to": "track_promote_to",
             "track_promote_release_status": "track_promote_release_status", "validate_only": "validate_only", "mapping": "mapping",
-            "mapping_paths": "mapping_paths", "timeout": "timeout", "version_codes_to_retain": "version_codes_to_retain",
+            "mapping_paths": "mapping_paths", "version_codes_to_retain": "version_codes_to_retain",
             "changes_not_sent_for_review": "changes_not_sent_for_review", "in_app_update_priority": "in_app_update_priority",
         ], unsupported: Self.playUnsupported,
-           note: "one edit per run, deleted when the lane fails or is cancelled; bundles and APKs go up with Google's resumable protocol; `timeout` bounds the whole step")),
+           note: "one edit per run, deleted when the lane fails or is cancelled; bundles and APKs go up with Google's resumable protocol")),
         FastlaneAction("google_play_track_version_codes", .step("google_play_track_version_codes", [
-            "package_name": "package_name", "track": "track", "json_key": "json_key", "json_key_data": "json_key_data", "timeout": "timeout",
+            "package_name": "package_name", "track": "track", "json_key": "json_key", "json_key_data": "json_key_data"
         ], unsupported: Self.playKeyUnsupported)),
         FastlaneAction("google_play_track_release_names", .step("google_play_track_release_names", [
-            "package_name": "package_name", "track": "track", "json_key": "json_key", "json_key_data": "json_key_data", "timeout": "timeout",
+            "package_name": "package_name", "track": "track", "json_key": "json_key", "json_key_data": "json_key_data"
         ], unsupported: Self.playKeyUnsupported)),
         FastlaneAction("validate_play_store_json_key", .step("validate_play_store_json_key", [
-            "json_key": "json_key", "json_key_data": "json_key_data", "timeout": "timeout",
+            "json_key": "json_key", "json_key_data": "json_key_data",
         ], unsupported: ["root_url": Self.playRootURL], note: "fails the lane when Google refuses the key (fastlane only prints an error)")),
         FastlaneAction("upload_to_play_store_internal_app_sharing", .step("upload_to_play_store_internal_app_sharing", [
             "package_name": "package_name", "apk": "apk", "apk_paths": "apk_paths", "aab": "aab", "aab_paths": "aab_paths",
-            "json_key": "json_key", "json_key_data": "json_key_data", "timeout": "timeout",
+            "json_key": "json_key", "json_key_data": "json_key_data",
         ], unsupported: ["root_url": Self.playRootURL], note: "returns the download URLs (a list, also for one file)")),
         FastlaneAction("download_from_play_store", .step("download_from_play_store", [
             "package_name": "package_name", "version_name": "version_name", "track": "track", "metadata_path": "metadata_path",
-            "json_key": "json_key", "json_key_data": "json_key_data", "timeout": "timeout",
+            "json_key": "json_key", "json_key_data": "json_key_data"
         ], unsupported: Self.playKeyUnsupported)),
         FastlaneAction("carthage", .step("carthage", ["command": "command", "platform": "platform", "use_xcframeworks": "use_xcframeworks",
                                                      "cache_builds": "cache_builds", "project_directory": "project_directory"])),
