@@ -50,7 +50,7 @@ LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesS
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
+.PHONY: all deps test-deps venv build typecheck-darwin test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
 
 all: build
 
@@ -111,6 +111,12 @@ demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
 	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
+# The code a Mac compiles and Linux never does (LanesPlatform's Darwin files, the driver against them),
+# type-checked for macOS 15: against a stand-in for the SDK transcribed from Apple's headers on Linux,
+# against the real SDK on a Mac (Tools/darwin-typecheck/README.md).
+typecheck-darwin:
+	Tools/darwin-typecheck/run.sh
+
 # Suites that start processes which must outlive or be ended by other lanes, or that time real
 # kill -9s and minutes: run on their own after the rest, so that no parallel test's load or process
 # churn decides their outcome.
@@ -120,7 +126,7 @@ ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTe
 # Foundation watches for its end, once left every test thread waiting. It is stopped, reported, and run
 # once more; a second stall or any failure fails.
 PARALLEL_LIMIT ?= 900
-test: test-deps deps-upload-servers
+test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
 	@status=0; PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || status=$$?; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \

@@ -29,6 +29,8 @@ import Testing
             return names.filter { name in
                 name.hasSuffix(".swift") && !name.contains("/Fixtures/") && !name.contains(".work/")
                     && !(folder == "Sources" && name.hasPrefix("LanesPlatform/"))
+                    // The macOS SDK's stand-in and its canary of Linux spellings name the OS by design.
+                    && !(folder == "Tools" && name.hasPrefix("darwin-typecheck/"))
                     && !name.hasSuffix("PlatformBoundaryTests.swift")
             }.map { base + "/" + $0 }
         }
@@ -64,6 +66,65 @@ import Testing
         let found = try Self.findings(in: Self.files(in: ["Tests", "Benchmarks"]),
                                       patterns: Self.osNames + Self.osCalls.filter { $0 != "/proc/" && $0 != #"libLanes\.(so|dylib)"# })
         #expect(found.isEmpty, "\(found.prefix(30).joined(separator: "\n"))")
+    }
+
+    /// Apple's SDK has no FoundationEssentials (Apple platforms use the Foundation of the OS), so every
+    /// import of it is guarded and falls back to Foundation with the same access level, in every Swift
+    /// file of the repository: `#if canImport(FoundationEssentials)`, the import, `#else`, the same
+    /// import of Foundation, `#endif`.
+    @Test func foundationEssentialsIsImportedOnlyBehindItsGuard() throws {
+        let files = Self.swiftFiles(in: ["Sources", "Tests", "Benchmarks", "Tools", "Example"]) + [Self.root.appendingPathComponent("Lanefile.swift").path]
+        #expect(files.count > 100)
+        let found = try files.flatMap { try Self.unguardedFoundationEssentials(in: $0) }
+        #expect(found.isEmpty, "\(found.prefix(30).joined(separator: "\n"))")
+    }
+
+    /// Every Swift file under `folders`, the platform module included.
+    static func swiftFiles(in folders: [String]) -> [String] {
+        folders.flatMap { folder -> [String] in
+            let base = root.appendingPathComponent(folder).path
+            let names = FileManager.default.enumerator(atPath: base)?.compactMap { $0 as? String } ?? []
+            return names.filter { $0.hasSuffix(".swift") && !$0.contains(".work/") && !$0.contains(".build/") }.map { base + "/" + $0 }
+        }
+    }
+
+    /// `path:line: text` for each import of FoundationEssentials in `path` that is not the first branch
+    /// of the guard, or whose `#else` branch does not import Foundation with the same access level.
+    static func unguardedFoundationEssentials(in path: String) throws -> [String] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let importPattern = try NSRegularExpression(pattern: #"^((?:@\w+\s+)*(?:public|package|internal|fileprivate|private)?\s*)import\s+FoundationEssentials\b"#)
+        var found: [String] = []
+        for (index, line) in lines.enumerated() {
+            guard let match = importPattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                  let prefixRange = Range(match.range(at: 1), in: line) else { continue }
+            let prefix = line[prefixRange].trimmingCharacters(in: .whitespaces)
+            let fallback = (prefix.isEmpty ? "" : prefix + " ") + "import Foundation"
+            let guarded = index >= 1 && lines[index - 1] == "#if canImport(FoundationEssentials)"
+                && index + 3 < lines.count && lines[index + 1] == "#else" && lines[index + 2] == fallback && lines[index + 3] == "#endif"
+            if !guarded { found.append("\(path.dropFirst(root.path.count + 1)):\(index + 1): \(line)") }
+        }
+        return found
+    }
+
+    /// The guard check sees a bare import, a guard without the Foundation branch and one whose access
+    /// levels differ, and accepts the ecosystem's form.
+    @Test func theGuardCheckFindsAnUnguardedImport() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let samples = [
+            "import FoundationEssentials\n",
+            "#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#endif\n",
+            "#if canImport(FoundationEssentials)\npublic import FoundationEssentials\n#else\nimport Foundation\n#endif\n",
+            "#if canImport(FoundationEssentials)\ninternal import FoundationEssentials\n#else\ninternal import Foundation\n#endif\n",
+        ]
+        var counts: [Int] = []
+        for (number, text) in samples.enumerated() {
+            let file = folder.path + "/Sample\(number).swift"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            counts.append(try Self.unguardedFoundationEssentials(in: file).count)
+        }
+        #expect(counts == [1, 1, 1, 0])
     }
 
     /// The test above must see a forbidden name when one is there.
