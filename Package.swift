@@ -83,10 +83,10 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
-        .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "StartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/StartupBenchmark"),
         .executableTarget(name: "LanefileCompileBenchmark", path: "Benchmarks/LanefileCompileBenchmark"),
-        .executableTarget(name: "CLIBenchmark", path: "Benchmarks/CLIBenchmark"),
-        .executableTarget(name: "PackageStartupBenchmark", path: "Benchmarks/PackageStartupBenchmark"),
+        .executableTarget(name: "CLIBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/CLIBenchmark"),
+        .executableTarget(name: "PackageStartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/PackageStartupBenchmark"),
 
         .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),
@@ -95,10 +95,10 @@ let package = Package(
         .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "RedactionBenchmark", dependencies: ["LanesRuntime", "LanesPlatform"], path: "Benchmarks/RedactionBenchmark"),
         .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
-        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload"], path: "Benchmarks/UploadBenchmark"),
-        .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
+        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload", "LanesPlatform"], path: "Benchmarks/UploadBenchmark"),
+        .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit", "LanesPlatform"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
-        .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild"], path: "Benchmarks/ArchiveBenchmark"),
+        .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/ArchiveBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),

@@ -4,6 +4,7 @@
 //   - a cold compile of a 200-line Lanefile.
 // Usage: swift run -c release StartupBenchmark [--lanes PATH] [--runs N]
 import Foundation
+import LanesPlatform
 
 struct Options {
     var lanes = FileManager.default.currentDirectoryPath + "/.build/release/lanes"
@@ -24,7 +25,7 @@ struct Options {
 /// Runs a command to completion with output discarded; returns its wall time in milliseconds.
 /// posix_spawn directly: Foundation's Process adds tens of milliseconds of its own per launch.
 func timed(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> Double {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

@@ -20,6 +20,14 @@ import Testing
         #"\bSO_NOSIGPIPE\b"#, #"_NSGetExecutablePath"#, #"_NSGetEnviron"#, #"\bPT_DENY_ATTACH\b"#, #"\bpthread_t\b"#,
         #"__sigaction_handler"#, #"\.rawValue\)\s*\|\s*Int32\(SOCK_"#, #"SOCK_STREAM\.rawValue"#, #"libLanes\.(so|dylib)"#,
     ]
+    /// C calls and values whose types differ between glibc and Darwin, or that one of them lacks: spelled
+    /// for one OS they compile there and fail on the other, and only `LanesPlatform` is type-checked for
+    /// both (`make typecheck-darwin`). Use `SocketOptions`, `FileDescriptorIO.pendingBytes`,
+    /// `AllocatorTuning`, `ProcessUsage` and `ChildProcess.newFileActions()` instead.
+    static let widthSensitiveCalls = [
+        #"\btimeval\("#, #"\bioctl\("#, #"\bsetsockopt\("#, #"\bFIONREAD\b"#, #"\bmallopt\b"#,
+        #"\bposix_spawn_file_actions_t\(\)"#, #"\bposix_spawnattr_t\(\)"#, #"\bRUSAGE_SELF\.rawValue"#, #"__rusage_who"#,
+    ]
 
     /// The Swift files of `folders` (relative to the repository), outside the platform module and fixtures.
     static func files(in folders: [String]) -> [String] {
@@ -56,7 +64,7 @@ import Testing
     @Test func productionCodeNamesNoOperatingSystem() throws {
         let files = Self.files(in: ["Sources", "Tools"])
         #expect(files.count > 100)
-        let found = try Self.findings(in: files, patterns: Self.osNames + Self.osCalls)
+        let found = try Self.findings(in: files, patterns: Self.osNames + Self.osCalls + Self.widthSensitiveCalls)
         #expect(found.isEmpty, "outside LanesPlatform:\n\(found.prefix(30).joined(separator: "\n"))")
     }
 
@@ -64,7 +72,8 @@ import Testing
     /// Linux-only by nature, but they compile on every OS: no OS module, condition or one-OS call.
     @Test func testAndBenchmarkCodeCompilesOnEveryOperatingSystem() throws {
         let found = try Self.findings(in: Self.files(in: ["Tests", "Benchmarks"]),
-                                      patterns: Self.osNames + Self.osCalls.filter { $0 != "/proc/" && $0 != #"libLanes\.(so|dylib)"# })
+                                      patterns: Self.osNames + Self.osCalls.filter { $0 != "/proc/" && $0 != #"libLanes\.(so|dylib)"# }
+                                          + Self.widthSensitiveCalls)
         #expect(found.isEmpty, "\(found.prefix(30).joined(separator: "\n"))")
     }
 
@@ -135,5 +144,24 @@ import Testing
         try "import Foundation\n#if canImport(Glibc)\nlet fd = timerfd_create(0, 0)\n#endif\n".write(toFile: file, atomically: true, encoding: .utf8)
         let found = try Self.findings(in: [file], patterns: Self.osNames + Self.osCalls)
         #expect(found.count == 2)
+    }
+
+    /// Each width-sensitive spelling is seen, as a test or a benchmark writes it.
+    @Test func theScanFindsWidthSensitiveCalls() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let file = folder.path + "/Sample.swift"
+        try """
+            var time = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+            _ = ioctl(descriptor, UInt(FIONREAD), &count)
+            _ = mallopt(-1, 512 << 20)
+            var actions = posix_spawn_file_actions_t()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            SocketOptions.setTimeouts(descriptor, receive: 1)
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let found = try Self.findings(in: [file], patterns: Self.widthSensitiveCalls)
+        #expect(found.map { $0.split(separator: ":")[1] } == ["1", "2", "3", "4", "5", "6"])
     }
 }
