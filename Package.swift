@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "LanesCron", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesXcode", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
-        .target(name: "LanesGit", dependencies: ["CGit2", "LanesPlatform"], swiftSettings: resilient),
+        // COpenSSL beside CGit2: the shim starts OpenSSL itself, and COpenSSL's pkg-config flags (Homebrew's
+        // openssl@3 is keg-only: its -I and -L are found only through its own .pc) then reach this module and
+        // every product that links it.
+        .target(name: "LanesGit", dependencies: ["CGit2", "COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         // fastlane match storages: the file encryption, the layout, choosing and reading in memory.
         .target(name: "LanesMatch", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"], swiftSettings: resilient),
         // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
