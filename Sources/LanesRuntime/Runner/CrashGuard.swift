@@ -24,9 +24,19 @@ enum CrashGuard {
     nonisolated(unsafe) private static var armed: Armed?
 
     /// Keeps secrets out of core files and out of reach of debuggers and memory readers (`SecretMemory`).
-    static func protectSecretsInMemory() {
-        SecretMemory.protect()
+    /// Returns a note for the run's standard error when a debugger or tracer was already attached.
+    static func protectSecretsInMemory() -> String? {
+        switch SecretMemory.protect() {
+        case .sealed: nil
+        case .alreadyTraced: tracedNote
+        }
     }
+
+    /// What a traced run says, once, when its first secret arrives: it goes on (a debugger session is
+    /// legitimate), but the debugger can read what the lane holds.
+    static let tracedNote = "note: a debugger or tracer is attached to this run: it can read the secrets in this process's memory "
+        + "(lanes refuses debuggers only for runs started without one)"
+
 
     /// Prepares the crash message for `lane` and installs the handlers.
     static func arm(lane: String, streams: RedactedStandardStreams) {

@@ -45,8 +45,9 @@ public enum LanefileRunner {
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
         let redactor = Redactor(
             onFirstSecret: { redactor in
-                CrashGuard.protectSecretsInMemory()
+                let note = CrashGuard.protectSecretsInMemory()
                 streams.install(redactor: redactor)
+                if let note { TextOutput(descriptor: 2, redactor: redactor, streams: streams).writeLine(note) }
             },
             onShortSecret: { name in
                 TextOutput(descriptor: 2, redactor: Redactor(), streams: streams).writeLine(

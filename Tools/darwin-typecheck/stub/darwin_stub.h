@@ -244,7 +244,9 @@ int kevent(int kq, const struct kevent *changelist, int nchanges, struct kevent 
 /* sys/sysctl.h, sys/proc.h (kinfo_proc as the SDK lays it out; only the fields lanes reads matter here) */
 #define CTL_KERN 1
 #define KERN_PROC 14
+#define KERN_PROC_PID 1
 #define KERN_PROC_UID 5
+#define P_TRACED 0x00000800 /* sys/proc.h: a debugger or DTrace is attached */
 #define KERN_PROCARGS2 49
 struct proc; struct pgrp; struct session; struct vmspace; struct user; struct sigacts; struct ucred;
 struct extern_proc {
