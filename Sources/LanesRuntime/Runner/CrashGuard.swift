@@ -3,8 +3,9 @@ internal import LanesPlatform
 /// What happens when lane code crashes (`fatalError`, a force unwrap of nil, an out-of-range index):
 /// the runtime's own message still reaches the terminal through the redacting pipes, then one line
 /// names the lane and the signal, and the process exits with `exitStatus`, which the README
-/// documents. Cleanups cannot run in a crashing process; what they would have removed (file
-/// keychains, temporary files) is removed by the next run (see `FileKeychain.removeLeftovers`).
+/// documents. Cleanups cannot run in a crashing process; what they would have removed (keychains,
+/// a macOS keychain's search-list entry, temporary files) is removed by the next run
+/// (`SigningConfiguration.removeLeftoverKeychains`).
 ///
 /// While secrets are held, the process is also made non-dumpable and its core size limit is 0, so
 /// a crash (or another process of the same user attaching) cannot copy a secret out of memory.

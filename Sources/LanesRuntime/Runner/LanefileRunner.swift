@@ -132,7 +132,8 @@ public enum LanefileRunner {
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             // What a crashed or killed run left behind goes now, before this run makes its own.
-            for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
+            for keychain in await SigningConfiguration.removeLeftoverKeychains(stateDirectory: context.stateDirectory, environment: variables,
+                                                                               processes: context.processes) {
                 diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
             }
             for folder in ScratchFolder.sweep(in: StepContext.keyFolders(stateDirectory: context.stateDirectory)) {
