@@ -84,6 +84,11 @@ public enum LanefileRunner {
             return 0
         case .help(let name):
             guard let lane = lanefile.lane(named: name) else {
+                // `lanes help build_app`: a step's page, when no lane has that name.
+                if let step = StepCatalog.step(id: name) {
+                    output.write(step.info.helpPage)
+                    return 0
+                }
                 throw LanesError(.usage, "no lane named '\(name)' in the Lanefile",
                                  hint: NameSuggestions(known: lanefile.lanes.map(\.name)).hint(for: name, noun: "lane", listCommand: "lanes list"))
             }
