@@ -39,8 +39,9 @@ public enum LanefileRunner {
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-            exit(error.lanesKind.exitStatus)
+            let shaped: any Error = FastlanePlatformWords.suggestion(for: words, lanes: lanefile.lanes.map(\.name)) ?? error
+            TextOutput.standardError(Redactor()).writeLine("error: \(shaped)")
+            exit(shaped.lanesKind.exitStatus)
         }
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
         let redactor = Redactor(
