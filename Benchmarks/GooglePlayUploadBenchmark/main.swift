@@ -8,6 +8,7 @@
 //   GooglePlayUploadBenchmark --lanes .build/release/lanes-tool [--size-mib 2048] [--small-mib 32]
 import Foundation
 import LanesGooglePlay
+import LanesPlatform
 import LanesUpload
 
 struct Measurement {
@@ -32,7 +33,7 @@ func fail(_ message: String) -> Never {
 
 /// Runs `arguments`, output to `log`; wall time and the child's peak RSS and CPU from wait4.
 func measure(_ tool: String, sizeMiB: Int, _ arguments: [String], environment: [String: String], log: String) -> Measurement {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -47,9 +48,9 @@ func measure(_ tool: String, sizeMiB: Int, _ arguments: [String], environment: [
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return Measurement(tool: tool, sizeMiB: sizeMiB, seconds: monotonicSeconds() - start, peakRSSMiB: Double(usage.ru_maxrss) / 1024,
-                       cpuSeconds: cpu, status: (status >> 8) & 0xff)
+    let used = ProcessUsage(usage)
+    return Measurement(tool: tool, sizeMiB: sizeMiB, seconds: monotonicSeconds() - start, peakRSSMiB: Double(used.peakResidentBytes) / 1_048_576,
+                       cpuSeconds: used.cpuSeconds, status: (status >> 8) & 0xff)
 }
 
 func run(_ arguments: [String], log: String) -> Int32 {

@@ -138,8 +138,7 @@ extension LocalGooglePlayTests {
               lane :beta do
                 gradle(task: "bundle", build_type: "Release", project_dir: "android/")
                 supply(track: "beta", rollout: 0.5, json_key: ENV["PLAY_KEY"], skip_upload_metadata: true)
-                codes = google_play_track_version_codes(package_name: "com.example.brewer", track: "beta", json_key: ENV["PLAY_KEY"])
-                UI.message("beta has #{codes}")
+                google_play_track_version_codes(package_name: "com.example.brewer", track: "beta", json_key: ENV["PLAY_KEY"])
               end
             end
             """
