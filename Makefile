@@ -44,7 +44,7 @@ PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' req
 TEST_PATH := $(CURDIR)/$(VENV)/bin:$$PATH
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload LanesAppStoreConnect LanesMatch
+LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesWire LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesHTTP LanesUpload LanesAppStoreConnect LanesMatch
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
