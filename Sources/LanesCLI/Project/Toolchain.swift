@@ -22,15 +22,22 @@ struct Toolchain {
     }
 
     private static func versionLine(of compiler: String) -> String? {
-        var child = ChildProcess([compiler, "--version"])
+        let text = ToolOutput.standardOutput(of: [compiler, "--version"])
+        return text?.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init)
+    }
+}
+
+/// What a short-lived tool prints on standard output (its errors are dropped); nil when it cannot start.
+enum ToolOutput {
+    static func standardOutput(of arguments: [String]) -> String? {
+        var child = ChildProcess(arguments)
         child.ownProcessGroup = false
         child.standardError = .null
         var output: [UInt8] = []
         guard (try? child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
             if stream == .standardOutput { output.append(contentsOf: bytes) }
         }) != nil else { return nil }
-        let text = String(decoding: output, as: UTF8.self)
-        return text.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init)
+        return String(decoding: output, as: UTF8.self)
     }
 }
 
