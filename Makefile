@@ -161,7 +161,16 @@ install: deps
 	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c $(INSTALL_CONFIG) --show-bin-path)"
 
 # Copies an existing build (BIN) into PREFIX, without building (the tests call it during `swift test`).
+# Each Lanefile module goes with its .swiftinterface, from which a newer compiler (an Xcode update) rebuilds
+# it. lib/lanes/swiftc records the compiler Lanefiles compile with and its version: on macOS the real one
+# (`xcrun --find swiftc`; /usr/bin/swiftc is a shim that stays the same when Xcode changes), with the SDK in
+# lib/lanes/sdk; the driver's cache key and `lanes doctor` check both.
 BIN ?= .build/$(CONFIG)
+ifeq ($(UNAME),Darwin)
+FIND_SWIFTC := xcrun --find swiftc
+else
+FIND_SWIFTC := command -v swiftc
+endif
 install-files:
 	@bin="$(BIN)"; home="$(PREFIX)/lib/lanes"; \
 	install -d "$(PREFIX)/bin" "$$home/Modules" "$$home/templates" && \
@@ -169,12 +178,14 @@ install-files:
 	install -m 755 "$$bin/lanes" "$$home/lanes.new" && mv "$$home/lanes.new" "$(PREFIX)/bin/lanes" && \
 	install -m 644 "$$bin/$(LIBRARY_FILE)" "$$home/$(LIBRARY_FILE)" && \
 	for module in $(LANEFILE_MODULES); do \
-		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$home/Modules/" || exit 1; \
+		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$bin/Modules/$$module.swiftinterface" "$$home/Modules/" || exit 1; \
 		if [ -f "$$bin/Modules/$$module.swiftdoc" ]; then install -m 644 "$$bin/Modules/$$module.swiftdoc" "$$home/Modules/"; fi; \
 	done && \
 	install -m 644 templates/*.mustache "$$home/templates/" && \
-	command -v swiftc > "$$home/swiftc" && \
-	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
+	swiftc=$$($(FIND_SWIFTC)) && [ -x "$$swiftc" ] && \
+	{ echo "$$swiftc"; "$$swiftc" --version 2>/dev/null | grep 'Swift version'; } > "$$home/swiftc" && \
+	if [ "$(UNAME)" = Darwin ]; then xcrun --show-sdk-path > "$$home/sdk"; else rm -f "$$home/sdk"; fi && \
+	echo "installed lanes in $(PREFIX) (compiler: $$(head -1 "$$home/swiftc"))"
 
 # Benchmarks print their figures; they build in release.
 bench-startup: deps
