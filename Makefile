@@ -52,7 +52,7 @@ LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesS
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build typecheck-darwin test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
+.PHONY: all deps test-deps venv build build-tests typecheck-darwin test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
 
 all: build
 
@@ -101,6 +101,10 @@ endif
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
+
+# The tests' build alone, with this Makefile's flags (CI's macOS job runs its suites from it).
+build-tests: deps
+	$(SWIFT) build --build-tests
 
 # The main job: the founding workflow on the bundled example. The doctor checks the signing material,
 # schedules and secrets first; developerRelease signs, provisions,
