@@ -193,11 +193,17 @@ install-files:
 	echo "installed lanes in $(PREFIX) (compiler: $$(head -1 "$$home/swiftc"))"
 
 # Benchmarks print their figures; they build in release.
+# Start-up as installed: warm `lanes list`, `lanes help LANE`, `lanes --version` and `lanes git info`
+# beside a hello-world Swift executable, interleaved; INSTRUCTIONS=1 adds callgrind's instruction counts.
+BENCH_PREFIX := $(CURDIR)/.build/bench-prefix
 bench-startup: deps
 	$(SWIFT) build -c release --product lanes
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product Lanes
-	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+	$(SWIFT) build -c release --product StartupBenchmark
+	rm -rf "$(BENCH_PREFIX)"
+	@$(MAKE) --no-print-directory install-files PREFIX="$(BENCH_PREFIX)" BIN=.build/release
+	.build/release/StartupBenchmark --lanes "$(BENCH_PREFIX)/bin/lanes" $(if $(INSTRUCTIONS),--instructions)
 
 # The driver compiling the root Lanefile.swift (cold `lanes list` minus warm), for this build and, side by
 # side in the same run, any other (BASELINE=path/to/lanes of an older build or install, optional).

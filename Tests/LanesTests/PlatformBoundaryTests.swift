@@ -49,7 +49,7 @@ import Testing
         let expressions = try patterns.map { try NSRegularExpression(pattern: $0) }
         var found: [String] = []
         for path in files {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let text = codeOnly(try String(contentsOfFile: path, encoding: .utf8))
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = String(line)
                 let range = NSRange(line.startIndex..., in: line)
@@ -59,6 +59,60 @@ import Testing
             }
         }
         return found
+    }
+
+    /// `text` with the insides of comments and string literals blanked (newlines kept), so that a test's
+    /// hostile input or a comment about Darwin is not taken for code. Interpolations count as string.
+    static func codeOnly(_ text: String) -> String {
+        var output: [UInt8] = []
+        let bytes = Array(text.utf8)
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        func blank(_ byte: UInt8) { output.append(byte == UInt8(ascii: "\n") ? byte : UInt8(ascii: " ")) }
+        func starts(_ literal: String, at position: Int) -> Bool {
+            let pattern = Array(literal.utf8)
+            return position + pattern.count <= bytes.count && Array(bytes[position..<position + pattern.count]) == pattern
+        }
+        while index < bytes.count {
+            if starts("//", at: index) {
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { blank(bytes[index]); index += 1 }
+            } else if starts("/*", at: index) {
+                while index < bytes.count && !starts("*/", at: index) { blank(bytes[index]); index += 1 }
+                if index < bytes.count { blank(bytes[index]); blank(bytes[index + 1]); index += 2 }
+            } else if bytes[index] == UInt8(ascii: "#") || bytes[index] == UInt8(ascii: "\"") {
+                var hashes = 0
+                while index + hashes < bytes.count && bytes[index + hashes] == UInt8(ascii: "#") { hashes += 1 }
+                guard index + hashes < bytes.count, bytes[index + hashes] == UInt8(ascii: "\"") else {
+                    output.append(bytes[index]); index += 1; continue
+                }
+                let multiline = starts("\"\"\"", at: index + hashes)
+                let quote = multiline ? "\"\"\"" : "\""
+                let closing = Array((quote + String(repeating: "#", count: hashes)).utf8)
+                let escape = Array(("\\" + String(repeating: "#", count: hashes)).utf8)
+                for _ in 0..<(hashes + quote.utf8.count) { output.append(bytes[index]); index += 1 }
+                while index < bytes.count {
+                    if Array(bytes[index..<min(bytes.count, index + escape.count)]) == escape {
+                        for _ in 0..<min(escape.count + 1, bytes.count - index) { blank(bytes[index]); index += 1 }
+                    } else if Array(bytes[index..<min(bytes.count, index + closing.count)]) == closing {
+                        for _ in 0..<closing.count { output.append(bytes[index]); index += 1 }
+                        break
+                    } else if !multiline && bytes[index] == UInt8(ascii: "\n") {
+                        break
+                    } else {
+                        blank(bytes[index]); index += 1
+                    }
+                }
+            } else {
+                output.append(bytes[index]); index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func codeOnlyBlanksCommentsAndStringsButKeepsCode() {
+        let sample = "import Glibc // import Darwin\nlet a = \"import Musl\\\"\" + #\"os(Linux)\"#\n/* kqueue */ epoll()\n"
+        let code = Self.codeOnly(sample).split(separator: "\n").map { $0.filter { $0 != " " } }
+        #expect(code == ["importGlibc", "leta=\"\"+#\"\"#", "epoll()"])
     }
 
     @Test func productionCodeNamesNoOperatingSystem() throws {

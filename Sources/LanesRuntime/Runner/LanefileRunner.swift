@@ -39,8 +39,9 @@ public enum LanefileRunner {
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-            exit(error.lanesKind.exitStatus)
+            let shaped: any Error = FastlanePlatformWords.suggestion(for: words, lanes: lanefile.lanes.map(\.name)) ?? error
+            TextOutput.standardError(Redactor()).writeLine("error: \(shaped)")
+            exit(shaped.lanesKind.exitStatus)
         }
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
         let redactor = Redactor(
@@ -84,6 +85,11 @@ public enum LanefileRunner {
             return 0
         case .help(let name):
             guard let lane = lanefile.lane(named: name) else {
+                // `lanes help build_app`: a step's page, when no lane has that name.
+                if let step = StepCatalog.step(id: name) {
+                    output.write(step.info.helpPage)
+                    return 0
+                }
                 throw LanesError(.usage, "no lane named '\(name)' in the Lanefile",
                                  hint: NameSuggestions(known: lanefile.lanes.map(\.name)).hint(for: name, noun: "lane", listCommand: "lanes list"))
             }
