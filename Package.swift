@@ -4,7 +4,9 @@ import PackageDescription
 /// Modules whose `.swiftmodule` a compiled Lanefile loads. They are built with library evolution so
 /// that their `internal import`s of C modules and third-party packages stay out of their interfaces:
 /// a Lanefile then needs only these module files and the `Lanes` shared library, never libgit2 or OpenSSL headers.
-let resilient: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]
+/// Each also gets its `.swiftinterface` (beside the `.swiftmodule`), which `make install` ships: a compiler
+/// newer than the one that built lanes (an Xcode update) cannot load the binary module and rebuilds it from that.
+let resilient: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution", "-emit-module-interface"])]
 
 let package = Package(
     name: "lanes",
@@ -114,7 +116,7 @@ let package = Package(
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes", "LanesRuntime"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes", "LanesRuntime"]),
         .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesRuntime", "LanesCodegen", "LanesTestSupport", "LanesPlatform", "LanesWire"], exclude: ["Golden"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform", "LanesWire"], exclude: ["Fixtures", "Golden"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform", "LanesWire", "LanesDoctor"], exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform", "LanesWire"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
