@@ -36,6 +36,7 @@ UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-
 # The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
 APT_PACKAGES += chromium chromium-driver
 APT_PACKAGES += zip unzip  # Info-ZIP: bench-archive's anchor and an independent reader of lanes' Zip64 zips
+APT_PACKAGES += strace  # MatchAuditTests reads the system calls that create clear keys (0600 from the open)
 PIP_PACKAGES += selenium
 PIP_PACKAGES += botocore  # the STS stand-in checks lanes' AssumeRole signatures with botocore's own signer (awscli 1.46 no longer pulls it in)
 PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' requests against Apple's OpenAPI description
