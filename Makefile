@@ -36,7 +36,7 @@ UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-
 # The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
 APT_PACKAGES += chromium chromium-driver
 APT_PACKAGES += zip unzip  # Info-ZIP: bench-archive's anchor and an independent reader of lanes' Zip64 zips
-APT_PACKAGES += strace  # stands in for a debugger attached to a runner that holds secrets (TracedRunTests)
+APT_PACKAGES += strace  # a debugger attached to a runner that holds secrets (TracedRunTests); the system calls that create clear keys (MatchAuditTests)
 APT_PACKAGES += ruby  # evaluates Formula/lanes.rb against a stand-in for Homebrew's DSL (FormulaTests)
 PIP_PACKAGES += selenium
 PIP_PACKAGES += botocore  # the STS stand-in checks lanes' AssumeRole signatures with botocore's own signer (awscli 1.46 no longer pulls it in)
