@@ -100,7 +100,7 @@ import Testing
                 }
             }
             extension Dictionary where Key == String {
-                func notALane() -> Int { 1 }
+                func helper() -> Int { 1 }
             }
             """)
         #expect(result.report.lanes.map(\.name) == ["release", "test"])
