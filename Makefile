@@ -36,6 +36,7 @@ UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-
 # The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
 APT_PACKAGES += chromium chromium-driver
 APT_PACKAGES += zip unzip  # Info-ZIP: bench-archive's anchor and an independent reader of lanes' Zip64 zips
+APT_PACKAGES += strace  # stands in for a debugger attached to a runner that holds secrets (TracedRunTests)
 PIP_PACKAGES += selenium
 PIP_PACKAGES += botocore  # the STS stand-in checks lanes' AssumeRole signatures with botocore's own signer (awscli 1.46 no longer pulls it in)
 PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' requests against Apple's OpenAPI description
@@ -50,7 +51,7 @@ LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesS
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import bench-import-size clean
+.PHONY: all deps test-deps venv build typecheck-darwin test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import bench-import-size clean
 
 all: build
 
@@ -111,6 +112,12 @@ demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
 	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
+# The code a Mac compiles and Linux never does (LanesPlatform's Darwin files, the driver against them),
+# type-checked for macOS 15: against a stand-in for the SDK transcribed from Apple's headers on Linux,
+# against the real SDK on a Mac (Tools/darwin-typecheck/README.md).
+typecheck-darwin:
+	Tools/darwin-typecheck/run.sh
+
 # Suites that start processes which must outlive or be ended by other lanes, or that time real
 # kill -9s and minutes: run on their own after the rest, so that no parallel test's load or process
 # churn decides their outcome.
@@ -120,7 +127,7 @@ ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTe
 # Foundation watches for its end, once left every test thread waiting. It is stopped, reported, and run
 # once more; a second stall or any failure fails.
 PARALLEL_LIMIT ?= 900
-test: test-deps deps-upload-servers
+test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
 	@status=0; PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || status=$$?; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
@@ -170,11 +177,17 @@ install-files:
 	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
 
 # Benchmarks print their figures; they build in release.
+# Start-up as installed: warm `lanes list`, `lanes help LANE`, `lanes --version` and `lanes git info`
+# beside a hello-world Swift executable, interleaved; INSTRUCTIONS=1 adds callgrind's instruction counts.
+BENCH_PREFIX := $(CURDIR)/.build/bench-prefix
 bench-startup: deps
 	$(SWIFT) build -c release --product lanes
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product Lanes
-	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+	$(SWIFT) build -c release --product StartupBenchmark
+	rm -rf "$(BENCH_PREFIX)"
+	@$(MAKE) --no-print-directory install-files PREFIX="$(BENCH_PREFIX)" BIN=.build/release
+	.build/release/StartupBenchmark --lanes "$(BENCH_PREFIX)/bin/lanes" $(if $(INSTRUCTIONS),--instructions)
 
 # The driver compiling the root Lanefile.swift (cold `lanes list` minus warm), for this build and, side by
 # side in the same run, any other (BASELINE=path/to/lanes of an older build or install, optional).
