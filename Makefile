@@ -52,7 +52,7 @@ LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesWire LanesCron LanesXc
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build build-tests typecheck-darwin test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
+.PHONY: all deps test-deps venv build build-tests typecheck-darwin test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import bench-import-size clean
 
 all: build
 
@@ -265,6 +265,10 @@ bench-import: deps
 	$(SWIFT) build --product lanes
 	$(SWIFT) build --product lanes-tool
 	Tools/import-corpus.sh $(CORPUS)
+
+# The importer's time against the Fastfile's size (0.3, 1.5, 7.8 MB), beside a linear anchor.
+bench-import-size: deps
+	$(SWIFT) run -c release ImportBenchmark
 
 bench-git: deps
 	$(SWIFT) build -c release --product lanes

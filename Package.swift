@@ -110,6 +110,7 @@ let package = Package(
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit", "LanesPlatform"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
         .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/ArchiveBenchmark"),
+        .executableTarget(name: "ImportBenchmark", dependencies: ["LanesImport"], path: "Benchmarks/ImportBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
