@@ -176,8 +176,11 @@ extension FastfileTranslator {
                 drop("(computed)", of: call.name, line: line, reason: "an option name computed at run time")
                 continue
             }
-            let lanesName = renames[key] ?? key
-            guard let option = info.options.first(where: { $0.name == lanesName && $0.name != "timeout" }) else {
+            // As `FastlaneAction.stepOption(for:)`, on the step's cached info: the map's rename, else the
+            // option or one of its declared aliases; an option of fastlane's interface only is accepted.
+            let found = renames[key].flatMap { info.option(named: $0) } ?? info.option(named: key)
+            guard let option = found, option.name != "timeout" else {
+                if info.definition.ignoredOptions[key] != nil { continue }
                 drop(key, of: call.name, line: pair.key.position.line, reason: unsupported[key] ?? "the lanes step \(stepID) has no option \(key)")
                 continue
             }
