@@ -9,6 +9,7 @@
 import Foundation
 import LanesGooglePlay
 import LanesPlatform
+import LanesHTTP
 import LanesUpload
 
 struct Measurement {

@@ -3,8 +3,10 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+import LanesHTTP
 import LanesUpload
 import Synchronization
+internal import LanesPlatform
 
 /// The Google Play Developer API (androidpublisher v3) for one service account: an OAuth access token
 /// from the key's RS256 assertion (exchanged at the key's `token_uri`, renewed five minutes before it

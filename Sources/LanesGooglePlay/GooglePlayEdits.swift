@@ -3,6 +3,7 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+import LanesHTTP
 import LanesUpload
 
 /// The edit workflow: every change to an app goes into one edit (insert), which is committed

@@ -3,6 +3,7 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+import LanesHTTP
 import LanesUpload
 internal import LanesPlatform
 

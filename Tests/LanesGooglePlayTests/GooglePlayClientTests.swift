@@ -2,6 +2,7 @@ import Foundation
 import LanesBuild
 import LanesGooglePlay
 import LanesTestSupport
+import LanesHTTP
 import LanesUpload
 import Synchronization
 import Testing

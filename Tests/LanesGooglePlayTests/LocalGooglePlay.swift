@@ -1,5 +1,6 @@
 import Foundation
 import LanesTestSupport
+import LanesHTTP
 import LanesUpload
 import Testing
 

@@ -5,6 +5,7 @@ internal import Foundation
 #endif
 import LanesBuild
 import Synchronization
+import LanesHTTP
 import LanesUpload
 internal import LanesGooglePlay
 internal import LanesPlatform

@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesBuild
+import LanesHTTP
 import LanesUpload
 internal import LanesGooglePlay
 internal import LanesPlatform
