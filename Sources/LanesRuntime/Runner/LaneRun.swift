@@ -1,4 +1,5 @@
 import Synchronization
+internal import LanesPlatform
 
 /// One running lane: its context and reporter. Steps called from a lane body find it through a
 /// task-local value, the scoped way Swift offers to hand ambient context down an async call tree

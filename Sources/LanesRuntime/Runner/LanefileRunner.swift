@@ -12,7 +12,7 @@ public enum LanefileRunner {
         do {
             try lanefile.validate()
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+            TextOutput.standardError(Redactor()).writeLine("error: \(TerminalText.visible("\(error)", keepingLineBreaks: true))")
             exit(error.lanesKind.exitStatus)
         }
         let words = Array(CommandLine.arguments.dropFirst())
@@ -39,7 +39,7 @@ public enum LanefileRunner {
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+            TextOutput.standardError(Redactor()).writeLine("error: \(TerminalText.visible("\(error)", keepingLineBreaks: true))")
             exit(error.lanesKind.exitStatus)
         }
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
@@ -61,7 +61,8 @@ public enum LanefileRunner {
             exit(status)
         } catch {
             streams.restore()
-            errors.writeLine("error: \(error)")
+            // Redacted before its control characters are made visible, so a secret is matched as it was.
+            errors.writeLine("error: \(TerminalText.visible(redactor.redact("\(error)"), keepingLineBreaks: true))")
             exit(error.lanesKind.exitStatus)
         }
     }
