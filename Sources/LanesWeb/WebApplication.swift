@@ -1,4 +1,3 @@
-import Lanes
 import LanesCron
 import LanesSchedule
 import LanesPlatform

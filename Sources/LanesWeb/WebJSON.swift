@@ -1,4 +1,4 @@
-public import Lanes
+public import LanesPlatform
 public import LanesDoctor
 public import LanesSchedule
 import LanesCron
@@ -58,10 +58,10 @@ public enum WebJSON {
             ("seed", .string(lane.seed)),
             ("triggers", .array(lane.triggers.map { trigger in
                 .object([
-                    ("kind", .string(trigger.kind)),
+                    ("kind", .string(trigger.kind == "pollSCM" ? "poll_scm" : trigger.kind)),
                     ("spec", .string(trigger.spec)),
                     ("resolved", .array(trigger.resolved.map { .string($0) })),
-                    ("timeZone", .string(trigger.timeZone)),
+                    ("time_zone", .string(trigger.timeZone)),
                     ("next", .array(trigger.next.map { .string($0) })),
                 ])
             })),

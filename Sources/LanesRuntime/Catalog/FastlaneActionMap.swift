@@ -29,6 +29,26 @@ public struct FastlaneAction: Sendable {
 
     /// Every name fastlane accepts for this action.
     public var names: [String] { [name] + aliases }
+
+    /// What the step does with fastlane's option `name`: the step's option it maps to (through the
+    /// table, else the option's own name or one of its declared aliases), or why it is ignored
+    /// (an option of fastlane's interface only); nil when the step has no counterpart.
+    public func stepOption(for name: String) -> FastlaneOptionMapping? {
+        guard case .step(let id, let options, _, _) = mapping, let step = StepCatalog.step(id: id) else { return nil }
+        let info = step.info
+        if let mapped = options[name], let option = info.option(named: mapped) { return .option(option) }
+        if let option = info.option(named: name) { return .option(option) }
+        if let reason = step.definition.ignoredOptions[name] { return .ignored(reason: reason) }
+        return nil
+    }
+}
+
+/// Where one of fastlane's options lands in a lanes step.
+public enum FastlaneOptionMapping: Sendable {
+    /// The step's option (its canonical name is `info.name`).
+    case option(OptionInfo)
+    /// Accepted and ignored: it only steers fastlane's own interface.
+    case ignored(reason: String)
 }
 
 extension FastlaneAction.Mapping {
@@ -121,7 +141,7 @@ public enum FastlaneActionMap {
         FastlaneAction("increment_build_number", .step("increment_build_number", ["build_number": "build_number", "xcodeproj": "xcodeproj"])),
         FastlaneAction("increment_version_number", .step("increment_version_number",
                                                          ["bump_type": "bump_type", "version_number": "version_number", "xcodeproj": "xcodeproj"])),
-        FastlaneAction("get_version_number", .step("get_version_number", ["xcodeproj": "xcodeproj", "target": "target"])),
+        FastlaneAction("get_version_number", .step("get_version_number", ["xcodeproj": "xcodeproj", "target": "targets"])),
         FastlaneAction("get_build_number", .step("get_build_number", ["xcodeproj": "xcodeproj"])),
         FastlaneAction("commit_version_bump", .step("commit_version_bump", ["message": "message", "xcodeproj": "xcodeproj", "force": "force"])),
         FastlaneAction("get_info_plist_value", .step("get_info_plist_value", ["path": "path", "key": "key"])),
@@ -134,7 +154,11 @@ public enum FastlaneActionMap {
             "certificate_path": "certificate_path", "certificate_password": "certificate_password", "keychain_name": "keychain_name",
         ])),
         FastlaneAction("install_provisioning_profile", .step("install_provisioning_profile")),
-        FastlaneAction("update_code_signing_settings", aliases: ["automatic_code_signing"], .step("update_code_signing_settings")),
+        FastlaneAction("update_code_signing_settings", aliases: ["automatic_code_signing"], .step("update_code_signing_settings", [
+            "path": "xcodeproj", "targets": "targets", "build_configurations": "build_configurations", "team_id": "team_id",
+            "use_automatic_signing": "use_automatic_signing", "code_sign_identity": "code_sign_identity", "profile_name": "profile_name",
+            "profile_uuid": "profile_uuid", "bundle_identifier": "bundle_identifier",
+        ])),
         FastlaneAction("update_project_provisioning", .step("update_project_provisioning")),
         FastlaneAction("create_keychain", .implicit(reason: keychain)),
         FastlaneAction("delete_keychain", .implicit(reason: keychain)),

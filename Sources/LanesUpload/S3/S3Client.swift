@@ -1,3 +1,4 @@
+import LanesHTTP
 /// Where an S3 bucket is served, and how buckets are addressed there.
 public struct S3Endpoint: Sendable {
     public enum Addressing: Sendable, Hashable {

@@ -7,6 +7,7 @@ import LanesGit
 import LanesUpload
 internal import LanesPlatform
 import LanesMatch
+import LanesHTTP
 
 extension MatchType: OptionValue {}
 extension MatchPlatform: OptionValue {}
