@@ -75,7 +75,8 @@ public enum LanesTool {
             return 0
         } catch let error as any ClassifiedError {
             // Every module's errors have the one shape: message, hint, and a kind that picks the exit status.
-            errors.writeLine("error: \(error.shapedDescription)")
+            // A message may quote a server, a file or a tool: its control characters are shown, not obeyed.
+            errors.writeLine("error: \(TerminalText.visible(error.shapedDescription, keepingLineBreaks: true))")
             return error.lanesKind.exitStatus
         } catch {
             // The parser's own errors, help and version requests: its text and its exit code.

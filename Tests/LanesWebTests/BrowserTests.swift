@@ -29,7 +29,8 @@ import Testing
         let shots = LanesCommandLine.repositoryRoot.appendingPathComponent(".build/web-screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let script = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesWebTests/browser_test.py").path
-        let output = try await Program.tool(["python3", script, server.baseURL, String(failed), String(live.id), release.path, shots.path])
+        let output = try await Program.tool(["python3", script, server.baseURL, String(failed), String(live.id), release.path, shots.path,
+                                                       server.loginURL])
         #expect(!output.contains("FAILED"), "\(output)")
         #expect(output.contains("ok: the last line arrived"), "\(output)")
         #expect(output.contains("ok: signing: the expired profile"), "\(output)")

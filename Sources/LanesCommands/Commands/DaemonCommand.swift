@@ -133,7 +133,7 @@ struct DaemonProgram: Sendable {
         let material = signingMaterial ?? { [lanefile] in try ProjectInspection(lanefile: lanefile, environment: environment).signingMaterial() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let server {
-                report("serving the history on http://\(server.address)/")
+                report(Self.servingNote(server, stateDirectory: stateDirectory, environment: environment))
                 group.addTask { await Self.serve(server, report: report) }
             }
             group.addTask { await Self.watchSigning(watch, material: material, variables: environment, host: host, report: report) }
@@ -147,14 +147,21 @@ struct DaemonProgram: Sendable {
         guard let address = ListenAddress(parsing: http) else {
             throw LanesError(.usage, "--http '\(http)' is not HOST:PORT with an IPv4 address, such as 127.0.0.1:7340")
         }
-        let access: AccessPolicy
-        do { access = try AccessPolicy(address: address, token: environment[AccessPolicy.tokenVariable]) } catch {
-            throw LanesError(.configuration, error.description)
-        }
+        let access = try WebAccess.policy(address: address, stateDirectory: site.stateDirectory, environment: environment, report: report)
         let application = WebApplication(data: site.source, access: access)
-        do { return try HTTPServer(listeningOn: address, report: report, handler: application.handle) } catch {
+        let server: HTTPServer
+        do { server = try HTTPServer(listeningOn: address, report: report, handler: application.handle) } catch {
             throw LanesError(.environment, error.description)
         }
+        return server
+    }
+
+    /// Where a browser signs in; the daemon's output may go to a log others read: it names where
+    /// the token is, not the token.
+    static func servingNote(_ server: HTTPServer, stateDirectory: String, environment: [String: String]) -> String {
+        let tokenSource = (environment[AccessPolicy.tokenVariable] ?? "").isEmpty
+            ? "\(stateDirectory)/\(WebToken.fileName)" : "$\(AccessPolicy.tokenVariable)"
+        return "serving the history on http://\(server.address)/ (sign a browser in once with http://\(server.address)\(AccessPolicy.loginPath)?token=TOKEN, the token in \(tokenSource))"
     }
 
     /// Serves the page until the daemon stops (its accept loop blocks: a thread of its own).

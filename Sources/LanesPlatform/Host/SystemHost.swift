@@ -71,11 +71,15 @@ public struct SystemHost: Host {
 
     /// Starts `child` with its output on pipes the monitor reads (what `spawn` does); for any host
     /// that starts real processes.
+    /// A child whose `standardError` is `.standardOutput` writes both streams to one pipe (as
+    /// `2>&1`), every chunk reported as standard output: a line it starts on one and ends on the
+    /// other is one line, in the order it wrote them.
     public static func spawn(_ child: ChildProcess, input: [UInt8]?) throws(SpawnFailure) -> HostChild {
         let program = child.arguments.first ?? ""
+        let merging = child.standardError == .standardOutput
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1], stdin: [Int32] = [-1, -1]
         guard pipe(&output) == 0 else { throw SpawnFailure(program: program, code: errno) }
-        guard pipe(&errors) == 0 else {
+        guard merging || pipe(&errors) == 0 else {
             let code = errno
             output.forEach { close($0) }
             throw SpawnFailure(program: program, code: code)
@@ -89,7 +93,7 @@ public struct SystemHost: Host {
         for descriptor in parentEnds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var started = child
         started.standardOutput = .descriptor(output[1])
-        started.standardError = .descriptor(errors[1])
+        started.standardError = merging ? .standardOutput : .descriptor(errors[1])
         started.standardInput = input == nil ? .null : .descriptor(stdin[0])
         started.closeInChild = child.closeInChild + parentEnds + [output[1], errors[1], stdin[0]].filter { $0 > 2 }
         let pid: Int32

@@ -3,9 +3,9 @@ internal import LanesPlatform
 
 /// Starts real child processes through the host (`Host.spawn`, over the platform's one launcher,
 /// `ChildProcess`): argv only, no shell, the lane's environment (secrets travel here, never in
-/// arguments), standard output and standard error streamed line by line (lines of any length; see
-/// `LineSplitter`). No thread waits for the child: the host's one monitor thread reads its pipes
-/// and learns of its end.
+/// arguments), standard output and standard error on one pipe, streamed line by line (lines of any
+/// length; see `LineSplitter`). No thread waits for the child: the host's one monitor thread reads
+/// its pipe and learns of its end.
 ///
 /// Each child starts in a process group of its own with default signal handling, and carries the
 /// lane's and its own tag (`ProcessTags`). Cancelling the step (Ctrl-C, a CI abort, a timeout)
@@ -45,7 +45,8 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         // request: LaneRun wraps this runner in OverlaidProcesses.
         var environment = baseEnvironment.merging(request.environment, uniquingKeysWith: { $1 })
         environment = ProcessTags.adding(tag, to: ProcessTags.adding(lane.tag, to: environment))
-        let process = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
+        var process = ChildProcess(request.arguments, environment: environment, workingDirectory: request.workingDirectory)
+        process.standardError = .standardOutput  // one pipe for both (see `SystemHost.spawn`)
         let child: HostChild
         do {
             child = try lane.host.spawn(process, input: request.standardInput)
@@ -56,16 +57,14 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         lane.started(group: child.pid)
         let status: WaitStatus = await withTaskCancellationHandler {
             // Read to the end even when cancelled: the group is being ended, and its last lines
-            // (what xcodebuild says as it stops) still belong to the step.
+            // (what xcodebuild says as it stops) still belong to the step. One pipe for both
+            // streams: a secret the child starts on standard output and ends on standard error is
+            // one line, redacted whole, as a terminal shows it.
             var output = LineSplitter(redactor: redactor)
-            var errors = LineSplitter(redactor: redactor)
             for await chunk in child.output {
-                chunk.bytes.withUnsafeBytes { bytes in
-                    if chunk.stream == .standardOutput { output.feed(bytes, emit: onLine) } else { errors.feed(bytes, emit: onLine) }
-                }
+                chunk.bytes.withUnsafeBytes { bytes in output.feed(bytes, emit: onLine) }
             }
             output.finish(emit: onLine)
-            errors.finish(emit: onLine)
             return await child.status()
         } onCancel: {
             // SIGTERM to the group and its tagged escapees, SIGKILL after the grace period.

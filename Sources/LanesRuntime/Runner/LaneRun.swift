@@ -1,4 +1,5 @@
 import Synchronization
+internal import LanesPlatform
 internal import LanesWire
 
 /// One running lane: its context and reporter. Steps called from a lane body find it through a
@@ -36,7 +37,7 @@ public final class LaneRun: Sendable {
         // What earlier steps set for the lane (xcodes' DEVELOPER_DIR), then withEnvironment's variables.
         let additions = (self.context.values[LaneEnvironmentAdditions.self] ?? [:]).merging(Self.environmentOverlay) { $1 }
         let context = self.context.overlaying(additions)
-        let (step, options, timeout) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
+        let (step, options, timeout, notes) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
         let redactor = context.environment.redactor
         let id = S.definition.id
         let index = state.withLock { state in
@@ -46,10 +47,12 @@ public final class LaneRun: Sendable {
         let banner = redactor.redact(step.banner)
         reporter.report(.stepStarted(StepStart(index: index, id: id, banner: banner, options: options, at: .now())))
         let log = StepLog(redactor: redactor) { [reporter] line in reporter.report(.output(step: index, line: line)) }
+        for note in notes { log.line(note) }
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let stepContext = context.with(log: log)
+            let stepContext = context.forStep(id, options: options, log: log,
+                                              secretOptions: { Set(S.info.options.filter(\.isSecret).map(\.name)) })
             let output = try await StepDeadline(seconds: timeout, stepID: id, host: context.host).run { try await step.run(in: stepContext) }
             let facts = (output as? any RunFactsReporting)?.runFacts ?? RunFacts()
             finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start, outcome: .succeeded,
@@ -123,9 +126,14 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
 }
 
 extension StepContext {
-    func with(log: StepLog) -> StepContext {
-        StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
-                    log: log, cleanups: cleanups, processes: processes, values: values, host: host)
+    /// The context one step runs in: its log, and its processes behind the one check that no
+    /// secret reaches a child's arguments (`SecretFreeArguments`).
+    func forStep(_ id: String, options: [ResolvedOption], log: StepLog,
+                 secretOptions: @escaping @Sendable () -> Set<String>) -> StepContext {
+        let guarded = SecretFreeArguments(base: processes, step: id, options: options, secretOptions: secretOptions,
+                                          redactor: environment.redactor)
+        return StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
+                           log: log, cleanups: cleanups, processes: guarded, values: values, host: host)
     }
 }
 

@@ -25,7 +25,7 @@ public enum LanefileRunner {
         do {
             try lanefile.validate()
         } catch {
-            errors.writeLine("error: \(error)")
+            errors.writeLine("error: \(TerminalText.visible("\(error)", keepingLineBreaks: true))")
             return error.lanesKind.exitStatus
         }
         switch words.first {
@@ -51,8 +51,10 @@ public enum LanefileRunner {
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: host.currentDirectory)
         } catch {
-            TextOutput(sink: host.standardError, redactor: Redactor(), streams: nil).writeLine("error: \(error)")
-            return error.lanesKind.exitStatus
+            let shaped: any Error = FastlanePlatformWords.suggestion(for: words, lanes: lanefile.lanes.map(\.name)) ?? error
+            TextOutput(sink: host.standardError, redactor: Redactor(), streams: nil)
+                .writeLine("error: \(TerminalText.visible("\(shaped)", keepingLineBreaks: true))")
+            return shaped.lanesKind.exitStatus
         }
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
         // Only a program that is the whole process redirects its streams, guards its memory and
@@ -61,8 +63,9 @@ public enum LanefileRunner {
         let redactor = Redactor(
             onFirstSecret: { redactor in
                 guard ownsProcess else { return }
-                CrashGuard.protectSecretsInMemory()
+                let note = CrashGuard.protectSecretsInMemory()
                 streams.install(redactor: redactor)
+                if let note { TextOutput(sink: host.standardError, redactor: redactor, streams: streams).writeLine(note) }
             },
             onShortSecret: { name in
                 TextOutput(sink: host.standardError, redactor: Redactor(), streams: streams).writeLine(
@@ -77,7 +80,8 @@ public enum LanefileRunner {
             return status
         } catch {
             streams.restore()
-            errors.writeLine("error: \(error)")
+            // Redacted before its control characters are made visible, so a secret is matched as it was.
+            errors.writeLine("error: \(TerminalText.visible(redactor.redact("\(error)"), keepingLineBreaks: true))")
             return error.lanesKind.exitStatus
         }
     }
@@ -99,6 +103,11 @@ public enum LanefileRunner {
             return 0
         case .help(let name):
             guard let lane = lanefile.lane(named: name) else {
+                // `lanes help build_app`: a step's page, when no lane has that name.
+                if let step = StepCatalog.step(id: name) {
+                    output.write(step.info.helpPage)
+                    return 0
+                }
                 throw LanesError(.usage, "no lane named '\(name)' in the Lanefile",
                                  hint: NameSuggestions(known: lanefile.lanes.map(\.name)).hint(for: name, noun: "lane", listCommand: "lanes list"))
             }
@@ -147,7 +156,8 @@ public enum LanefileRunner {
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             // What a crashed or killed run left behind goes now, before this run makes its own.
-            for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
+            for keychain in await SigningConfiguration.removeLeftoverKeychains(stateDirectory: context.stateDirectory, environment: variables,
+                                                                               processes: context.processes) {
                 diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
             }
             for folder in ScratchFolder.sweep(in: StepContext.keyFolders(stateDirectory: context.stateDirectory)) {
@@ -195,10 +205,11 @@ public enum PackageStepRequest {
     public static let run = "__run-step"
 }
 
-/// Runs the lane in a task that Ctrl-C (SIGINT) or a CI abort (SIGTERM) cancels; cleanups then run
-/// as the lane unwinds. A second signal runs the cleanups at once and ends the run without waiting
-/// for the lane. Signals come from the host: the runner takes them over before the lane starts, so
-/// a Ctrl-C as the first step starts is neither lost nor fatal.
+/// Runs the lane in a task that Ctrl-C (SIGINT), a CI abort (SIGTERM) or a closed terminal or ssh
+/// session (SIGHUP) cancels; cleanups then run as the lane unwinds. A second signal runs the
+/// cleanups at once and ends the run without waiting for the lane. Signals come from the host: the
+/// runner takes them over before the lane starts, so a Ctrl-C as the first step starts is neither
+/// lost nor fatal.
 enum InterruptibleTask {
     static let interruptedStatus: Int32 = 130
 
@@ -209,8 +220,15 @@ enum InterruptibleTask {
         case forced
     }
 
+    /// The signals that stop a lane. SIGHUP is one of them unless lanes was started with it
+    /// ignored (`nohup lanes deploy`): whoever did that asked for the lane to outlive the terminal.
+    static func stopSignals(hangupIgnored: Bool) -> [Int32] {
+        hangupIgnored ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP]
+    }
+
     static func run(host: any Host, cleanups: CleanupStack, _ body: @escaping @Sendable () async -> ErrorKind?) async -> Ending {
-        let signals = host.signals([SIGINT, SIGTERM])
+        // Only a program that is the whole process inherited a disposition (a test's host has none).
+        let signals = host.signals(stopSignals(hangupIgnored: host.ownsProcess && SignalHandler.isIgnored(SIGHUP)))
         let first = FirstOf<Ending>()
         let interrupted = SignalCount()
         let lane = Task {
