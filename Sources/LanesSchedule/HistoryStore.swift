@@ -17,9 +17,11 @@ public final class HistoryStore {
     static let schemaVersion = 2
     static let fileName = "history.sqlite"
 
-    /// Opens (creating) `directory/history.sqlite`.
+    /// Opens (creating) `directory/history.sqlite`. Whichever command creates the state first
+    /// (`lanes history`, a web page, the daemon), missing folders are made 0700 and the database
+    /// 0600: the history names lanes, commits and log paths nobody else needs to read.
     public convenience init(directory: String) throws(HistoryStoreError) {
-        do { try FilePath.makeDirectories(directory) } catch {
+        do { try FilePath.makeDirectories(directory, mode: 0o700) } catch {
             throw HistoryStoreError("cannot create the state directory \(directory): \(error)")
         }
         try self.init(path: directory + "/" + Self.fileName)
@@ -46,6 +48,13 @@ public final class HistoryStore {
         let fresh = "\(path).new-\(getpid())"
         unlink(fresh)
         defer { unlink(fresh) }
+        // 0600 from the open that creates it: SQLite would make it 0644 (less the umask), and
+        // gives its -wal and -shm files the database's mode.
+        let descriptor = open(fresh, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw HistoryStoreError("cannot create \(fresh): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
         try makeSchema(at: fresh)
         guard link(fresh, path) == 0 || errno == EEXIST else {
             throw HistoryStoreError("cannot create \(path): \(String(cString: strerror(errno)))")
