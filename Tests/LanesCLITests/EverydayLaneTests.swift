@@ -236,7 +236,7 @@ import Testing
         let types = names.map { $0.replacing("Optional<", with: "").replacing("Array<", with: "").replacing(">", with: "")
             .replacing("?", with: "").replacing("[", with: "").replacing("]", with: "") }
         let unique = Set(types).subtracting(["", "Void"]).sorted()
-        #expect(unique.contains("ExportOptions") && unique.contains("GitTag") && unique.contains("TestRunResult"))
+        #expect(unique.contains("ExportOptionsSource") && unique.contains("GitTag") && unique.contains("TestRunResult"))
         try """
             import Lanes
 
