@@ -36,6 +36,8 @@ UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-
 # The web page's browser tests: headless Chromium driven by Selenium (apt install took 58 s here).
 APT_PACKAGES += chromium chromium-driver
 APT_PACKAGES += zip unzip  # Info-ZIP: bench-archive's anchor and an independent reader of lanes' Zip64 zips
+APT_PACKAGES += strace  # a debugger attached to a runner that holds secrets (TracedRunTests); the system calls that create clear keys (MatchAuditTests)
+APT_PACKAGES += ruby  # evaluates Formula/lanes.rb against a stand-in for Homebrew's DSL (FormulaTests)
 PIP_PACKAGES += selenium
 PIP_PACKAGES += botocore  # the STS stand-in checks lanes' AssumeRole signatures with botocore's own signer (awscli 1.46 no longer pulls it in)
 PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' requests against Apple's OpenAPI description
@@ -43,14 +45,14 @@ PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' req
 TEST_PATH := $(CURDIR)/$(VENV)/bin:$$PATH
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload LanesAppStoreConnect LanesMatch
+LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesWire LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesHTTP LanesUpload LanesAppStoreConnect LanesMatch
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
+.PHONY: all deps test-deps venv build build-tests typecheck-darwin test demo install install-files bench bench-startup bench-lanefile-compile bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import bench-import-size clean
 
 all: build
 
@@ -100,6 +102,10 @@ endif
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
+# The tests' build alone, with this Makefile's flags (CI's macOS job runs its suites from it).
+build-tests: deps
+	$(SWIFT) build --build-tests
+
 # The main job: the founding workflow on the bundled example. The doctor checks the signing material,
 # schedules and secrets first; developerRelease signs, provisions,
 # tests, builds, checks and ships Brewer; then the nightly side: the schedules and a Kubernetes
@@ -111,6 +117,12 @@ demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
 	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
+# The code a Mac compiles and Linux never does (LanesPlatform's Darwin files, the driver against them),
+# type-checked for macOS 15: against a stand-in for the SDK transcribed from Apple's headers on Linux,
+# against the real SDK on a Mac (Tools/darwin-typecheck/README.md).
+typecheck-darwin:
+	Tools/darwin-typecheck/run.sh
+
 # Suites that start processes which must outlive or be ended by other lanes, or that time real
 # kill -9s and minutes: run on their own after the rest, so that no parallel test's load or process
 # churn decides their outcome.
@@ -120,7 +132,7 @@ ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTe
 # Foundation watches for its end, once left every test thread waiting. It is stopped, reported, and run
 # once more; a second stall or any failure fails.
 PARALLEL_LIMIT ?= 900
-test: test-deps deps-upload-servers
+test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
 	@status=0; PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || status=$$?; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
@@ -154,7 +166,16 @@ install: deps
 	@$(MAKE) --no-print-directory install-files BIN="$$($(SWIFT) build -c $(INSTALL_CONFIG) --show-bin-path)"
 
 # Copies an existing build (BIN) into PREFIX, without building (the tests call it during `swift test`).
+# Each Lanefile module goes with its .swiftinterface, from which a newer compiler (an Xcode update) rebuilds
+# it. lib/lanes/swiftc records the compiler Lanefiles compile with and its version: on macOS the real one
+# (`xcrun --find swiftc`; /usr/bin/swiftc is a shim that stays the same when Xcode changes), with the SDK in
+# lib/lanes/sdk; the driver's cache key and `lanes doctor` check both.
 BIN ?= .build/$(CONFIG)
+ifeq ($(UNAME),Darwin)
+FIND_SWIFTC := xcrun --find swiftc
+else
+FIND_SWIFTC := command -v swiftc
+endif
 install-files:
 	@bin="$(BIN)"; home="$(PREFIX)/lib/lanes"; \
 	install -d "$(PREFIX)/bin" "$$home/Modules" "$$home/templates" && \
@@ -162,19 +183,27 @@ install-files:
 	install -m 755 "$$bin/lanes" "$$home/lanes.new" && mv "$$home/lanes.new" "$(PREFIX)/bin/lanes" && \
 	install -m 644 "$$bin/$(LIBRARY_FILE)" "$$home/$(LIBRARY_FILE)" && \
 	for module in $(LANEFILE_MODULES); do \
-		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$home/Modules/" || exit 1; \
+		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$bin/Modules/$$module.swiftinterface" "$$home/Modules/" || exit 1; \
 		if [ -f "$$bin/Modules/$$module.swiftdoc" ]; then install -m 644 "$$bin/Modules/$$module.swiftdoc" "$$home/Modules/"; fi; \
 	done && \
 	install -m 644 templates/*.mustache "$$home/templates/" && \
-	command -v swiftc > "$$home/swiftc" && \
-	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
+	swiftc=$$($(FIND_SWIFTC)) && [ -x "$$swiftc" ] && \
+	{ echo "$$swiftc"; "$$swiftc" --version 2>/dev/null | grep 'Swift version'; } > "$$home/swiftc" && \
+	if [ "$(UNAME)" = Darwin ]; then xcrun --show-sdk-path > "$$home/sdk"; else rm -f "$$home/sdk"; fi && \
+	echo "installed lanes in $(PREFIX) (compiler: $$(head -1 "$$home/swiftc"))"
 
 # Benchmarks print their figures; they build in release.
+# Start-up as installed: warm `lanes list`, `lanes help LANE`, `lanes --version` and `lanes git info`
+# beside a hello-world Swift executable, interleaved; INSTRUCTIONS=1 adds callgrind's instruction counts.
+BENCH_PREFIX := $(CURDIR)/.build/bench-prefix
 bench-startup: deps
 	$(SWIFT) build -c release --product lanes
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product Lanes
-	$(SWIFT) run -c release StartupBenchmark --lanes .build/release/lanes
+	$(SWIFT) build -c release --product StartupBenchmark
+	rm -rf "$(BENCH_PREFIX)"
+	@$(MAKE) --no-print-directory install-files PREFIX="$(BENCH_PREFIX)" BIN=.build/release
+	.build/release/StartupBenchmark --lanes "$(BENCH_PREFIX)/bin/lanes" $(if $(INSTRUCTIONS),--instructions)
 
 # The driver compiling the root Lanefile.swift (cold `lanes list` minus warm), for this build and, side by
 # side in the same run, any other (BASELINE=path/to/lanes of an older build or install, optional).
@@ -236,6 +265,10 @@ bench-import: deps
 	$(SWIFT) build --product lanes
 	$(SWIFT) build --product lanes-tool
 	Tools/import-corpus.sh $(CORPUS)
+
+# The importer's time against the Fastfile's size (0.3, 1.5, 7.8 MB), beside a linear anchor.
+bench-import-size: deps
+	$(SWIFT) run -c release ImportBenchmark
 
 bench-git: deps
 	$(SWIFT) build -c release --product lanes

@@ -1,10 +1,14 @@
 # Homebrew formula that builds lanes from source (there is no release tarball yet, so HEAD only).
-# From a clone:  brew tap lanes/lanes "$PWD" && brew install --HEAD lanes/lanes/lanes
+# HEAD is the repository this file belongs to, so tapping a clone builds that clone:
+#   brew tap lanes/lanes /path/to/your/clone && brew install --HEAD lanes/lanes/lanes
+# `brew tap` copies the clone into Homebrew's taps; after new commits, `brew update` refreshes that copy
+# and `brew upgrade --fetch-HEAD lanes` rebuilds.
 class Lanes < Formula
   desc "Continuous delivery for app teams, in typed Swift"
-  # The public repository's address; replace both when the project is published elsewhere.
+  # The public repository's address; replace it when the project is published.
   homepage "https://github.com/lanes/lanes"
-  head "https://github.com/lanes/lanes.git", branch: "main"
+  # The checkout holding Formula/: the tap Homebrew made from your clone (or the clone itself).
+  head "file://#{File.expand_path("..", __dir__)}", using: :git
 
   depends_on "pkgconf" => :build
   depends_on xcode: ["26.0", :build] # Swift 6.2 (swift-tools-version in Package.swift)
@@ -17,7 +21,8 @@ class Lanes < Formula
 
   def install
     system "swift", "build", "--disable-sandbox", "-c", "release"
-    # install-files copies the build; `make install` would also run `brew install` for the libraries.
+    # install-files copies the build and records Xcode's real swiftc and SDK (xcrun), which the compile
+    # cache keys on; `make install` would also run `brew install` for the libraries.
     system "make", "install-files", "PREFIX=#{prefix}", "BIN=#{buildpath}/.build/release"
   end
 

@@ -1,130 +1,194 @@
-// Startup benchmark for the lanes driver: prints median and p90 wall times of
-//   - warm `lanes list` and a warm no-op lane, end to end (driver + cached runner),
-//   - exec'ing the cached runner directly, and a hello-world Swift binary, for comparison,
-//   - a cold compile of a 200-line Lanefile.
-// Usage: swift run -c release StartupBenchmark [--lanes PATH] [--runs N]
+// Start-up of lanes as `make install` lays it out, against a hello-world Swift executable built the
+// same way (`swiftc -O`, the toolchain lanes is built with). Every round runs each command once, in
+// turn, so the load of a shared machine falls on all of them alike; medians of wall time and of CPU
+// time (user + system of the child, from wait4) and their ratios to the hello world are printed.
+//   warm `lanes list`, `lanes help LANE`: the driver, then the cached runner of a small Lanefile
+//   `lanes --version`, `lanes git info`: the driver, then `lanes-tool` (git info in a small repository)
+// With --instructions, each command also runs once under callgrind (valgrind), which counts the
+// instructions it executes: a figure the machine's load does not move.
+// Usage: StartupBenchmark --lanes PREFIX/bin/lanes [--runs N] [--instructions]
 import Foundation
+import LanesPlatform
 
 struct Options {
-    var lanes = FileManager.default.currentDirectoryPath + "/.build/release/lanes"
-    var runs = 60
+    var lanes = ""
+    var runs = 41
+    var instructions = false
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             switch argument {
-            case "--lanes": lanes = URL(fileURLWithPath: iterator.next() ?? lanes).standardizedFileURL.path
-            case "--runs": runs = Int(iterator.next() ?? "") ?? runs
-            default: fatalError("unknown argument \(argument); usage: StartupBenchmark [--lanes PATH] [--runs N]")
+            case "--lanes": lanes = URL(fileURLWithPath: iterator.next() ?? "").standardizedFileURL.path
+            case "--runs": runs = max(1, Int(iterator.next() ?? "") ?? runs)
+            case "--instructions": instructions = true
+            default: fail("unknown argument \(argument)")
             }
         }
+        if lanes.isEmpty { fail("name the installed lanes with --lanes PREFIX/bin/lanes (make bench-startup installs one)") }
     }
 }
 
-/// Runs a command to completion with output discarded; returns its wall time in milliseconds.
-/// posix_spawn directly: Foundation's Process adds tens of milliseconds of its own per launch.
-func timed(_ arguments: [String], in directory: URL, environment: [String: String]) throws -> Double {
-    var actions = posix_spawn_file_actions_t()
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\nusage: StartupBenchmark --lanes PREFIX/bin/lanes [--runs N] [--instructions]\n".utf8))
+    exit(64)
+}
+
+struct Sample {
+    let wall: Double
+    let cpu: Double
+}
+
+/// Runs a command to completion with its output discarded: wall time and the child's CPU time, in
+/// milliseconds. posix_spawn and wait4, so nothing of Foundation's Process is in the figure.
+func run(_ arguments: [String], in directory: String, environment: [String: String]) -> Sample {
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    // The child inherits the working directory; this benchmark runs one command at a time.
-    guard chdir(directory.path) == 0 else { throw BenchmarkError("cannot enter \(directory.path)") }
+    guard chdir(directory) == 0 else { fail("cannot enter \(directory)") }
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
-    let clock = ContinuousClock()
-    let start = clock.now
+    let start = ContinuousClock.now
     let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
-    guard spawned == 0 else { throw BenchmarkError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+    guard spawned == 0 else { fail("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
     var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    let elapsed = clock.now - start
-    guard status == 0 else { throw BenchmarkError("\(arguments.joined(separator: " ")) failed with wait status \(status)") }
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let elapsed = ContinuousClock.now - start
+    guard status == 0 else { fail("\(arguments.joined(separator: " ")) failed (wait status \(status)); run it by hand to see why") }
+    return Sample(wall: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+                  cpu: ProcessUsage(usage).cpuSeconds * 1000)
 }
 
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// Runs a shell command line and returns its standard output; fails the benchmark when it fails.
+func shell(_ command: String, in directory: String, environment: [String: String]) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    do { try process.run() } catch { fail("cannot run \(command): \(error)") }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { fail("`\(command)` failed with status \(process.terminationStatus)") }
+    return String(decoding: data, as: UTF8.self)
 }
 
-struct Figures {
-    let samples: [Double]
-    var median: Double { percentile(0.5) }
-    var p90: Double { percentile(0.9) }
-    func percentile(_ fraction: Double) -> Double {
-        let sorted = samples.sorted()
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)).map { $0.split(separator: " ").prefix(3).joined(separator: " ") } ?? "unknown"
+}
+
+/// Instructions the command executes, counted by callgrind. A Swift program with an async main
+/// can crash valgrind 3.19 as it exits, so callgrind dumps its counts every 100,000 basic blocks
+/// and the dumps are summed: at most the last partial block count is lost.
+func instructions(_ arguments: [String], in directory: String, environment: [String: String]) -> Double? {
+    let folder = NSTemporaryDirectory() + "lanes-callgrind-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+    _ = try? shell("valgrind --tool=callgrind --trace-children=yes --dump-every-bb=100000 --callgrind-out-file=\(folder)/cg.%p \(quoted) >/dev/null 2>\(folder)/log || true",
+                   in: directory, environment: environment)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("cg.") }) ?? []
+    var total = 0.0
+    for file in files {
+        let text = (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") where line.hasPrefix("summary:") {
+            total += Double(line.dropFirst("summary:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
     }
-}
-
-func measure(_ runs: Int, warmup: Int = 3, _ body: () throws -> Double) rethrows -> Figures {
-    for _ in 0..<warmup { _ = try body() }
-    return Figures(samples: try (0..<runs).map { _ in try body() })
-}
-
-func line(_ label: String, _ figures: Figures, target: String = "") {
-    let text = label.padding(toLength: 44, withPad: " ", startingAt: 0)
-        + String(format: "median %8.2f ms   p90 %8.2f ms", figures.median, figures.p90)
-    print(text + (target.isEmpty ? "" : "   " + target))
+    return total > 0 ? total : nil
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
-guard FileManager.default.isExecutableFile(atPath: options.lanes) else {
-    fatalError("\(options.lanes) not found: build it with `swift build -c release` (make bench-startup does)")
-}
-let work = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-startup-\(getpid())")
-let project = work.appendingPathComponent("project")
-let cache = work.appendingPathComponent("cache")
-try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: work) }
+guard FileManager.default.isExecutableFile(atPath: options.lanes) else { fail("\(options.lanes) is not an executable") }
+let work = NSTemporaryDirectory() + "lanes-startup-\(getpid())"
+let project = work + "/project"
+try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: work) }
 
 var environment = ProcessInfo.processInfo.environment
-environment["LANES_CACHE_DIR"] = cache.path
+environment["LANES_CACHE_DIR"] = work + "/cache"
+environment["LANES_STATE_DIR"] = work + "/state"
 environment["NO_COLOR"] = "1"
+environment["GIT_CONFIG_NOSYSTEM"] = "1"
+environment["HOME"] = work
 
 try """
     import Lanes
 
+    let version = LaneOption<String>("version", "The version to ship")
+
     let lanes = Lanefile {
+        Lane("deploy", "Ship a version", options: [version], environment: ["KEYCHAIN_NAME"], secrets: ["CERTIFICATE_PASSWORD"]) { lane in
+            try echo("shipping \\(try lane[version])")
+        }
+        .schedule("H 2 * * 1-5")
+        Lane("test", "Run the tests") {
+            try await sh("true")
+        }
         Lane("noop", "Does nothing") {}
     }
 
-    """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+    """.write(toFile: project + "/Lanefile.swift", atomically: true, encoding: .utf8)
+// A small repository for `lanes git info`: three commits, a tag, a change in the working tree.
+_ = shell("""
+    git init -q -b main . && git config user.email bench@example.com && git config user.name Bench &&
+    git add Lanefile.swift && git commit -q -m one && git tag v1.0.0 &&
+    echo a > a.txt && git add a.txt && git commit -q -m two && echo b > b.txt && git add b.txt && git commit -q -m three &&
+    echo changed >> a.txt
+    """, in: project, environment: environment)
 
-print("lanes startup benchmark (\(options.runs) runs each, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
-print("lanes: \(options.lanes)")
-_ = try timed([options.lanes, "list"], in: project, environment: environment)  // compile once
-let runner = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("runners").path)
-    .filter { !$0.hasPrefix(".") }.map { cache.appendingPathComponent("runners/\($0)/runner").path }.first!
+let hello = work + "/hello"
+try "print(\"hello\")\n".write(toFile: work + "/hello.swift", atomically: true, encoding: .utf8)
+_ = shell("swiftc -O hello.swift -o hello", in: work, environment: environment)
+_ = run([options.lanes, "list"], in: project, environment: environment)  // compiles the Lanefile once
 
-let hello = work.appendingPathComponent("hello")
-try "print(\"hello\")\n".write(to: work.appendingPathComponent("hello.swift"), atomically: true, encoding: .utf8)
-_ = try timed(["/usr/bin/env", "swiftc", "-O", work.appendingPathComponent("hello.swift").path, "-o", hello.path],
-              in: work, environment: environment)
-
-line("warm `lanes list` end to end", try measure(options.runs) { try timed([options.lanes, "list"], in: project, environment: environment) }, target: "target <= 25 ms")
-line("warm no-op lane end to end", try measure(options.runs) { try timed([options.lanes, "noop"], in: project, environment: environment) }, target: "target <= 25 ms")
-line("cached runner exec'd directly (list)", try measure(options.runs) {
-    try timed([runner, "--project-dir", project.path, "list"], in: project, environment: environment)
-})
-line("hello-world Swift binary", try measure(options.runs) { try timed([hello.path], in: work, environment: environment) })
-
-// Cold compile: a 200-line Lanefile with 40 lanes, each compile in an empty cache.
-var big = "import Lanes\n\nstruct Staging: Configuration {\n    let certificate = \"dist\"\n    let provisioningProfile = \"Staging\"\n    let buildConfiguration = \"Staging\"\n    let appIdentifier = \"works.sth.app\"\n    let exportMethod = ExportMethod.adHoc\n}\n\nlet lanes = Lanefile {\n"
-for index in 0..<38 {
-    big += "    Lane(\"lane\(index)\", \"Lane number \(index)\") {\n        let config = Staging()\n        try echo(\"\\(config.appIdentifier) \(index)\")\n        try await sh(\"true\")\n    }\n"
+let commands: [(label: String, arguments: [String])] = [
+    ("hello world (swiftc -O)", [hello]),
+    ("lanes list", [options.lanes, "list"]),
+    ("lanes help deploy", [options.lanes, "help", "deploy"]),
+    ("lanes --version", [options.lanes, "--version"]),
+    ("lanes git info", [options.lanes, "git", "info"]),
+]
+for command in commands { _ = run(command.arguments, in: project, environment: environment) }  // warm the page cache
+var samples = Array(repeating: [Sample](), count: commands.count)
+for _ in 0..<options.runs {
+    for (index, command) in commands.enumerated() {
+        samples[index].append(run(command.arguments, in: project, environment: environment))
+    }
 }
-big += "}\n"
-let bigProject = work.appendingPathComponent("big")
-try FileManager.default.createDirectory(at: bigProject, withIntermediateDirectories: true)
-try big.write(to: bigProject.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-let lineCount = big.split(separator: "\n", omittingEmptySubsequences: false).count
-let cold = try measure(5, warmup: 0) {
-    try? FileManager.default.removeItem(at: cache)
-    return try timed([options.lanes, "list"], in: bigProject, environment: environment)
+
+print("lanes start-up: \(options.lanes)")
+print("\(options.runs) interleaved rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage()) (before), medians:")
+let helloWall = median(samples[0].map(\.wall))
+let helloCPU = median(samples[0].map(\.cpu))
+for (index, command) in commands.enumerated() {
+    let wall = median(samples[index].map(\.wall))
+    let cpu = median(samples[index].map(\.cpu))
+    print(command.label.padding(toLength: 26, withPad: " ", startingAt: 0)
+          + String(format: "wall %7.2f ms %5.2fx   CPU %7.2f ms %5.2fx", wall, wall / helloWall, cpu, cpu / helloCPU))
 }
-line("cold compile + list, \(lineCount)-line Lanefile", cold, target: "target <= 3000 ms")
+print("load average \(loadAverage()) (after)")
+if options.instructions {
+    print("instructions executed (callgrind; the driver and what it execs):")
+    let helloCount = instructions(commands[0].arguments, in: project, environment: environment)
+    for command in commands {
+        guard let count = instructions(command.arguments, in: project, environment: environment), let helloCount else {
+            print(command.label.padding(toLength: 26, withPad: " ", startingAt: 0) + "not measured (is valgrind installed?)")
+            continue
+        }
+        print(command.label.padding(toLength: 26, withPad: " ", startingAt: 0)
+              + String(format: "%8.1f M %5.2fx", count / 1e6, count / helloCount))
+    }
+}

@@ -20,11 +20,13 @@ struct LanefileCompiler {
     let environment: [String: String]
 
     /// Lanefiles are plain Swift 6: quick to compile (no optimizer), line tables for crash reports.
+    /// On macOS the SDK recorded at install, so the compile does not depend on what xcode-select says now.
     var flags: [String] {
         ["-parse-as-library", "-swift-version", "6", "-Onone", "-wmo", "-gline-tables-only",
          "-module-name", "LanefileRunner",
          "-I", installation.modulesDirectory, "-L", installation.libraryDirectory, "-lLanes",
          "-Xlinker", "-rpath", "-Xlinker", installation.libraryDirectory]
+            + (installation.sdk.map { ["-sdk", $0] } ?? [])
     }
 
     /// The cached runner's path for this Lanefile; it exists when it was compiled before. With
@@ -48,13 +50,21 @@ struct LanefileCompiler {
         return "\(cacheDirectory)/runners/\(hash.hexDigest)/runner"
     }
 
+    /// The compiler (its real file: an Xcode update replaces it, while the `/usr/bin/swiftc` shim stays
+    /// the same), the SDK (an update rewrites its SDKSettings.json), lanes' modules (compiled and textual)
+    /// and library.
     private func toolchainParts(swiftc: String) -> [String] {
-        [LanesVersion.current,
-         FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc),
-         FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"),
-         // `Lanes` re-exports the runtime: a runtime change alone must recompile Lanefiles too.
-         FilePath.fingerprint(installation.modulesDirectory + "/LanesRuntime.swiftmodule"),
-         FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName)]
+        var parts = [LanesVersion.current, FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc)]
+        // `Lanes` re-exports the runtime: a runtime change alone must recompile Lanefiles too.
+        for module in ["Lanes", "LanesRuntime"] {
+            parts.append(FilePath.fingerprint(installation.modulesDirectory + "/\(module).swiftmodule"))
+            parts.append(FilePath.fingerprint(installation.modulesDirectory + "/\(module).swiftinterface"))
+        }
+        parts.append(FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName))
+        if let sdk = installation.sdk {
+            parts += [sdk, FilePath.fingerprint(sdk + "/SDKSettings.json")]
+        }
+        return parts
     }
 
     private func dependencies(of sources: LanefileSources) -> PackageDependencies? {

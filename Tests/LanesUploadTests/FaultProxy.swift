@@ -1,6 +1,7 @@
 import Foundation
 import LanesPlatform
 import Testing
+import LanesHTTP
 
 /// A TCP proxy on 127.0.0.1 in front of a real server, that breaks things once on purpose:
 /// it cuts the connection after a number of request bytes (a network failure in the middle of a
@@ -79,8 +80,7 @@ final class FaultProxy: @unchecked Sendable {
             }
             if cut {
                 // A reset, as a dropped link looks to the client: no orderly end of the request.
-                var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+                SocketOptions.resetOnClose(client)
                 break
             }
             streamOffset += count

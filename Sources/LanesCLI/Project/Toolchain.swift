@@ -13,7 +13,7 @@ struct Toolchain {
     init(installation: Installation, environment: [String: String]) {
         compiler = installation.swiftc
         path = FilePath.which(installation.swiftc, path: environment["PATH"])
-        version = path.flatMap(Self.versionLine)
+        version = path.flatMap(ToolOutput.compilerVersion(of:))
     }
 
     var summary: String {
@@ -21,17 +21,6 @@ struct Toolchain {
         return "\(version ?? "version unknown") (\(path))"
     }
 
-    private static func versionLine(of compiler: String) -> String? {
-        var child = ChildProcess([compiler, "--version"])
-        child.ownProcessGroup = false
-        child.standardError = .null
-        var output: [UInt8] = []
-        guard (try? child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
-            if stream == .standardOutput { output.append(contentsOf: bytes) }
-        }) != nil else { return nil }
-        let text = String(decoding: output, as: UTF8.self)
-        return text.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init)
-    }
 }
 
 /// `lanes --version`: the version, the compiler Lanefiles are built with, where lanes is installed.

@@ -106,7 +106,8 @@ struct SwiftFastfileReader {
                 tokens.append(Token(kind: .string(pieces), position: where_, startOffset: start, endOffset: offset))
             default:
                 if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                    while offset < source.count, isIdentifier(source[offset]) || source[offset] == UInt8(ascii: ".")
+                    // ASCII only: a number's text is written into the Lanefile as it is.
+                    while offset < source.count, source[offset] < 0x80 && isIdentifier(source[offset]) || source[offset] == UInt8(ascii: ".")
                             && offset + 1 < source.count && source[offset + 1] >= UInt8(ascii: "0") && source[offset + 1] <= UInt8(ascii: "9") {
                         offset += 1
                     }
@@ -164,6 +165,15 @@ struct SwiftFastfileReader {
                 while current.kind != .end, !current.isPunct("{") { advance() }
                 advance()
                 statements += readMembers()
+            } else if current.isWord("extension"), peek(1).isWord("Fastfile") {
+                // Lanes written in `extension Fastfile { ... }` are the class's own.
+                while current.kind != .end, !current.isPunct("{") { advance() }
+                advance()
+                statements += readMembers()
+            } else if current.isWord("extension") || current.isWord("struct") || current.isWord("enum") || current.isWord("func") {
+                // Other declarations (helpers for the lanes' own Swift): not lanes.
+                while current.kind != .end, !current.isPunct("{") { advance() }
+                if current.isPunct("{") { skipBalanced() }
             } else {
                 advance()
             }
@@ -401,6 +411,13 @@ struct SwiftFastfileReader {
                 advance(); advance()
                 var arguments: [RubyNode] = [], keywords: [RubyPair] = []
                 if current.isPunct("(") { (arguments, keywords) = try readArguments() }
+                if case .name("self", _) = node {
+                    // `self.testLane()` calls the lane `test`, `self.helper()` the class's own function.
+                    let callName = name.hasSuffix("Lane") && name.count > 4 ? String(name.dropLast(4)) : Self.snakeCase(name)
+                    node = .call(RubyCall(receiver: nil, name: callName, arguments: arguments, keywords: keywords, block: nil,
+                                          position: position, hasParentheses: true, safeNavigation: false))
+                    continue
+                }
                 node = .call(RubyCall(receiver: node, name: Self.snakeCase(name), arguments: arguments, keywords: keywords, block: nil,
                                       position: position, hasParentheses: true, safeNavigation: false))
                 continue
