@@ -60,6 +60,58 @@ import Testing
         #expect(plist.contains("<key>method</key>\n\t<string>ad-hoc</string>"), "\(plist)")
     }
 
+    /// A lane's Configuration supplies what an Appfile does: build_app left without them takes its
+    /// build configuration, export method and app identifier (the .ipa is checked against it).
+    @Test func aLanesConfigurationIsItsAppfile() throws {
+        let (project, environment, record) = try folder("gym-configuration")
+        let swiftDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }.map(String.init) ?? "/usr/bin"
+        try """
+            import Lanes
+
+            struct Staging: Configuration {
+                let certificate = "dist"
+                let provisioningProfile = "Brewer_Staging"
+                let buildConfiguration = "Staging"
+                let appIdentifier = "works.sth.brewer.staging"
+                let exportMethod = ExportMethod.adHoc
+            }
+
+            struct Production: Configuration {
+                let certificate = "dist"
+                let provisioningProfile = "Brewer_Production"
+                let buildConfiguration = "Release"
+                let appIdentifier = "works.sth.brewer"
+                let exportMethod = ExportMethod.appStore
+            }
+
+            let lanes = Lanefile {
+                Lane("staging", "Builds Staging", configuration: Staging()) {
+                    try await buildApp(scheme: "Brewer")
+                }
+                Lane("production", "Builds Production") {
+                    _ = try await withConfiguration(Production()) {
+                        try await buildApp(scheme: "Brewer")
+                    }
+                }
+            }
+            """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        var lanefileEnvironment = environment
+        lanefileEnvironment["PATH"] = "\(Self.standIn):\(swiftDirectory):/usr/bin:/bin"
+        let staging = try lanes.run(["staging"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(staging.status == 0, "\(staging.output)")
+        let archive = try #require(try calls(record).first)
+        #expect(Array(archive.prefix(6)) == ["-project", "\(project.path)/Brewer.xcodeproj", "-scheme", "Brewer", "-configuration", "Staging"], "\(archive)")
+        let plist = try String(contentsOfFile: "\(project.path)/.lanes/build/Brewer-Staging-ExportOptions.plist", encoding: .utf8)
+        #expect(plist.contains("<key>method</key>\n\t<string>ad-hoc</string>"), "\(plist)")
+
+        // The fixture .ipa is works.sth.brewer.staging: Production's app identifier refuses it.
+        let production = try lanes.run(["production"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(production.status != 0, "\(production.output)")
+        #expect(production.standardError.contains("appIdentifier is works.sth.brewer"), "\(production.standardError)")
+        #expect(try calls(record).dropFirst(2).first?.contains("Release") == true)
+    }
+
     /// Two projects and no `project:`: an error that lists both, and no xcodebuild run.
     @Test func twoProjectsAreAnErrorListingThem() throws {
         let (project, environment, record) = try folder("gym-two-projects", projects: ["Brewer.xcodeproj", "Kettle.xcodeproj"])

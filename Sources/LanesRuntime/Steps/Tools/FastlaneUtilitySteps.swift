@@ -158,7 +158,7 @@ public struct Prompt: Step {
         let onCI = (!flag.isEmpty && flag != "false" && flag != "0") || CISystem.detect(in: variables) != nil
         guard !onCI, isatty(0) == 1 else {
             guard let ciInput else {
-                throw LanesError(.usage, "prompt: '\(text)' needs an answer, and this run has \(onCI ? "is on CI" : "no terminal")",
+                throw LanesError(.usage, "prompt: '\(text)' needs an answer, and this run \(onCI ? "is on CI" : "has no terminal")",
                                  hint: "give ci_input: (the answer an unattended run uses), or a lane option or environment variable instead of a prompt")
             }
             context.log.line("\(text)\(secureText ? Redactor.mask : ciInput) (ci_input)")
