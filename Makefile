@@ -134,7 +134,8 @@ ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTe
 PARALLEL_LIMIT ?= 900
 test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
-	@status=0; PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || status=$$?; \
+	@status=0; rm -f .build/test-status; { PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || echo $$? > .build/test-status; } 2>&1 | tee .build/test-parallel.log; \
+	[ ! -f .build/test-status ] || { status=$$(cat .build/test-status); rm -f .build/test-status; Tools/unfinished-tests.sh .build/test-parallel.log; }; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
 		echo "make test: the parallel suites stalled for $(PARALLEL_LIMIT) s (a harness hang, not a test failure): running them once more"; \
 		PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'; \

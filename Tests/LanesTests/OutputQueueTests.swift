@@ -37,11 +37,12 @@ import LanesTestSupport
         var text: String { received.withLock { String(decoding: $0, as: UTF8.self) } }
         var readCount: Int { reads.withLock { $0 } }
 
-        /// Waits until `condition` holds for what arrived, up to `limit` (a bound for a broken
-        /// build, not a duration the test relies on).
-        func wait(upTo limit: Duration = .seconds(120), until condition: (String) -> Bool) async throws -> Bool {
-            let deadline = ContinuousClock.now + limit
-            while ContinuousClock.now < deadline {
+        /// Waits until `condition` holds for what arrived, for at most `polls` looks a millisecond
+        /// apart (a bound for a broken build, not a duration the test relies on). Counted in looks,
+        /// not on a clock: while other suites hold every thread of the cooperative pool neither this
+        /// loop nor the child's task runs, and a wall-clock deadline would expire before either did.
+        func wait(polls: Int = 120_000, until condition: (String) -> Bool) async throws -> Bool {
+            for _ in 0..<polls {
                 if condition(text) { return true }
                 try await Task.sleep(for: .milliseconds(1))
             }
