@@ -3166,7 +3166,7 @@ public func pushGitTags(
 /// Stage the given paths and commit them on the current branch; returns the new commit (nil when nothing changed).
 ///
 /// The `git_commit` step; `lanes actions git_commit` documents it.
-/// - Parameter path: Files to stage and commit, relative to the Lanefile
+/// - Parameter path: Files to stage and commit, relative to the Lanefile; a folder (such as .) or a glob commits its tracked files' changes, as git commit's pathspecs
 /// - Parameter message: The commit message
 /// - Parameter allowNothingToCommit: Succeed without a commit when the paths hold no change (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
