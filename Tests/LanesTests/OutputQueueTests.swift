@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import LanesPlatform
+@testable import LanesPlatform
 import LanesTestSupport
 @testable import LanesRuntime
 
@@ -192,7 +192,7 @@ final class Counter: Sendable {
         let pieces: [String] = ["a", "\t", "\u{1B}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\u{A0}", "é", "€", "𝄞", "\u{C2}"]
         for _ in 0..<2000 {
             let text = (0..<Int(generator.next() % 8)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
-            let onBytes = Array(text.utf8).withUnsafeBufferPointer(TerminalText.containsControl)
+            let onBytes = Array(text.utf8).withUnsafeBufferPointer { TerminalText.containsControl($0) }
             #expect(onBytes == text.unicodeScalars.contains(where: TerminalText.isControl), "seed \(seed): \(text.debugDescription)")
         }
     }
