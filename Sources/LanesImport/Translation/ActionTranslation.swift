@@ -320,9 +320,11 @@ extension FastfileTranslator {
             if let text = value.asString { return "[\(text)]" }
             if optional, value.kind == .optionalString { return "\(value.code).map { [$0] }" }
             throw Untranslatable("a value that is not a list of text")
-        case "ExportOptions", "BuildSettingAssignments":
+        case "ExportOptions", "ExportOptionsSource", "BuildSettingAssignments":
+            // gym's export_options is a hash or the path of a plist (ExportOptionsSource takes both).
+            if type == "ExportOptionsSource", let path = try? expression(node), let text = path.asString { return text }
             guard case .hash(let pairs, _) = node else { throw Untranslatable("\(option.name) that is not a hash written in the Fastfile") }
-            return try dictionaryLiteral(pairs, nested: type == "ExportOptions")
+            return try dictionaryLiteral(pairs, nested: type != "BuildSettingAssignments")
         default:
             throw Untranslatable("a value of type \(type)")
         }

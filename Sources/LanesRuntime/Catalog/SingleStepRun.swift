@@ -1,8 +1,10 @@
 /// `lanes run STEP key:value ...`: one built-in step run like a lane of its own, with the same
 /// validation, reporting, redaction and cleanups, and its result printed for a person or as JSON.
 public enum SingleStepRun {
-    public static func main(_ type: any Step.Type, arguments: [String]) async -> Never {
+    /// `invokedAs`: the id or alias the step was called by (`build_mac_app` implies options).
+    public static func main(_ type: any Step.Type, arguments: [String], invokedAs: String? = nil) async -> Never {
         let info = type.info
+        let implied = invokedAs.flatMap { info.definition.aliasArguments[$0] } ?? [:]
         // fastlane's options that lanes ignores are accepted here too; the step notes them.
         let ignored = info.definition.ignoredOptions.keys.sorted().map { name in
             PassThroughOption(info: OptionInfo(name: name, summary: "ignored", typeName: "text", environmentVariables: [], isSecret: false,
@@ -15,6 +17,9 @@ public enum SingleStepRun {
                 guard let value = info.definition.standaloneDefaults[option.name], !option.names.contains(where: { given[$0] != nil }),
                       !option.environmentVariables.contains(where: { !(invocation.values.environment[$0] ?? "").isEmpty }) else { continue }
                 given[option.name] = value
+            }
+            for (name, value) in implied where !(info.options.first { $0.name == name }?.names ?? [name]).contains(where: { given[$0] != nil }) {
+                given[name] = value
             }
             try await perform(type, given: given)
         }

@@ -14,9 +14,14 @@ public struct StepContext: Sendable {
     public let processes: any ProcessRunning
     /// What earlier steps of this lane left for later ones.
     public let values: LaneValues
+    /// The lane's `Configuration` (`Lane(configuration:)`, `withConfiguration`): what fastlane's
+    /// Appfile would supply.
+    public let configuration: (any Configuration)?
 
     public init(environment: Environment, projectDirectory: String, stateDirectory: String, log: StepLog,
-                cleanups: CleanupStack, processes: any ProcessRunning, values: LaneValues = LaneValues()) {
+                cleanups: CleanupStack, processes: any ProcessRunning, values: LaneValues = LaneValues(),
+                configuration: (any Configuration)? = nil) {
+        self.configuration = configuration
         self.environment = environment
         self.projectDirectory = projectDirectory
         self.stateDirectory = stateDirectory
