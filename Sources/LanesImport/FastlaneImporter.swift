@@ -69,21 +69,35 @@ public enum FastlaneImporter {
     public static func importRuby(_ text: String, configuration: FastlaneConfiguration = FastlaneConfiguration(),
                                   source: String = "fastlane/Fastfile") -> ImportResult {
         let (statements, texts) = RubyParser.parseWithTexts(SwiftText.normalisingLineEnds(text))
-        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts,
-                                            editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
-        let (lanefile, map) = translator.translate(statements, source: source)
+        let (translator, lanefile, map) = translate(statements, texts: texts, text: text, configuration: configuration, source: source)
         var report = translator.report
         report.lostLanes = LaneCensus.lost(LaneCensus.rubyLanes(in: SwiftText.normalisingLineEnds(text)), imported: report.lanes)
         return ImportResult(lanefile: lanefile, report: report, lineMap: map)
+    }
+
+    /// Translates the tree; a second time when a shared `@name` was read before the translation
+    /// reached what sets it (a method defined before the one that assigns it), with the kinds the
+    /// first pass learnt.
+    private static func translate(_ statements: [RubyNode], texts: [SourcePosition: String], text: String,
+                                  configuration: FastlaneConfiguration, source: String) -> (FastfileTranslator, String, [Int: Int]) {
+        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts,
+                                            editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
+        var (lanefile, map) = translator.translate(statements, source: source)
+        if translator.sharedReadBeforeKnown, !translator.sharedKinds.isEmpty {
+            var second = FastfileTranslator(configuration: configuration, statementTexts: texts,
+                                            editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
+            second.knownSharedKinds = translator.sharedKinds
+            (lanefile, map) = second.translate(statements, source: source)
+            translator = second
+        }
+        return (translator, lanefile, map)
     }
 
     /// A Swift Fastfile's text (`class Fastfile: LaneFile`), read into the same tree as Ruby.
     public static func importSwift(_ text: String, configuration: FastlaneConfiguration = FastlaneConfiguration(),
                                    source: String = "fastlane/Fastfile.swift") -> ImportResult {
         let (statements, texts) = SwiftFastfileReader.read(SwiftText.normalisingLineEnds(text))
-        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts,
-                                            editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
-        let (lanefile, map) = translator.translate(statements, source: source)
+        let (translator, lanefile, map) = translate(statements, texts: texts, text: text, configuration: configuration, source: source)
         var report = translator.report
         report.lostLanes = LaneCensus.lost(LaneCensus.swiftLanes(in: SwiftText.normalisingLineEnds(text)), imported: report.lanes)
         return ImportResult(lanefile: lanefile, report: report, lineMap: map)

@@ -115,7 +115,10 @@ import Testing
             end
             """)
         #expect(result.lanefile.contains(#"let deployOptionVersion = LaneOption<String?>("version""#))
-        #expect(result.lanefile.contains(#"let deployOptionClean = LaneOption<Bool?>("clean""#))
+        // Text unless every use only tests it: `clean:false` on the command line stays false, as fastlane reads it.
+        #expect(result.lanefile.contains(#"let deployOptionClean = LaneOption<String?>("clean""#))
+        #expect(result.lanefile.contains(#"buildApp(clean: (try lane[deployOptionClean]).map { $0 != "false" })"#))
+        #expect(result.lanefile.contains(#"let deployOptionSkipTests = LaneOption<Bool?>("skip_tests""#))
         #expect(result.lanefile.contains("options: [deployOptionVersion, deployOptionClean, deployOptionSkipTests]"))
         #expect(result.lanefile.contains("try await incrementVersionNumber(versionNumber: (try lane[deployOptionVersion]))"))
         #expect(result.lanefile.contains("if (try lane[deployOptionSkipTests]) == true {"))
@@ -169,15 +172,19 @@ import Testing
             end
             """)
         #expect(result.lanefile.contains("let BUILD_NUMBER = (try lane[stampOptionBuild])"))
-        #expect(result.lanefile.contains(#"let plist = "App/Info.plist""#))
         #expect(result.lanefile.contains(#"let scheme = "App""#))
+        // `@plist` is read by another lane too: Ruby keeps it for the run, so the Lanefile does (FastfileVariables).
+        #expect(result.lanefile.contains(#"fastfile.plist = "App/Info.plist""#))
+        #expect(result.lanefile.contains("    var plist: String?"))
         // A required step option fed a value that may be nil stops the lane naming it, as fastlane does.
-        #expect(result.lanefile.contains(#"setInfoPlistValue(path: plist, key: "CFBundleVersion", value: try requireValue(BUILD_NUMBER, "set_info_plist_value's value"))"#))
+        #expect(result.lanefile.contains(#"setInfoPlistValue(path: try requireValue(fastfile.plist, "set_info_plist_value's path"), key: "CFBundleVersion", value: try requireValue(BUILD_NUMBER, "set_info_plist_value's value"))"#))
         #expect(result.lanefile.contains("buildApp(scheme: scheme"))
         let stamp = result.report.actions.filter { $0.lane == "stamp" }
         #expect(stamp.map(\.outcome) == [.step, .step])
-        // Set in another lane (or shadowing a top-level constant, or named like a plain local): still a TODO.
-        #expect(result.report.todos.map(\.line).sorted() == [10, 11, 15, 18])
+        // A plain local and the shared `@plist` are two names.
+        #expect(result.lanefile.contains(#"let plist = "a""#) && result.lanefile.contains(#"fastfile.plist = "b""#))
+        // Shadowing a top-level constant (or a plain name taking a global's Swift name): still a TODO.
+        #expect(result.report.todos.map(\.line).sorted() == [11, 18])
         // A top-level `$name` is read by every lane like a constant; a plain name taking its Swift name stays a TODO.
         #expect(result.lanefile.contains(#"let app_name = "App""#))
         #expect(result.lanefile.contains(#"try await buildApp(scheme: app_name)"#))

@@ -58,6 +58,13 @@ enum FastlaneValues {
         "Int": ("", .int),
     ]
 
+    /// A step result fastlane's action returns as a number (`latest_testflight_build_number + 1`): the
+    /// accessor of its text. fastlane turns a build number without a dot into an Integer; one with a
+    /// dot stays text, and `+ 1` on it fails, as the Lanefile's `requireValue` does.
+    static let resultNumber: [String: (accessor: String, action: String)] = [
+        "AppStoreBuildNumberResult": (".buildNumber", "the build number"),
+    ]
+
     /// Steps whose options fastlane fills from the Appfile when a call leaves them out.
     static let appfileOptions: [String: Set<String>] = [
         "app_identifier": ["sync_code_signing", "upload_to_testflight", "upload_to_app_store", "get_provisioning_profile",
