@@ -146,6 +146,52 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
+    @Test func swiftSideFilesForLaneAndEnvironmentValuesOfTheAppfile() {
+        var configuration = FastlaneConfiguration()
+        ConfigurationFiles.readSwift("Appfile", """
+            var appIdentifier: String { return "com.example.mac" } // the bundle identifier
+            var appleID: String { return "dev@example.com" }
+            var itcTeam: String? { return "117871372" }
+            var teamID: String { return "ABCDE12345" }
+            """, into: &configuration)
+        #expect(configuration.appfile == ["app_identifier": "com.example.mac", "apple_id": "dev@example.com",
+                                          "itc_team_id": "117871372", "team_id": "ABCDE12345"])
+        ConfigurationFiles.readSwift("Gymfile", """
+            class Gymfile: GymfileProtocol {
+              var scheme: String { return "Mac" }
+              var outputDirectory: String { return "./build" }
+            }
+            """, into: &configuration)
+        let swift = FastlaneImporter.importRuby("lane :beta do\n  gym\nend\n", configuration: configuration)
+        #expect(swift.lanefile.contains(#"try await buildApp(scheme: "Mac", outputDirectory: "./build")"#), "\(swift.lanefile)")
+
+        var ruby = FastlaneConfiguration()
+        ConfigurationFiles.read("Appfile", """
+            app_identifier "com.example.app"
+            team_id ENV["TEAM_ID"]
+            for_platform :ios do
+              for_lane :beta do
+                app_identifier "com.example.app.beta"
+              end
+            end
+            """, into: &ruby)
+        #expect(ruby.laneAppfile == ["beta": ["app_identifier": "com.example.app.beta"]])
+        let result = FastlaneImporter.importRuby("""
+            lane :beta do
+              match(type: "appstore", readonly: true)
+            end
+            lane :release do
+              match(type: "appstore", readonly: true)
+            end
+            """, configuration: ruby)
+        // for_lane wins in its lane; the ENV value is read when the lane runs and declared on it.
+        #expect(result.lanefile.contains(#"syncCodeSigning(type: .appstore, appIdentifier: ["com.example.app.beta"], readonly: true"#), "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"syncCodeSigning(type: .appstore, appIdentifier: [appIdentifier], readonly: true"#))
+        #expect(result.lanefile.contains(#"var teamId: String { get throws { (try env("TEAM_ID")) } }"#))
+        #expect(result.report.lanes.map(\.environment) == [["TEAM_ID"], ["TEAM_ID"]])
+        #expect(result.report.todos.isEmpty)
+    }
+
     @Test func aStepThatLostOptionsSaysWhich() {
         let result = FastlaneImporter.importRuby("""
             lane :beta do

@@ -238,7 +238,13 @@ extension FastfileTranslator {
         }
         for (key, steps) in FastlaneValues.appfileOptions where steps.contains(stepID) && !written.contains(key)
             && !pairs.contains(where: { $0.key.symbolText == key }) {
-            if globals[key] != nil { pairs.append(RubyPair(key: .symbol(key, call.position), value: .name(key, call.position))) }
+            // The Appfile's `for_lane` (or `for_platform`) value for this lane wins, as fastlane's AppfileConfig does.
+            let scoped = configuration.laneAppfile[lane.name]?[key] ?? currentPlatform.flatMap { configuration.laneAppfile["platform " + $0]?[key] }
+            if let scoped {
+                pairs.append(RubyPair(key: .symbol(key, call.position), value: .string([.text(scoped)], call.position)))
+            } else if globals[key] != nil {
+                pairs.append(RubyPair(key: .symbol(key, call.position), value: .name(key, call.position)))
+            }
         }
         for pair in pairs {
             guard let key = pair.key.symbolText else {

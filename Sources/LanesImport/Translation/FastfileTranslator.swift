@@ -11,6 +11,10 @@ struct Untranslatable: Error {
 public struct FastlaneConfiguration: Sendable {
     /// Appfile values: `app_identifier`, `apple_id`, `team_id`, `itc_team_id`.
     public var appfile: [String: String] = [:]
+    /// Appfile values read at run time (`app_identifier ENV["APP_ID"]`): a constant reading the variable.
+    var computedAppfile: [String: RubyNode] = [:]
+    /// The Appfile's `for_lane :beta do ... end` values, by lane name; `for_platform :ios` ones by "platform ios".
+    public var laneAppfile: [String: [String: String]] = [:]
     /// Per action (canonical name): the keyword arguments its config file gives.
     var defaults: [String: [RubyPair]] = [:]
     /// Plugins the Pluginfile names (`fastlane-plugin-versioning`).
@@ -159,6 +163,9 @@ struct FastfileTranslator {
             globalLines.emit("let \(constant) = \(SwiftText.literal(value))", source: nil)
         }
         lane = LaneState(name: "top level")
+        for (key, node) in configuration.computedAppfile.sorted(by: { $0.key < $1.key }) where configuration.appfile[key] == nil {
+            declareComputedAppfileValue(key, node)
+        }
         for statement in topLevel { translateTopLevel(statement) }
 
         var functions = LanefileEmitter()
@@ -460,6 +467,25 @@ struct FastfileTranslator {
     }
 
     // MARK: Lanes and hooks
+
+    /// `app_identifier ENV["APP_ID"]` in the Appfile: a constant reading the variable when a lane uses it,
+    /// declared on every lane that does; a value the importer cannot read is left out with a note.
+    private mutating func declareComputedAppfileValue(_ key: String, _ node: RubyNode) {
+        let saved = lane
+        defer { lane = saved }
+        let constant = swiftIdentifier(camelCase(key))
+        guard let value = try? expression(node), !value.code.contains("await"),
+              let type = ([.string: "String", .optionalString: "String?"] as [SwiftValue.Kind: String])[value.kind] else {
+            report.notes.append("Appfile: the value of \(key) is computed in a way the importer does not read; it was not imported.")
+            return
+        }
+        globals[key] = value.kind
+        globalConstants[key] = "(try \(constant))"
+        globalConstantNames.insert(constant)
+        globalReads[key] = (lane.environment.filter { !saved.environment.contains($0) }, lane.secrets.filter { !saved.secrets.contains($0) })
+        globalLines.emit("/// " + SwiftText.commentLine("From the Appfile: \(key), read when a lane uses it."), source: nil)
+        globalLines.emit("var \(constant): \(type) { get throws { \(value.code) } }", source: nil)
+    }
 
     /// A lane translated, emitted once every lane is: what the lanes it calls read is declared on it too.
     struct TranslatedLane {
