@@ -141,6 +141,9 @@ import Testing
               set_info_plist_value(path: @plist, key: "CFBundleShortVersionString", value: options[:version] || "1.0")
               puts "team #{TEAM}"
             end
+            lane :pack do |options|
+              gym(scheme: "Brewer", project: "Brewer.xcodeproj", export_method: options[:method])
+            end
             """.write(to: project.appendingPathComponent("fastlane/Fastfile"), atomically: true, encoding: .utf8)
         try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleVersion</key>\n\t<string>1</string>\n</dict>\n</plist>\n"
             .write(to: project.appendingPathComponent("Stamp/Info.plist"), atomically: true, encoding: .utf8)
@@ -158,6 +161,10 @@ import Testing
         let missing = try lanes.run(["release", "version:3.0"], in: project, extraEnvironment: ["STAMP_TEAM": "T1"])
         #expect(missing.status != 0)
         #expect(missing.output.contains("set_info_plist_value's value has no value"), "\(missing.output)")
+        // A value the step does not take stops the lane naming the option, never a silent default.
+        let bogus = try lanes.run(["pack", "method:bogus"], in: project)
+        #expect(bogus.status != 0)
+        #expect(bogus.output.contains(#"gym's export_method does not take the value "bogus""#), "\(bogus.output)")
     }
 
     @Test func anExistingLanefileIsNeverOverwrittenWithoutForce() throws {

@@ -115,9 +115,9 @@ import Testing
             end
             """)
         #expect(result.lanefile.contains(#"let deployOptionVersion = LaneOption<String?>("version""#))
-        // Text unless every use only tests it: `clean:false` on the command line stays false, as fastlane reads it.
+        // Text unless every use only tests it; given to a flag it must read as one, or the lane stops naming it.
         #expect(result.lanefile.contains(#"let deployOptionClean = LaneOption<String?>("clean""#))
-        #expect(result.lanefile.contains(#"buildApp(clean: (try lane[deployOptionClean]).map { $0 != "false" })"#))
+        #expect(result.lanefile.contains(#"buildApp(clean: (try parsedOption((try lane[deployOptionClean]), "gym's clean") { Bool(optionText: $0) }))"#))
         #expect(result.lanefile.contains(#"let deployOptionSkipTests = LaneOption<Bool?>("skip_tests""#))
         #expect(result.lanefile.contains("options: [deployOptionVersion, deployOptionClean, deployOptionSkipTests]"))
         #expect(result.lanefile.contains("try await incrementVersionNumber(versionNumber: (try lane[deployOptionVersion]))"))

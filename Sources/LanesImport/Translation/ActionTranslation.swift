@@ -99,6 +99,13 @@ extension FastfileTranslator {
         }
     }
 
+    /// Text given at run time (a lane option, a variable) for a typed step option: a value the type does
+    /// not take stops the lane naming the option, as fastlane's option check does, never a silent default.
+    mutating func parsedOption(_ code: String, of action: String, _ option: String, _ parse: String) -> String {
+        usesParsedOption = true
+        return "(try parsedOption(\(code), \(SwiftText.literal("\(action)'s \(option)"))) { \(parse) })"
+    }
+
     /// Whether `node` is the lane's (or a method's) options hash itself.
     func isOptionsParameter(_ node: RubyNode) -> Bool {
         guard case .name(let name, _) = node else { return false }
@@ -336,7 +343,12 @@ extension FastfileTranslator {
         if case .index(.name(let name, _), let keys, _) = node, name == lane.optionsParameter, let key = keys.first?.symbolText, optional {
             switch type {
             case "String": return try laneOption(key, kind: .optionalString).code
-            case "Bool": return try laneOption(key, kind: .optionalBool).code
+            case "Bool":
+                // An option also used as text stays text; given to a flag it must read as one.
+                if lane.optionFlags[key] == false || lane.options.contains(where: { $0.name == key && $0.kind == .optionalString }) {
+                    return parsedOption(try laneOption(key, kind: .optionalString).code, of: action, option.name, "Bool(optionText: $0)")
+                }
+                return try laneOption(key, kind: .optionalBool).code
             default: break
             }
         }
@@ -348,8 +360,7 @@ extension FastfileTranslator {
             let value = try expression(node)
             guard optional else { throw Untranslatable("a computed \(type)") }
             switch value.kind {
-            case .string: return "\(type)(optionText: \(value.code))"
-            case .optionalString: return "\(value.code).flatMap { \(type)(optionText: $0) }"
+            case .string, .optionalString: return parsedOption(value.code, of: action, option.name, "\(type)(optionText: $0)")
             default: throw Untranslatable("a \(type) from a value that is not text")
             }
         }
@@ -371,16 +382,16 @@ extension FastfileTranslator {
             switch value.kind {
             case .bool: return value.code
             case .optionalBool where optional: return value.code
-            case .string where optional: return "Bool(optionText: \(value.code))"
-            case .optionalString where optional: return "\(value.code).flatMap { Bool(optionText: $0) }"
+            case .string where optional, .optionalString where optional:
+                return parsedOption(value.code, of: action, option.name, "Bool(optionText: $0)")
             default: throw Untranslatable("a value that is not true or false")
             }
         case "Int", "Double":
             if let text = node.symbolText, (type == "Int" ? Int(text) != nil : Double(text) != nil) { return text }
             let value = try expression(node)
             if value.kind == .int || (type == "Double" && value.kind == .double) { return type == "Double" && value.kind == .int ? "Double(\(value.code))" : value.code }
-            if optional, value.kind == .string || value.kind == .result("String") { return "\(type)(\(value.code))" }
-            if optional, value.kind == .optionalString { return "\(value.code).flatMap { \(type)($0) }" }
+            if optional, value.kind == .string || value.kind == .optionalString { return parsedOption(value.code, of: action, option.name, "\(type)($0)") }
+            if optional, value.kind == .result("String") { return parsedOption(value.code, of: action, option.name, "\(type)($0)") }
             throw Untranslatable("a value that is not a number")
         case "[String]":
             // A hash for a list is name=value entries, as gradle's properties take them.

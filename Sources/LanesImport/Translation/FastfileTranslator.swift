@@ -192,6 +192,15 @@ struct FastfileTranslator {
             output.emit("/// The options one lane passes on to another (fastlane's `other_lane(options)`): those given, by name.", source: nil)
             output.emit("func passedOptions(_ values: [String: String?]) -> [String: String] { values.compactMapValues { $0 } }", source: nil)
         }
+        if usesParsedOption {
+            output.emit("", source: nil)
+            output.emit("/// Text given at run time for a typed step option: a value the step does not take stops the lane, naming the option.", source: nil)
+            output.emit("func parsedOption<Value>(_ text: String?, _ what: String, _ parse: (String) -> Value?) throws -> Value? {", source: nil)
+            output.emit("    guard let text else { return nil }", source: nil)
+            output.emit("    guard let value = parse(text) else { try fail(\"\\(what) does not take the value \\\"\\(text)\\\"\") }", source: nil)
+            output.emit("    return value", source: nil)
+            output.emit("}", source: nil)
+        }
         if usesPlaceholder {
             output.emit("", source: nil)
             output.emit("/// Stands for a value the importer left to a human (the TODO(import) above its use): the lane stops there.", source: nil)
@@ -415,6 +424,8 @@ struct FastfileTranslator {
 
     var globalConstants: [String: String] = [:]
     var translatedLanes: [TranslatedLane] = []
+    /// Whether a typed step option reads text given at run time (`parsedOption`).
+    var usesParsedOption = false
     /// Whether a lane passes its options on (`passedOptions`).
     var usesPassedOptions = false
     /// The option keys each lane reads (by lanes name), and each method with an options hash, with
