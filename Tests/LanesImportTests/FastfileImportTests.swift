@@ -39,7 +39,8 @@ import Testing
               sigh(app_identifier: "com.example.app")
             end
             """)
-        for function in ["buildApp()", "runTests(scheme:", "uploadToTestflight(", "uploadToAppStore(", "syncCodeSigning(type: .development)",
+        // gym without export_method exports for the App Store, fastlane's default, written out.
+        for function in ["buildApp(exportMethod: .appStore)", "runTests(scheme:", "uploadToTestflight(", "uploadToAppStore(", "syncCodeSigning(type: .development)",
                          "getProvisioningProfile("] {
             #expect(result.lanefile.contains("try await \(function)"), "\(function) missing from\n\(result.lanefile)")
         }
@@ -117,7 +118,7 @@ import Testing
         #expect(result.lanefile.contains(#"let deployOptionVersion = LaneOption<String?>("version""#))
         // Text unless every use only tests it; given to a flag it must read as one, or the lane stops naming it.
         #expect(result.lanefile.contains(#"let deployOptionClean = LaneOption<String?>("clean""#))
-        #expect(result.lanefile.contains(#"buildApp(clean: (try parsedOption((try lane[deployOptionClean]), "gym's clean") { Bool(optionText: $0) }))"#))
+        #expect(result.lanefile.contains(#"buildApp(clean: (try parsedOption((try lane[deployOptionClean]), "gym's clean") { Bool(optionText: $0) }), exportMethod: .appStore)"#))
         #expect(result.lanefile.contains(#"let deployOptionSkipTests = LaneOption<Bool?>("skip_tests""#))
         #expect(result.lanefile.contains("options: [deployOptionVersion, deployOptionClean, deployOptionSkipTests]"))
         #expect(result.lanefile.contains("try await incrementVersionNumber(versionNumber: (try lane[deployOptionVersion]))"))
@@ -187,7 +188,7 @@ import Testing
         #expect(result.report.todos.map(\.line).sorted() == [11, 18])
         // A top-level `$name` is read by every lane like a constant; a plain name taking its Swift name stays a TODO.
         #expect(result.lanefile.contains(#"let app_name = "App""#))
-        #expect(result.lanefile.contains(#"try await buildApp(scheme: app_name)"#))
+        #expect(result.lanefile.contains(#"try await buildApp(scheme: app_name, exportMethod: .appStore)"#))
     }
 
     @Test func hooksBecomeLanesHooks() {
@@ -314,7 +315,7 @@ import Testing
               zip(path: lane_context[SharedValues::DSYM_OUTPUT_PATH], output_path: "dsyms.zip")
             end
             """)
-        #expect(result.lanefile.contains(#"let buildAppResult = try await buildApp(scheme: "App")"#))
+        #expect(result.lanefile.contains(#"let buildAppResult = try await buildApp(scheme: "App", exportMethod: .appStore)"#))
         #expect(result.lanefile.contains(#"try echo("Built \(buildAppResult.path ?? "")")"#))
         // zip's path must be a String and dSYMZipPath is optional: without a dSYM zip the step stops naming
         // the option, as fastlane stops on a nil required option.

@@ -163,7 +163,7 @@ import Testing
             }
             """, into: &configuration)
         let swift = FastlaneImporter.importRuby("lane :beta do\n  gym\nend\n", configuration: configuration)
-        #expect(swift.lanefile.contains(#"try await buildApp(scheme: "Mac", outputDirectory: "./build")"#), "\(swift.lanefile)")
+        #expect(swift.lanefile.contains(#"try await buildApp(scheme: "Mac", outputDirectory: "./build", exportMethod: .appStore)"#), "\(swift.lanefile)")
 
         var ruby = FastlaneConfiguration()
         ConfigurationFiles.read("Appfile", """

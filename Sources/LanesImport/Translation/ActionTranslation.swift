@@ -253,6 +253,10 @@ extension FastfileTranslator {
                 pairs.append(RubyPair(key: .symbol(key, call.position), value: .name(key, call.position)))
             }
         }
+        for fallback in FastlaneValues.fastlaneDefaults[stepID] ?? [] where !pairs.contains(where: { $0.key.symbolText == fallback.option })
+            && !(fallback.unless.map { unless in pairs.contains { $0.key.symbolText == unless } } ?? false) {
+            pairs.append(RubyPair(key: .symbol(fallback.option, call.position), value: fallback.value))
+        }
         for pair in pairs {
             guard let key = pair.key.symbolText else {
                 drop("(computed)", of: call.name, line: line, reason: "an option name computed at run time")
