@@ -8,7 +8,7 @@
 # tab-separated: project, the lane and its options (`build version:1.0`), NAME=value pairs
 # (space-separated) for the environment, and the Xcode projects the corpus lacks (space-separated
 # paths, each a copy of the test fixture Brewer.xcodeproj). Nothing of CORPUS is written; runs happen
-# in a copy, a git repository where the import is committed as a team would.
+# in a copy, a git repository where the import is committed as a team would. An empty field is `-`.
 set -u
 corpus=$1
 plan=$2
@@ -25,6 +25,9 @@ total=0
 tab=$(printf '\t')
 while IFS="$tab" read -r project lane environment projects; do
     case "$project" in ''|'#'*) continue ;; esac
+    # A tab is white space to `read`: an empty field is written `-`.
+    [ "$environment" = "-" ] && environment=""
+    [ "${projects:-}" = "-" ] && projects=""
     total=$((total + 1))
     run=$work/$total-$project
     stand=$work/$total-stand-ins
