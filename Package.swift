@@ -84,7 +84,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "HistoryBenchmark", path: "Benchmarks/HistoryBenchmark"),
         .executableTarget(name: "LanefileCompileBenchmark", path: "Benchmarks/LanefileCompileBenchmark"),
+        .executableTarget(name: "LanefileScaleBenchmark", path: "Benchmarks/LanefileScaleBenchmark"),
         .executableTarget(name: "CLIBenchmark", path: "Benchmarks/CLIBenchmark"),
         .executableTarget(name: "PackageStartupBenchmark", path: "Benchmarks/PackageStartupBenchmark"),
 

@@ -1,10 +1,14 @@
-# Homebrew formula that builds lanes from source (there is no release tarball yet, so HEAD only).
+# Homebrew formula: lanes' release archive (`make dist`), or built from source with --HEAD.
 # From a clone:  brew tap lanes/lanes "$PWD" && brew install --HEAD lanes/lanes/lanes
 class Lanes < Formula
   desc "Continuous delivery for app teams, in typed Swift"
   # The public repository's address; replace both when the project is published elsewhere.
   homepage "https://github.com/lanes/lanes"
   head "https://github.com/lanes/lanes.git", branch: "main"
+  # The release archive `make dist` packs on macOS: lanes prebuilt, unpacked as is. No release is
+  # published yet; Tools/release-formula.sh ARCHIVE fills these two lines in when one is.
+  # url "https://github.com/lanes/lanes/releases/download/v0.1.0/lanes-0.1.0-macos-arm64.tar.gz"
+  # sha256 "SHA256 of the archive"
 
   depends_on "pkgconf" => :build
   depends_on xcode: ["26.0", :build] # Swift 6.2 (swift-tools-version in Package.swift)
@@ -16,6 +20,10 @@ class Lanes < Formula
   uses_from_macos "zlib"
 
   def install
+    unless build.head?
+      prefix.install "bin", "lib" # the release archive is the installed layout
+      return
+    end
     system "swift", "build", "--disable-sandbox", "-c", "release"
     # install-files copies the build; `make install` would also run `brew install` for the libraries.
     system "make", "install-files", "PREFIX=#{prefix}", "BIN=#{buildpath}/.build/release"

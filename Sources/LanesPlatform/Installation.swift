@@ -12,6 +12,19 @@ public struct Installation: Sendable {
     public let templatesDirectory: String
     /// The compiler to build Lanefiles with: the one lanes was built with (Linux has no stable Swift ABI).
     public let swiftc: String
+    /// Where a compiled Lanefile gets the Swift runtime from.
+    public var runtime: Runtime = .toolchain
+
+    public enum Runtime: String, Sendable {
+        /// The toolchain's Swift libraries, linked by swiftc (a build folder; macOS).
+        case toolchain
+        /// `libLanes.so` itself, which `make install` links with the Swift runtime and Foundation
+        /// inside (Tools/link-installed.sh, Linux): the runner is linked against it alone.
+        case selfContained = "self-contained"
+    }
+
+    /// The file `make install` writes when libLanes carries the runtime (`Runtime.selfContained`).
+    static let runtimeFile = "runtime"
 
     public static func locate(environment: [String: String]) throws -> Installation {
         if let home = environment["LANES_HOME"], !home.isEmpty {
@@ -47,8 +60,21 @@ public struct Installation: Sendable {
                                     hint: "reinstall with `make install PREFIX=...`")
         }
         let recorded = (try? FilePath.read(home + "/" + recordedCompilerFile)).flatMap { $0.split(separator: "\n").first.map(String.init) }
-        return Installation(
+        var installation = Installation(
             modulesDirectory: home + "/Modules", libraryDirectory: home, toolExecutable: home + "/lanes-tool",
             templatesDirectory: home + "/templates", swiftc: environment["LANES_SWIFTC"] ?? recorded ?? "swiftc")
+        if let text = try? FilePath.read(home + "/" + runtimeFile),
+           let runtime = Runtime(rawValue: String(text.split(separator: "\n").first ?? "")) {
+            installation.runtime = runtime
+        }
+        return installation
     }
+}
+
+/// What links a runner against a self-contained libLanes: the toolchain's clang (with lld) and the
+/// object every Swift image starts with, which registers its metadata with the runtime. swiftc
+/// would also link the toolchain's Swift libraries, a second runtime beside the one in libLanes.
+public struct RuntimeLinker: Sendable, Equatable {
+    public let clang: String
+    public let runtimeObject: String
 }

@@ -18,6 +18,10 @@ struct PackageBuilder {
     let modulesDirectory: String
     let libraryDirectory: String
     let swiftc: String
+    /// `libLanefilePackages.a`, linked whole into the runner, when libLanes carries the Swift runtime
+    /// (`Installation.Runtime.selfContained`): a shared library built by SwiftPM would load the
+    /// toolchain's Swift libraries, a second runtime.
+    var staticLibrary = false
 
     static let wrapperName = "LanefilePackages"
 
@@ -69,10 +73,10 @@ struct PackageBuilder {
             _ = try swiftPM(["package", "--package-path", wrapper, "--scratch-path", buildFolder, "update"],
                             failure: { declared.explain(buildOutput: $0) })
         }
+        let linking = staticLibrary ? [] : ["-Xlinker", "-L" + libraryDirectory, "-Xlinker", "-lLanes",
+                                            "-Xlinker", "-rpath", "-Xlinker", libraryDirectory]
         _ = try swiftPM(["build", "--package-path", wrapper, "--scratch-path", buildFolder, "--product", Self.wrapperName,
-                         "-Xswiftc", "-I", "-Xswiftc", modulesDirectory,
-                         "-Xlinker", "-L" + libraryDirectory, "-Xlinker", "-lLanes",
-                         "-Xlinker", "-rpath", "-Xlinker", libraryDirectory],
+                         "-Xswiftc", "-I", "-Xswiftc", modulesDirectory] + linking,
                         failure: { declared.explain(buildOutput: $0) })
         if let resolved = FileManager.default.contents(atPath: wrapper + "/Package.resolved"),
            FileManager.default.contents(atPath: pins) != resolved {
@@ -92,7 +96,7 @@ struct PackageBuilder {
 
             let package = Package(
                 name: "\(Self.wrapperName)",
-                products: [.library(name: "\(Self.wrapperName)", type: .dynamic, targets: ["\(Self.wrapperName)"])],
+                products: [.library(name: "\(Self.wrapperName)", type: .\(staticLibrary ? "static" : "dynamic"), targets: ["\(Self.wrapperName)"])],
                 dependencies: [
             \(dependencies)
                 ],
@@ -116,9 +120,8 @@ struct PackageBuilder {
         let products = buildFolder + "/debug"
         let files = FileManager.default
         try files.createDirectory(atPath: output + "/lib", withIntermediateDirectories: true)
-        let library = products + "/lib\(Self.wrapperName).so"
-        let fallback = products + "/lib\(Self.wrapperName).dylib"
-        let built = files.fileExists(atPath: library) ? library : fallback
+        let built = ["a", "so", "dylib"].map { products + "/lib\(Self.wrapperName).\($0)" }
+            .first { files.fileExists(atPath: $0) && ($0.hasSuffix(".a") == staticLibrary) } ?? products + "/lib\(Self.wrapperName).so"
         try files.copyItem(atPath: built, toPath: output + "/lib/" + (built as NSString).lastPathComponent)
         let modules = files.fileExists(atPath: products + "/Modules") ? products + "/Modules" : products
         try files.createDirectory(atPath: output + "/Modules", withIntermediateDirectories: true)
