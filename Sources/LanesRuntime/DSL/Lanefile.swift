@@ -88,13 +88,15 @@ public struct Lanefile: Sendable {
                 }
             }
         }
-        for name in Set(lanes.map(\.name)).sorted() {
-            let same = lanes.filter { $0.name == name }
+        let byName = Dictionary(grouping: lanes, by: \.name)
+        let subcommands = Subcommands.names
+        for name in byName.keys.sorted() {
+            let same = byName[name] ?? []
             if same.count > 1 {
                 let summaries = same.map { "\"\($0.summary)\"" }.joined(separator: " and ")
                 problems.append("lane '\(name)' is defined \(same.count) times: \(summaries)")
             }
-            if Subcommands.names.contains(name) {
+            if subcommands.contains(name) {
                 problems.append("lane '\(name)' has the name of the subcommand `lanes \(name)`, which would always run instead")
             }
         }
@@ -133,6 +135,8 @@ extension Lanefile {
     /// Two steps with one id (two packages, or a package and lanes itself) would make `lanes run ID`
     /// ambiguous: name both modules and the line that registers them.
     func stepProblems() -> [String] {
+        // Most Lanefiles register no step: every start would read every built-in definition for nothing.
+        guard !steps.isEmpty else { return [] }
         var owners: [String: String] = [:]
         for type in StepCatalog.builtIn { owners[type.definition.id] = "lanes" }
         var problems: [String] = []
