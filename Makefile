@@ -37,6 +37,7 @@ UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-
 APT_PACKAGES += chromium chromium-driver
 APT_PACKAGES += sqlite3  # the command line bench-history compares with
 APT_PACKAGES += zip unzip  # Info-ZIP: bench-archive's anchor and an independent reader of lanes' Zip64 zips
+APT_PACKAGES += strace  # stands in for a debugger attached to a runner that holds secrets (TracedRunTests)
 PIP_PACKAGES += selenium
 PIP_PACKAGES += botocore  # the STS stand-in checks lanes' AssumeRole signatures with botocore's own signer (awscli 1.46 no longer pulls it in)
 PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' requests against Apple's OpenAPI description
@@ -51,7 +52,7 @@ LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesS
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build test demo install install-files dist dist-files bench bench-install bench-startup bench-history bench-lanefile-compile bench-lanefile-scale bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
+.PHONY: all deps test-deps venv build typecheck-darwin test demo install install-files dist dist-files bench bench-install bench-startup bench-history bench-lanefile-compile bench-lanefile-scale bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
 
 all: build
 
@@ -112,6 +113,12 @@ demo: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/lanes export --to kubernetes --lane developerRelease
 	@git diff --quiet --exit-code || { echo "make demo changed tracked files:"; git status --short; exit 1; }
 
+# The code a Mac compiles and Linux never does (LanesPlatform's Darwin files, the driver against them),
+# type-checked for macOS 15: against a stand-in for the SDK transcribed from Apple's headers on Linux,
+# against the real SDK on a Mac (Tools/darwin-typecheck/README.md).
+typecheck-darwin:
+	Tools/darwin-typecheck/run.sh
+
 # Suites that start processes which must outlive or be ended by other lanes, or that time real
 # kill -9s and minutes: run on their own after the rest, so that no parallel test's load or process
 # churn decides their outcome.
@@ -121,7 +128,7 @@ ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTe
 # Foundation watches for its end, once left every test thread waiting. It is stopped, reported, and run
 # once more; a second stall or any failure fails.
 PARALLEL_LIMIT ?= 900
-test: test-deps deps-upload-servers
+test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
 	@status=0; PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || status=$$?; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \

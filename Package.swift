@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "LanesCron", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesXcode", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
-        .target(name: "LanesGit", dependencies: ["CGit2", "LanesPlatform"], swiftSettings: resilient),
+        // COpenSSL beside CGit2: the shim starts OpenSSL itself, and COpenSSL's pkg-config flags (Homebrew's
+        // openssl@3 is keg-only: its -I and -L are found only through its own .pc) then reach this module and
+        // every product that links it.
+        .target(name: "LanesGit", dependencies: ["CGit2", "COpenSSL", "LanesPlatform"], swiftSettings: resilient),
         // fastlane match storages: the file encryption, the layout, choosing and reading in memory.
         .target(name: "LanesMatch", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"], swiftSettings: resilient),
         // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
@@ -83,12 +86,12 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
-        .executableTarget(name: "StartupBenchmark", path: "Benchmarks/StartupBenchmark"),
-        .executableTarget(name: "HistoryBenchmark", path: "Benchmarks/HistoryBenchmark"),
+        .executableTarget(name: "StartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "HistoryBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/HistoryBenchmark"),
         .executableTarget(name: "LanefileCompileBenchmark", path: "Benchmarks/LanefileCompileBenchmark"),
-        .executableTarget(name: "LanefileScaleBenchmark", path: "Benchmarks/LanefileScaleBenchmark"),
-        .executableTarget(name: "CLIBenchmark", path: "Benchmarks/CLIBenchmark"),
-        .executableTarget(name: "PackageStartupBenchmark", path: "Benchmarks/PackageStartupBenchmark"),
+        .executableTarget(name: "LanefileScaleBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/LanefileScaleBenchmark"),
+        .executableTarget(name: "CLIBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/CLIBenchmark"),
+        .executableTarget(name: "PackageStartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/PackageStartupBenchmark"),
 
         .executableTarget(name: "SigningBench", dependencies: ["LanesSigning"], path: "Benchmarks/SigningBench"),
         .executableTarget(name: "XcodeBenchmark", dependencies: ["LanesXcode", "LanesPlatform"], path: "Benchmarks/XcodeBenchmark"),
@@ -97,10 +100,10 @@ let package = Package(
         .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "RedactionBenchmark", dependencies: ["LanesRuntime", "LanesPlatform"], path: "Benchmarks/RedactionBenchmark"),
         .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
-        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload"], path: "Benchmarks/UploadBenchmark"),
-        .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit"], path: "Benchmarks/GitBenchmark"),
+        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload", "LanesPlatform"], path: "Benchmarks/UploadBenchmark"),
+        .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit", "LanesPlatform"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
-        .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild"], path: "Benchmarks/ArchiveBenchmark"),
+        .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/ArchiveBenchmark"),
 
         .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),

@@ -41,7 +41,7 @@ python3 - "$work/projects" "$((end - start))" <<'PY'
 import json, os, sys
 folder, seconds = sys.argv[1], sys.argv[2]
 projects = sorted(os.listdir(folder))
-compiled = 0; crashed = []; outcomes = {"step": 0, "implicit": 0, "fastlane": 0, "todo": 0}
+compiled = 0; crashed = []; outcomes = {"step": 0, "step with dropped options": 0, "implicit": 0, "fastlane": 0, "todo": 0}
 rows = []
 for name in projects:
     path = os.path.join(folder, name, "report.json")

@@ -6,6 +6,7 @@
 // Usage: ArchiveBenchmark [--gigabytes N] [--work DIR]
 import Foundation
 import LanesBuild
+import LanesPlatform
 
 func argument(_ name: String) -> String? {
     let arguments = CommandLine.arguments
@@ -40,7 +41,7 @@ struct Measurement {
 
 /// Runs a program, its output to /dev/null; wall time and the child's peak RSS from wait4.
 func measure(_ tool: String, _ arguments: [String]) -> Measurement {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -57,7 +58,7 @@ func measure(_ tool: String, _ arguments: [String]) -> Measurement {
     wait4(pid, &status, 0, &usage)
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Measurement(tool: tool, seconds: seconds, peakRSSMiB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xff)
+    return Measurement(tool: tool, seconds: seconds, peakRSSMiB: Double(ProcessUsage(usage).peakResidentBytes) / 1_048_576, status: (status >> 8) & 0xff)
 }
 
 func fileSize(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1 }

@@ -16,11 +16,7 @@ func now() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-func peakRSSMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    return Double(usage.ru_maxrss) / 1024   // kilobytes on Linux
-}
+func peakRSSMegabytes() -> Double { Double(ProcessUsage.current().peakResidentBytes) / 1_048_576 }
 
 func fail(_ message: String) -> Never {
     FileDescriptorIO.writeAll(Array("error: \(message)\n".utf8), to: 2)
@@ -122,7 +118,7 @@ func peakRSSOfRunning(_ pid: pid_t) -> Double? {
 /// The peak is read from /proc while it runs: `wait4`'s ru_maxrss would report this process's own
 /// peak, which a spawned child inherits on Linux.
 func timeXcbeautify(_ program: String) -> (Double, Double?)? {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, logPath, O_RDONLY, 0)

@@ -3,6 +3,7 @@
 // of wall time, release build, warm cache.
 // Usage: swift run -c release CLIBenchmark [--lanes PATH] [--runs N]
 import Foundation
+import LanesPlatform
 
 var lanesPath = FileManager.default.currentDirectoryPath + "/.build/release/lanes"
 var runs = 40
@@ -21,7 +22,7 @@ guard FileManager.default.isExecutableFile(atPath: lanesPath) else {
 /// Wall time of one run in milliseconds, output discarded; posix_spawn keeps Foundation's own
 /// process start-up out of the figure.
 func timed(_ arguments: [String], in directory: URL, environment: [String: String]) -> Double {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

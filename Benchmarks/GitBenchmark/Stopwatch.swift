@@ -1,4 +1,5 @@
 import Foundation
+import LanesPlatform
 
 /// Wall-clock timing of child processes, started with posix_spawn (Foundation's Process adds
 /// start-up work of its own that would blur a few-millisecond difference).
@@ -20,7 +21,7 @@ enum Stopwatch {
     /// Runs `arguments` in `directory` with output discarded; returns its wall and CPU times.
     /// CPU time is the steadier figure on a machine shared with other work.
     static func run(_ arguments: [String], in directory: URL) throws -> Times {
-        var actions = posix_spawn_file_actions_t()
+        var actions = ChildProcess.newFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

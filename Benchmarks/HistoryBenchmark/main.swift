@@ -4,6 +4,7 @@
 // runs each once, in turn, so the load of a shared machine falls on all alike; medians and ratios.
 // Usage: HistoryBenchmark --lanes PREFIX/bin/lanes [--runs N] [--history N]
 import Foundation
+import LanesPlatform
 
 struct Options {
     var lanes = ""
@@ -31,7 +32,7 @@ func fail(_ message: String) -> Never {
 
 /// Wall time in milliseconds of a command run to completion, output discarded (posix_spawn).
 func timed(_ arguments: [String], environment: [String: String]) -> Double {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

@@ -7,6 +7,7 @@
 // (1: linear, 2: quadratic).
 // Usage: LanefileScaleBenchmark --lanes [LABEL=]PATH [--lanes LABEL=PATH ...] [--sizes 25,50,100,200] [--steps 20] [--runs N]
 import Foundation
+import LanesPlatform
 
 struct Build {
     let label: String
@@ -76,7 +77,7 @@ struct Sample {
 /// compiler it waited for) and peak resident memory.
 func coldList(_ build: Build, in directory: String, cache: String) -> Sample {
     try? FileManager.default.removeItem(atPath: cache)
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -97,9 +98,9 @@ func coldList(_ build: Build, in directory: String, cache: String) -> Sample {
     wait4(pid, &status, 0, &usage)
     let elapsed = ContinuousClock.now - start
     guard status == 0 else { fail("\(build.label): lanes list failed in \(directory): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")") }
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    let measured = ProcessUsage(usage)
     return Sample(wall: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                  cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakMiB: Double(usage.ru_maxrss) / 1024)
+                  cpu: measured.cpuSeconds, peakMiB: Double(measured.peakResidentBytes) / (1 << 20))
 }
 
 func median(_ values: [Double]) -> Double {

@@ -4,6 +4,7 @@
 // Targets (issue 26): with the package, median ≤ 25 ms and ≤ 1.5x the median without.
 // Usage: swift run -c release PackageStartupBenchmark [--lanes PATH] [--runs N]
 import Foundation
+import LanesPlatform
 
 var lanes = FileManager.default.currentDirectoryPath + "/.build/release/lanes"
 var runs = 60
@@ -24,7 +25,7 @@ func write(_ text: String, _ path: String) throws {
 /// Wall time and CPU time (user + system, which a busy machine inflates less) of one run in
 /// milliseconds, output discarded; posix_spawn, as Process adds its own cost.
 func timed(_ arguments: [String], in directory: String, environment: [String: String]) -> (wall: Double, cpu: Double) {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

@@ -55,7 +55,7 @@ func timedRun(_ arguments: [String], in directory: URL, environment: [String: St
               outputFile: URL) throws -> Measure {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw BenchmarkError("pipe failed") }
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     switch sink {
@@ -91,9 +91,9 @@ func timedRun(_ arguments: [String], in directory: URL, environment: [String: St
     if sink == .file {
         total = (try FileManager.default.attributesOfItem(atPath: outputFile.path)[.size] as? Int) ?? 0
     }
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    let used = ProcessUsage(usage)
     return Measure(wall: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                   cpu: cpu, peakRSS: Int(usage.ru_maxrss), bytes: total)
+                   cpu: used.cpuSeconds, peakRSS: used.peakResidentBytes / 1024, bytes: total)
 }
 
 /// lanes' redactor alone on the same file, read 64 KiB at a time (what a child's read hands over).

@@ -8,6 +8,7 @@
 // instructions it executes: a figure the machine's load does not move.
 // Usage: StartupBenchmark --lanes PREFIX/bin/lanes [--runs N] [--instructions]
 import Foundation
+import LanesPlatform
 
 struct Options {
     var lanes = ""
@@ -41,7 +42,7 @@ struct Sample {
 /// Runs a command to completion with its output discarded: wall time and the child's CPU time, in
 /// milliseconds. posix_spawn and wait4, so nothing of Foundation's Process is in the figure.
 func run(_ arguments: [String], in directory: String, environment: [String: String]) -> Sample {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -59,9 +60,8 @@ func run(_ arguments: [String], in directory: String, environment: [String: Stri
     wait4(pid, &status, 0, &usage)
     let elapsed = ContinuousClock.now - start
     guard status == 0 else { fail("\(arguments.joined(separator: " ")) failed (wait status \(status)); run it by hand to see why") }
-    func milliseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
     return Sample(wall: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
-                  cpu: milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime))
+                  cpu: ProcessUsage(usage).cpuSeconds * 1000)
 }
 
 /// Runs a shell command line and returns its standard output; fails the benchmark when it fails.

@@ -4,6 +4,7 @@
 //
 //   UploadBenchmark --lanes .build/release/lanes-tool [--size-mib 1024] [--runs 2]
 import Foundation
+import LanesPlatform
 import LanesUpload
 
 struct Measurement {
@@ -23,7 +24,7 @@ func argument(_ name: String) -> String? {
 
 /// Runs `arguments` with `environment`, output to `log`; measures wall time and the child's peak RSS.
 func measure(_ tool: String, _ arguments: [String], environment: [String: String], log: String) -> Measurement {
-    var actions = posix_spawn_file_actions_t()
+    var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
@@ -43,8 +44,9 @@ func measure(_ tool: String, _ arguments: [String], environment: [String: String
     argv.forEach { free($0) }
     envp.forEach { free($0) }
     posix_spawn_file_actions_destroy(&actions)
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return Measurement(tool: tool, seconds: seconds, peakRSSMiB: Double(usage.ru_maxrss) / 1024, cpuSeconds: cpu, status: (status >> 8) & 0xff)
+    let used = ProcessUsage(usage)
+    return Measurement(tool: tool, seconds: seconds, peakRSSMiB: Double(used.peakResidentBytes) / 1_048_576, cpuSeconds: used.cpuSeconds,
+                       status: (status >> 8) & 0xff)
 }
 
 func shell(_ command: String) -> Int32 {

@@ -28,10 +28,6 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-/// glibc's `mallopt` (malloc.h is not part of the Glibc module).
-@_silgen_name("mallopt")
-func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-
 /// One read + edit + write, as `lanes xcode provision` or a step does it.
 func editOnce() throws -> (read: Double, parse: Double, edit: Double, write: Double, changes: Int) {
     var bytes: [UInt8] = []
@@ -55,13 +51,7 @@ func editOnce() throws -> (read: Double, parse: Double, edit: Double, write: Dou
 
 /// CPU seconds (user + system) this process has used: less sensitive than wall time to other
 /// processes competing for the two cores.
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return user + system
-}
+func cpuSeconds() -> Double { ProcessUsage.current().cpuSeconds }
 
 struct Run {
     var cpu = 0.0
@@ -92,9 +82,9 @@ struct Run {
 // iteration (brk shrink + TLB shootdown), which a single lanes run, parsing once, never pays.
 var loop = Run()
 try loop.measure(iterations, restoring: original)
-// The same with the heap kept between iterations, closer to what one lanes process does.
-_ = glibcMallopt(-1 /* M_TRIM_THRESHOLD */, 512 << 20)
-_ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 32 << 20)
+// The same with the heap kept between iterations, closer to what one lanes process does (on Darwin
+// the allocator keeps it by itself, and the two runs measure the same).
+let allocatorSetting = AllocatorTuning.keepFreedMemory()
 var kept = Run()
 try kept.measure(iterations, restoring: original)
 
@@ -137,7 +127,7 @@ do {
 let swiftMedian = median(kept.totals)
 print("file: \(source.lastPathComponent) (\(original.count) bytes)")
 loop.report("LanesXcode read+edit+write, default malloc")
-kept.report("LanesXcode read+edit+write, heap kept between runs")
+kept.report("LanesXcode read+edit+write, heap kept between runs (\(allocatorSetting ?? "the allocator's default"))")
 if let pythonMedian, let pythonCPU {
     let swiftCPU = kept.cpu / Double(kept.totals.count)
     print(String(format: "Python pbxproj load+save: median %.0f ms wall, %.0f ms CPU over %d runs", pythonMedian * 1000, pythonCPU * 1000, pythonRuns))

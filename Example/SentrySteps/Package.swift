@@ -11,6 +11,8 @@ let standalone = Context.environment["LANES_PACKAGE_BUILD"] == nil
 
 let package = Package(
     name: "SentrySteps",
+    // lanes' modules are built for macOS 15: a target importing Lanes needs at least that.
+    platforms: [.macOS(.v15)],
     products: [.library(name: "SentrySteps", targets: ["SentrySteps"])],
     targets: [
         .target(

@@ -80,7 +80,8 @@ public enum LanefileFunctions {
 
     private static func facts(_ option: OptionInfo) -> String {
         var facts: [String] = []
-        if let variable = option.environmentVariable { facts.append("environment \(variable)") }
+        if !option.environmentVariables.isEmpty { facts.append("environment \(option.environmentVariables.joined(separator: ", then "))") }
+        if !option.aliases.isEmpty { facts.append("also named \(option.aliases.joined(separator: ", "))") }
         if let value = option.defaultText { facts.append("default \(value)") }
         if option.isSecret { facts.append("secret") }
         return facts.isEmpty ? "" : " (\(facts.joined(separator: "; ")))"

@@ -21,22 +21,7 @@ public enum StepReference {
 
     /// One step's options and examples, for a terminal.
     public static func page(for info: StepInfo) -> String {
-        var text = "\(info.id): \(info.summary)\n\nIn a Lanefile: \(info.definition.functionName)(...)"
-        text += info.resultType == "Void" ? "\n" : " -> \(info.resultType)\n"
-        text += "\nOptions:\n"
-        if info.options.isEmpty { text += "  (none)\n" }
-        for option in info.options {
-            text += "  \(option.name) (\(facts(option).joined(separator: ", ")))\n      \(option.summary)\n"
-        }
-        for (name, value) in info.definition.standaloneDefaults.sorted(by: { $0.key < $1.key }) {
-            text += "\nRun alone (lanes run), \(name) defaults to \(value).\n"
-        }
-        if !info.examples.isEmpty { text += "\nExamples:\n" }
-        for example in info.examples {
-            text += "  In a lane:        \(example.swift)\n"
-            text += "  From a shell:     \(commandLine(example, id: info.id))\n\n"
-        }
-        return text
+        info.helpPage
     }
 
     /// `lanes actions --json`: every step as a value.
@@ -66,12 +51,16 @@ public enum StepReference {
                 } else {
                     text += "| option | Swift | type | environment | default | |\n| --- | --- | --- | --- | --- | --- |\n"
                     for option in info.options {
-                        let cells = ["`\(option.name)`", "`\(option.swiftName)`", "`\(option.typeName)`",
-                                     option.environmentVariable.map { "`\($0)`" } ?? "",
+                        let aliases = option.aliases.isEmpty ? "" : " (also " + option.aliases.map { "`\($0)`" }.joined(separator: ", ") + ")"
+                        let cells = ["`\(option.name)`\(aliases)", "`\(option.swiftName)`", "`\(option.typeName)`",
+                                     option.environmentVariables.map { "`\($0)`" }.joined(separator: ", "),
                                      option.defaultText.map { "`\($0)`" } ?? (option.isRequired ? "required" : ""),
                                      (option.isSecret ? "secret: " : "") + option.summary]
                         text += "| " + cells.map { $0.replacingPipes }.joined(separator: " | ") + " |\n"
                     }
+                }
+                for (name, reason) in info.definition.ignoredOptions.sorted(by: { $0.key < $1.key }) {
+                    text += "\nfastlane's `\(name)` is accepted and ignored: \(reason).\n"
                 }
                 for (name, value) in info.definition.standaloneDefaults.sorted(by: { $0.key < $1.key }) {
                     text += "\nRun alone with `lanes run`, `\(name)` defaults to `\(value)`.\n"
@@ -82,15 +71,6 @@ public enum StepReference {
             }
         }
         return text
-    }
-
-    private static func facts(_ option: OptionInfo) -> [String] {
-        var facts = [option.typeName]
-        if let variable = option.environmentVariable { facts.append("env \(variable)") }
-        if option.isSecret { facts.append("secret: environment only") }
-        if let value = option.defaultText { facts.append("default \(value)") }
-        facts.append(option.isRequired ? "required" : "optional")
-        return facts
     }
 
     private static func commandLine(_ example: StepExample, id: String) -> String {

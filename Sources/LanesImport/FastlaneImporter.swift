@@ -68,19 +68,77 @@ public enum FastlaneImporter {
     /// A Ruby Fastfile's text.
     public static func importRuby(_ text: String, configuration: FastlaneConfiguration = FastlaneConfiguration(),
                                   source: String = "fastlane/Fastfile") -> ImportResult {
-        let (statements, texts) = RubyParser.parseWithTexts(text)
-        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts)
+        let (statements, texts) = RubyParser.parseWithTexts(SwiftText.normalisingLineEnds(text))
+        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts,
+                                            editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
         let (lanefile, map) = translator.translate(statements, source: source)
-        return ImportResult(lanefile: lanefile, report: translator.report, lineMap: map)
+        var report = translator.report
+        report.lostLanes = LaneCensus.rubyLanes(in: SwiftText.normalisingLineEnds(text)).filter { name in
+            !report.lanes.contains { $0.fastlaneName == name || $0.fastlaneName.hasSuffix(" " + name) }
+        }
+        return ImportResult(lanefile: lanefile, report: report, lineMap: map)
     }
 
     /// A Swift Fastfile's text (`class Fastfile: LaneFile`), read into the same tree as Ruby.
     public static func importSwift(_ text: String, configuration: FastlaneConfiguration = FastlaneConfiguration(),
                                    source: String = "fastlane/Fastfile.swift") -> ImportResult {
-        let (statements, texts) = SwiftFastfileReader.read(text)
-        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts)
+        let (statements, texts) = SwiftFastfileReader.read(SwiftText.normalisingLineEnds(text))
+        var translator = FastfileTranslator(configuration: configuration, statementTexts: texts,
+                                            editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
         let (lanefile, map) = translator.translate(statements, source: source)
-        return ImportResult(lanefile: lanefile, report: translator.report, lineMap: map)
+        var report = translator.report
+        report.lostLanes = LaneCensus.swiftLanes(in: SwiftText.normalisingLineEnds(text)).filter { name in
+            !report.lanes.contains { $0.fastlaneName == name || $0.fastlaneName.hasSuffix(" " + name) }
+        }
+        return ImportResult(lanefile: lanefile, report: report, lineMap: map)
+    }
+}
+
+/// The lanes a Fastfile defines, read line by line without the parser: what the Lanefile must have,
+/// so a construct the parser misreads can never take lanes with it unnoticed.
+enum LaneCensus {
+    /// `lane :beta do`, `private_lane :"hotfix-start"`, `override_lane(:x)`.
+    static func rubyLanes(in text: String) -> [String] {
+        var names: [String] = []
+        var inCommentBlock = false
+        for line in text.split(separator: "\n") {
+            // `=begin` ... `=end`: Ruby's block comment.
+            if line.hasPrefix("=begin") { inCommentBlock = true }
+            if inCommentBlock {
+                if line.hasPrefix("=end") { inCommentBlock = false }
+                continue
+            }
+            var rest = line.drop { $0 == " " || $0 == "\t" }
+            guard let keyword = ["private_lane", "override_lane", "lane"].first(where: { rest.hasPrefix($0) }) else { continue }
+            rest = rest.dropFirst(keyword.count)
+            guard let next = rest.first, next == " " || next == "(" || next == "\t" else { continue }
+            rest = rest.drop { $0 == " " || $0 == "(" || $0 == "\t" }
+            guard rest.first == ":" else { continue }
+            rest = rest.dropFirst()
+            let name: Substring
+            if let quote = rest.first, quote == "\"" || quote == "'" {
+                name = rest.dropFirst().prefix { $0 != quote }
+            } else {
+                name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "?" || $0 == "!" }
+            }
+            if !name.isEmpty { names.append(String(name)) }
+        }
+        return names
+    }
+
+    /// `func betaLane(` or `func betaLane(withOptions`: fastlane's Swift lanes end in `Lane`.
+    static func swiftLanes(in text: String) -> [String] {
+        var names: [String] = []
+        for line in text.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            guard let range = trimmed.range(of: "func ") else { continue }
+            let before = trimmed[..<range.lowerBound]
+            guard before.split(separator: " ").allSatisfy({ ["public", "private", "fileprivate", "internal", "override", "open", "@objc"].contains($0) }) else { continue }
+            let name = trimmed[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            guard name.hasSuffix("Lane"), name.count > 4, trimmed[range.upperBound...].dropFirst(name.count).first == "(" else { continue }
+            names.append(String(name.dropLast(4)))
+        }
+        return names
     }
 }
 
@@ -88,7 +146,7 @@ public enum FastlaneImporter {
 /// `scheme "App"`, read with the same parser as the Fastfile.
 enum ConfigurationFiles {
     static func read(_ name: String, _ text: String, into configuration: inout FastlaneConfiguration) {
-        let statements = RubyParser.parse(text)
+        let statements = RubyParser.parse(SwiftText.normalisingLineEnds(text))
         if name == "Pluginfile" {
             for case .call(let call) in statements where call.name == "gem" {
                 if let plugin = call.arguments.first?.symbolText { configuration.plugins.append(plugin) }

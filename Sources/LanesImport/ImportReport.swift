@@ -4,8 +4,11 @@ import Foundation
 /// secrets and variables declared, and the commands to try the result. Rendered as Markdown or JSON.
 public struct ImportReport: Sendable, Codable {
     public enum Outcome: String, Sendable, Codable {
-        /// A lanes step (or plain Lanefile code the action map names) does it.
+        /// A lanes step (or plain Lanefile code the action map names) does it, with every option given.
         case step
+        /// A lanes step does it, but some options the Fastfile gave were dropped (named in `detail` and
+        /// under "Options dropped"): it may not do all the Fastfile asked.
+        case stepWithDroppedOptions = "step with dropped options"
         /// lanes does it by itself; the call is dropped with a comment.
         case implicit
         /// Kept as `sh("fastlane", "run", ...)`: works while fastlane is installed.
@@ -47,6 +50,14 @@ public struct ImportReport: Sendable, Codable {
         public let options: [String]
     }
 
+    /// A credential the Fastfile wrote as a literal: not copied, read from this secret instead.
+    public struct SecretToCreate: Sendable, Codable, Equatable {
+        public let name: String
+        public let line: Int
+        /// Where the literal was (`slack's slack_url in lane beta`).
+        public let origin: String
+    }
+
     /// A compiler error of the written Lanefile, with the Fastfile line it came from.
     public struct CompilerError: Sendable, Codable, Equatable {
         public let lanefileLine: Int
@@ -62,6 +73,28 @@ public struct ImportReport: Sendable, Codable {
     public var notes: [String] = []
     public var compiled: Bool?
     public var compilerErrors: [CompilerError] = []
+    public var secretsToCreate: [SecretToCreate] = []
+    /// Lanes the Fastfile defines (read line by line, apart from the parser) that the Lanefile lacks: an importer bug.
+    public var lostLanes: [String] = []
+
+    /// Where the report stood before a statement was tried, to take back what a statement that
+    /// became a TODO had recorded (counts, so trying a statement never copies the report).
+    struct Checkpoint {
+        let actions, droppedOptions, todos, notes, secretsToCreate: Int
+    }
+
+    var checkpoint: Checkpoint {
+        Checkpoint(actions: actions.count, droppedOptions: droppedOptions.count, todos: todos.count, notes: notes.count,
+                   secretsToCreate: secretsToCreate.count)
+    }
+
+    mutating func rollBack(to checkpoint: Checkpoint) {
+        actions.removeSubrange(checkpoint.actions...)
+        droppedOptions.removeSubrange(checkpoint.droppedOptions...)
+        todos.removeSubrange(checkpoint.todos...)
+        notes.removeSubrange(checkpoint.notes...)
+        secretsToCreate.removeSubrange(checkpoint.secretsToCreate...)
+    }
 
     public var secrets: [String] { Array(Set(lanes.flatMap(\.secrets))).sorted() }
     public var environment: [String] { Array(Set(lanes.flatMap(\.environment))).sorted() }
@@ -87,8 +120,9 @@ public struct ImportReport: Sendable, Codable {
 
     public var markdown: String {
         var text = "# Import of \(source)\n\n"
-        text += "\(actions.count) action calls: \(count(.step)) became lanes steps, \(count(.implicit)) are done by lanes itself, "
-            + "\(count(.fastlane)) are kept through fastlane, \(count(.todo)) are left as TODO(import).\n\n"
+        text += "\(actions.count) action calls: \(count(.step)) became lanes steps, \(count(.stepWithDroppedOptions)) became steps with "
+            + "dropped options, \(count(.implicit)) are done by lanes itself, \(count(.fastlane)) are kept through fastlane, "
+            + "\(count(.todo)) are left as TODO(import) (each stops its lane there).\n\n"
         if let compiled {
             text += compiled ? "The Lanefile compiles.\n\n" : "**The Lanefile does not compile yet**; the errors are below.\n\n"
         }
@@ -127,6 +161,17 @@ public struct ImportReport: Sendable, Codable {
             }
             text += "\n"
         }
+        if !lostLanes.isEmpty {
+            text += "## Lanes lost\n\nThe Fastfile defines these lanes, but the Lanefile has none of them: "
+                + lostLanes.map { "`\($0)`" }.joined(separator: ", ") + ". Please report it with the Fastfile.\n\n"
+        }
+        if !secretsToCreate.isEmpty {
+            text += "## Secrets to create\n\nThe Fastfile wrote these credentials as literals. They were not copied: create each secret "
+                + "(in your CI's secret store, or a git-ignored `.env` beside the Lanefile), then remove the literal from the Fastfile's history.\n\n"
+            text += "| secret | line | was |\n|---|---|---|\n"
+            for secret in secretsToCreate { text += "| `\(secret.name)` | \(secret.line) | \(Self.cell(secret.origin)) |\n" }
+            text += "\n"
+        }
         if !secrets.isEmpty {
             text += "## Secrets declared\n\n" + secrets.map { "- `\($0)`" }.joined(separator: "\n") + "\n\n"
         }
@@ -140,7 +185,7 @@ public struct ImportReport: Sendable, Codable {
             }
             text += "\n"
         }
-        return text
+        return SwiftText.visible(text)
     }
 
     public var json: String {
@@ -150,7 +195,7 @@ public struct ImportReport: Sendable, Codable {
             let report: ImportReport
             let commands: [String]
             let secrets: [String]
-            enum CodingKeys: String, CodingKey { case source, lanes, actions, droppedOptions, todos, notes, compiled, compilerErrors, commands, secrets }
+            enum CodingKeys: String, CodingKey { case source, lanes, actions, droppedOptions, todos, notes, compiled, compilerErrors, commands, secrets, secretsToCreate, lostLanes }
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(report.source, forKey: .source)
@@ -163,6 +208,8 @@ public struct ImportReport: Sendable, Codable {
                 try container.encode(report.compilerErrors, forKey: .compilerErrors)
                 try container.encode(commands, forKey: .commands)
                 try container.encode(secrets, forKey: .secrets)
+                try container.encode(report.secretsToCreate, forKey: .secretsToCreate)
+                try container.encode(report.lostLanes, forKey: .lostLanes)
             }
         }
         let data = (try? encoder.encode(Rendered(report: self, commands: commands, secrets: secrets))) ?? Data("{}".utf8)

@@ -1,12 +1,13 @@
 import Synchronization
 internal import LanesPlatform
 
-/// Who owns a file keychain: `NAME.keychain.lock` next to it, held with `flock` by the run that
+/// Who owns a keychain: a lock file (`NAME.keychain.lock` beside a file keychain; for a macOS keychain
+/// `NAME.keychain-db.lock` in the state folder's `mac-keychains`), held with `flock` by the run that
 /// created the keychain. The kernel drops the lock when that process ends, however it ends, so
 /// - a second lane using the same name while the first runs is refused (it would delete the
 ///   first one's keychain when it finished);
 /// - a keychain whose lock nobody holds was left by a run that crashed or was killed: it is never
-///   adopted, and the next run removes it (`FileKeychain.removeLeftovers(in:)`).
+///   adopted, and the next run removes it (`FileKeychain.removeLeftovers(in:)`, `MacKeychain.removeLeftovers`).
 /// The file says `in-use` or `kept`; a keychain kept on purpose (`keep_keychain`) is not a leftover.
 final class KeychainLock: Sendable {
     private let descriptor = Mutex<Int32>(-1)

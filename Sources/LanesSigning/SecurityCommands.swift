@@ -39,8 +39,11 @@ public enum SecurityCommands {
                         summary: "set the key partition list of \(keychain)")
     }
 
-    public static func findCodeSigningIdentities(_ keychain: String) -> ToolCommand {
-        ToolCommand([tool, "find-identity", "-v", "-p", "codesigning", keychain], summary: "list code-signing identities in \(keychain)")
+    /// `-v` lists the valid identities only (a certificate chain that reaches a trusted root, not expired
+    /// or revoked); without it `security` lists every identity first, each invalid one with its reason.
+    public static func findCodeSigningIdentities(_ keychain: String, validOnly: Bool = true) -> ToolCommand {
+        ToolCommand([tool, "find-identity"] + (validOnly ? ["-v"] : []) + ["-p", "codesigning", keychain],
+                    summary: "list \(validOnly ? "valid " : "")code-signing identities in \(keychain)")
     }
 
     public static func deleteKeychain(_ path: String) -> ToolCommand {
@@ -63,6 +66,31 @@ public enum SecurityCommands {
                   words[2].hasPrefix("\""), let close = words[2].lastIndex(of: "\"") , close > words[2].startIndex else { return nil }
             let name = words[2][words[2].index(after: words[2].startIndex)..<close]
             return KeychainIdentity(commonName: String(name), sha1: String(words[1]).uppercased())
+        }
+    }
+
+    /// An identity of the "Matching identities" part of `find-identity` without `-v`, with the reason
+    /// `security` gives when it is not valid, such as `CSSMERR_TP_NOT_TRUSTED`:
+    ///
+    ///     Policy: Code Signing
+    ///       Matching identities
+    ///       1) 5F24...ACFB "iPhone Distribution: Example Corp (ABCDE12345)" (CSSMERR_TP_NOT_TRUSTED)
+    ///          1 identities found
+    ///
+    ///       Valid identities only
+    ///          0 valid identities found
+    public struct ListedIdentity: Sendable, Equatable {
+        public let identity: KeychainIdentity
+        public let problem: String?
+    }
+
+    public static func parseMatchingIdentities(_ output: String) -> [ListedIdentity] {
+        let matching = output.components(separatedBy: "Valid identities only").first ?? output
+        return matching.split(whereSeparator: \.isNewline).compactMap { line in
+            guard let identity = parseIdentities(String(line)).first, let close = line.lastIndex(of: "\"") else { return nil }
+            let rest = line[line.index(after: close)...].trimmingCharacters(in: " \t")
+            let problem = rest.hasPrefix("(") && rest.hasSuffix(")") ? String(rest.dropFirst().dropLast()) : nil
+            return ListedIdentity(identity: identity, problem: problem)
         }
     }
 

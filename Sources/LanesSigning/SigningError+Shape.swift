@@ -5,7 +5,7 @@ public import LanesPlatform
 extension SigningError: ClassifiedError {
     public var lanesKind: ErrorKind {
         switch self {
-        case .fileUnwritable, .openSSLProviderMissing: .environment
+        case .fileUnwritable, .openSSLProviderMissing, .identityNotTrusted: .environment
         case .openSSL: .laneFailure
         default: .configuration
         }

@@ -40,6 +40,9 @@ public enum SigningError: Error, Sendable, CustomStringConvertible {
     case openSSL(operation: String, detail: String)
     case keychain(name: String, problem: String)
     case identityNotFound(keychain: String, query: String)
+    /// The identity is in the keychain, but `security` does not count it valid (`reason`, such as
+    /// CSSMERR_TP_NOT_TRUSTED: its certificate chain does not reach a trusted root).
+    case identityNotTrusted(keychain: String, identity: String, reason: String)
 
     public var description: String {
         switch self {
@@ -85,6 +88,12 @@ public enum SigningError: Error, Sendable, CustomStringConvertible {
             "keychain '\(name)': \(problem)"
         case let .identityNotFound(keychain, query):
             "keychain '\(keychain)': no identity matching \(query)"
+        case let .identityNotTrusted(keychain, identity, reason) where reason == "CSSMERR_TP_NOT_TRUSTED":
+            "keychain '\(keychain)': identity \(identity) was imported, but its certificate chain is not trusted (CSSMERR_TP_NOT_TRUSTED); "
+                + "install Apple's WWDR intermediate certificate that issued it (https://www.apple.com/certificateauthority/, "
+                + "e.g. `security import AppleWWDRCAG3.cer -k ~/Library/Keychains/login.keychain-db`), or for a test certificate its own root"
+        case let .identityNotTrusted(keychain, identity, reason):
+            "keychain '\(keychain)': identity \(identity) was imported, but macOS does not count it valid for code signing (\(reason))"
         }
     }
 }

@@ -61,8 +61,7 @@ public final class HTTPServer: @unchecked Sendable {
         // Close-on-exec: a lane or `lanes list` started while serving must not hold the sockets open.
         let descriptor = StreamSocket.open(family: AF_INET)
         guard descriptor >= 0 else { throw HTTPServerError(description: "cannot create a socket: \(Self.lastError)") }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        SocketOptions.allowAddressReuse(descriptor)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = requested.port.bigEndian
@@ -146,10 +145,7 @@ public final class HTTPServer: @unchecked Sendable {
         defer { close(client) }
         // Each recv and send waits at most this long: a client that stops reading (a stream it never
         // drains) or trickles its head is dropped instead of holding a thread and its buffers.
-        var receive = timeval(tv_sec: Int(limits.headSeconds), tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &receive, socklen_t(MemoryLayout<timeval>.size))
-        var sendLimit = timeval(tv_sec: Int(limits.sendSeconds), tv_usec: numericCast(Int((limits.sendSeconds - Double(Int(limits.sendSeconds))) * 1_000_000)))
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &sendLimit, socklen_t(MemoryLayout<timeval>.size))
+        SocketOptions.setTimeouts(client, receive: limits.headSeconds, send: limits.sendSeconds)
         let response: HTTPResponse
         var isHead = false
         switch readHead(client, deadline: Date().addingTimeInterval(limits.headSeconds)) {

@@ -53,6 +53,10 @@ import Testing
         let typo = try lanes.run(["help", "deplyo"], in: project)
         #expect(typo.status == 64)
         #expect(typo.standardError.contains("did you mean deploy?"))
+        // Issue 33: a step's page when no lane has the name, with its aliases and fastlane's variables.
+        let step = try lanes.run(["help", "update_code_signing_settings"], in: project)
+        #expect(step.status == 0)
+        #expect(step.standardOutput.contains("also named: path") && step.standardOutput.contains("then FL_PROJECT_SIGNING_PROJECT_PATH"))
     }
 
     @Test func aTypoInAmongTwoThousandLanesGetsAShortHint() throws {

@@ -39,6 +39,15 @@ import Testing
         #expect(options == ["target:App", "build_configuration:Release"])
         #expect(assignments == ["SWIFT_VERSION=6.0", "A=B"])
     }
+
+    /// Issue 33: the flags of earlier releases (`--configuration`, `--target`) are the options'
+    /// declared aliases, accepted and listed beside the option's own flag.
+    @Test func earlierFlagNamesAreTheOptionsAliases() throws {
+        #expect(try XcodeSetCommand.door.options(from: ["--configuration", "Release"]) == ["build_configuration:Release"])
+        #expect(try XcodeProvisionCommand.door.options(from: ["--target", "App", "--configuration=Release"])
+                .contains("build_configuration:Release"))
+        #expect(StepFrontDoor.help([XcodeSetCommand.door]).contains("(also --configuration)"))
+    }
 }
 
 /// The upload step's credentials are its options: `step_started` names where each came from and

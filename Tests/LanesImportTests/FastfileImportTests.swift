@@ -43,7 +43,12 @@ import Testing
                          "getProvisioningProfile("] {
             #expect(result.lanefile.contains("try await \(function)"), "\(function) missing from\n\(result.lanefile)")
         }
-        #expect(result.report.count(.step) == 6)
+        // Each is a step; those whose Fastfile options the step lacks say which were dropped.
+        #expect(result.report.count(.step) + result.report.count(.stepWithDroppedOptions) == 6)
+        for entry in result.report.actions where entry.outcome == .stepWithDroppedOptions {
+            let dropped = result.report.droppedOptions.filter { $0.line == entry.line }.map(\.option)
+            #expect(!dropped.isEmpty && dropped.allSatisfy { entry.detail.contains($0) }, "\(entry)")
+        }
     }
 
     @Test func implicitActionsAreDroppedWithACommentAndUnsupportedOnesRunThroughFastlane() {

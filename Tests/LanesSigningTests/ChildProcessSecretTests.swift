@@ -35,7 +35,8 @@ struct ChildProcessSecretTests {
         ]))
         let keychainPassword = Fixture.shellPassword
         let keychain = try MacKeychain(name: "lanes-ci", keychainsDirectory: temp.path + "/Keychains", password: keychainPassword,
-                                       runner: runner, scratchDirectory: temp.path + "/scratch")
+                                       runner: runner, scratchDirectory: temp.path + "/scratch", ownershipDirectory: temp.path + "/owned",
+                                       searchListLock: temp.path + "/search-list.lock")
         try await keychain.create()
         let identity = try PKCS12File.read(path: Fixture.p12("dist-unicode-pass"), password: Fixture.unicodePassword)
         let imported = try await keychain.importIdentity(identity)

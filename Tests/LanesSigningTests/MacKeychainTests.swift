@@ -41,7 +41,8 @@ struct MacKeychainTests {
 
     func makeKeychain(_ runner: RecordingSecurity, scratch: String) throws -> MacKeychain {
         try MacKeychain(name: "lanes-ci", keychainsDirectory: "/Users/ci/Library/Keychains", password: keychainPassword,
-                        runner: runner, scratchDirectory: scratch)
+                        runner: runner, scratchDirectory: scratch + "/one-time", ownershipDirectory: scratch + "/owned",
+                        searchListLock: scratch + "/search-list.lock")
     }
 
     @Test func createImportDeleteSequence() async throws {
@@ -56,29 +57,29 @@ struct MacKeychainTests {
         let identity = try PKCS12File.read(path: Fixture.p12("dist-openssl3-default-aes"), password: "brewer-aes-pass")
         let imported = try await keychain.importIdentity(identity)
         #expect(imported == KeychainIdentity(commonName: Fixture.distCommonName, sha1: Fixture.distSHA1))
-        #expect(!FileManager.default.fileExists(atPath: temp.path + "/scratch"), "the one-time PKCS#12 is removed")
+        #expect(!FileManager.default.fileExists(atPath: temp.path + "/scratch/one-time"), "the one-time PKCS#12 is removed")
         try await keychain.delete()
 
         let commands = runner.recorded
+        // This stand-in's search list never changes, so `delete` finds no entry of its own to take off.
         #expect(commands.map(\.arguments) == [
-            ["security", "list-keychains", "-d", "user"],
             ["security", "-i"],
             ["security", "set-keychain-settings", "-lut", "21600", path],
             ["security", "-i"],
+            ["security", "list-keychains", "-d", "user"],
             ["security", "list-keychains", "-d", "user", "-s", path,
              "/Users/ci/Library/Keychains/login.keychain-db", "/Library/Keychains/System.keychain"],
             ["security", "-i"],
             ["security", "-i"],
             ["security", "find-identity", "-v", "-p", "codesigning", path],
-            ["security", "list-keychains", "-d", "user", "-s",
-             "/Users/ci/Library/Keychains/login.keychain-db", "/Library/Keychains/System.keychain"],
+            ["security", "list-keychains", "-d", "user"],
             ["security", "delete-keychain", path],
         ])
         let stdin = commands.compactMap(\.standardInput).map { String(decoding: $0, as: UTF8.self) }
         let quotedPassword = "\"kc \\\"pass\\\" \\\\ 🍺\""
         #expect(stdin[0] == "\"create-keychain\" \"-p\" \(quotedPassword) \"\(path)\"\n")
         #expect(stdin[1] == "\"unlock-keychain\" \"-p\" \(quotedPassword) \"\(path)\"\n")
-        #expect(stdin[2].hasPrefix("\"import\" \"\(temp.path)/scratch/\(Fixture.distSHA1).p12\" \"-k\" \"\(path)\" \"-f\" \"pkcs12\" \"-P\" \""))
+        #expect(stdin[2].hasPrefix("\"import\" \"\(temp.path)/scratch/one-time/\(Fixture.distSHA1).p12\" \"-k\" \"\(path)\" \"-f\" \"pkcs12\" \"-P\" \""))
         #expect(stdin[2].hasSuffix("\" \"-T\" \"/usr/bin/codesign\"\n"))
         #expect(stdin[3] == "\"set-key-partition-list\" \"-S\" \"apple-tool:,apple:,codesign:\" \"-s\" \"-k\" \(quotedPassword) \"\(path)\"\n")
     }
@@ -104,8 +105,10 @@ struct MacKeychainTests {
     }
 
     @Test func deleteRestoresOnceAndIsSafeToRepeat() async throws {
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
         let runner = RecordingSecurity.macOSLike()
-        let keychain = try makeKeychain(runner, scratch: "/tmp/unused")
+        let keychain = try makeKeychain(runner, scratch: temp.path)
         try await keychain.delete() // never created: nothing to undo
         #expect(runner.recorded.isEmpty)
         try await keychain.create()
@@ -120,7 +123,9 @@ struct MacKeychainTests {
             if command.arguments == ["security", "-i"] { return ToolResult(exitStatus: 1, output: "security: keychain exists") }
             return ToolResult(exitStatus: 0, output: "")
         }
-        let keychain = try makeKeychain(runner, scratch: "/tmp/unused")
+        let temp = try TemporaryDirectory()
+        defer { temp.remove() }
+        let keychain = try makeKeychain(runner, scratch: temp.path)
         await #expect(throws: SigningError.self) { try await keychain.create() }
         try await keychain.delete()
         #expect(runner.recorded.last?.arguments == ["security", "delete-keychain", keychain.location])
@@ -165,9 +170,10 @@ struct MacKeychainSafetyTests {
         FileManager.default.createFile(atPath: temp.path + "/mine.keychain-db", contents: Data())
         let runner = RecordingSecurity.macOSLike()
         let keychain = try MacKeychain(name: "mine", keychainsDirectory: temp.path, password: "p", runner: runner,
-                                       scratchDirectory: temp.path + "/scratch")
+                                       scratchDirectory: temp.path + "/scratch", ownershipDirectory: temp.path + "/owned",
+                                       searchListLock: temp.path + "/search-list.lock")
         let error = await #expect(throws: SigningError.self) { try await keychain.create() }
-        #expect(error?.description.contains("already exists") == true)
+        #expect(error?.description.contains("already exists and was not made by lanes") == true)
         try await keychain.delete()
         #expect(runner.recorded.isEmpty, "nothing ran, so nothing of the user's is deleted")
         #expect(FileManager.default.fileExists(atPath: temp.path + "/mine.keychain-db"))
@@ -186,7 +192,8 @@ extension MacKeychainSafetyTests {
             return ToolResult(exitStatus: 0, output: "")
         }
         let keychain = try MacKeychain(name: "m", keychainsDirectory: temp.path, password: "kc-secret-9", runner: runner,
-                                       scratchDirectory: temp.path + "/scratch")
+                                       scratchDirectory: temp.path + "/scratch", ownershipDirectory: temp.path + "/owned",
+                                       searchListLock: temp.path + "/search-list.lock")
         let error = await #expect(throws: SigningError.self) { try await keychain.create() }
         #expect(error?.description.contains("create-keychain") == true)
         #expect(error?.description.contains("kc-secret-9") == false)

@@ -87,4 +87,23 @@ import Testing
         #expect(row.hours == ["0"])
         #expect(lines.contains { $0.hasPrefix("  H 0 * * 0-4 (seed deploy: minute \(row.minutes[0]), hour 0; next ") })
     }
+
+    /// Issue 34: `lanes ios beta`, fastlane's habit, names the lane lanes runs; `hotfix-start` finds `hotfix_start`.
+    @Test func fastlanePlatformWordsSuggestTheLaneAndDashesFindUnderscores() throws {
+        #expect(throws: LanesError.self) { try parse(["ios", "beta"]) }
+        let suggestion = try #require(FastlanePlatformWords.suggestion(for: ["ios", "beta", "version:1.2"], lanes: ["beta", "release"]))
+        #expect(suggestion.lanesKind == .usage)
+        #expect("\(suggestion)".contains("here it is `lanes beta version:1.2`"))
+        #expect(FastlanePlatformWords.suggestion(for: ["android", "beta"], lanes: ["android_beta", "beta"]).map { "\($0)" }?
+            .contains("`lanes android_beta`") == true)
+        // A lane really named like a platform, or a second word that is no lane, gets the usual error.
+        #expect(FastlanePlatformWords.suggestion(for: ["ios", "beta"], lanes: ["ios", "beta"]) == nil)
+        #expect(FastlanePlatformWords.suggestion(for: ["ios", "nothing"], lanes: ["beta"]) == nil)
+
+        let lanefile = Lanefile {
+            Lane("hotfix_start", "Start a hotfix") { _ in }
+        }
+        #expect(lanefile.lane(named: "hotfix-start")?.name == "hotfix_start")
+        #expect(lanefile.lane(named: "hotfix start") == nil)
+    }
 }

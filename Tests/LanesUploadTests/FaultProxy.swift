@@ -79,8 +79,7 @@ final class FaultProxy: @unchecked Sendable {
             }
             if cut {
                 // A reset, as a dropped link looks to the client: no orderly end of the request.
-                var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+                SocketOptions.resetOnClose(client)
                 break
             }
             streamOffset += count

@@ -1,4 +1,5 @@
 import Foundation
+import LanesPlatform
 
 /// Starts programs with posix_spawn and waits with waitpid. Foundation's Process left a finished
 /// child unreaped (and its waitUntilExit blocked forever) when two children ran at once.
@@ -6,7 +7,7 @@ enum Spawn {
     /// Starts `arguments[0]` (found on PATH) with its output appended to `outputPath`; returns its pid.
     static func start(_ arguments: [String], outputPath: String = "/dev/null", inputPath: String = "/dev/null",
                       environment: [String: String]? = nil) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
+        var actions = ChildProcess.newFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)

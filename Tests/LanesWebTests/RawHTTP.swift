@@ -18,8 +18,7 @@ struct RawHTTP {
         let descriptor = StreamSocket.open(family: AF_INET)
         guard descriptor >= 0 else { throw Failure(description: "socket") }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        SocketOptions.setTimeouts(descriptor, receive: 30)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -9,11 +9,9 @@ import Testing
     /// A connected client socket to 127.0.0.1:`port` (nothing sent yet).
     static func dial(_ port: UInt16) throws -> Int32 {
         let descriptor = StreamSocket.open(family: AF_INET)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        SocketOptions.setTimeouts(descriptor, receive: 20)
         // A small receive window, so a stream the client never reads fills it soon.
-        var size: Int32 = 4096
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        SocketOptions.setBufferSizes(descriptor, receive: 4096)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -85,8 +85,8 @@ public func installProvisioningProfile(
 /// The `update_project_provisioning` step; `lanes actions update_project_provisioning` documents it.
 /// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
 /// - Parameter profile: Path to the .mobileprovision file (environment LANES_PROVISIONING_PROFILE)
-/// - Parameter targetFilter: Regular expression searched in target names, as written (anchor with ^...$); all targets when absent (environment LANES_TARGET_FILTER)
-/// - Parameter buildConfiguration: Build configuration name, matched exactly; all configurations when absent (environment LANES_BUILD_CONFIGURATION)
+/// - Parameter targetFilter: Regular expression searched in target names, as written (anchor with ^...$); all targets when absent (environment LANES_TARGET_FILTER; also named target)
+/// - Parameter buildConfiguration: Build configuration name, matched exactly; all configurations when absent (environment LANES_BUILD_CONFIGURATION; also named configuration)
 /// - Parameter configurationIsRegex: Treat build_configuration as a regular expression (default false)
 /// - Parameter codeSignIdentity: CODE_SIGN_IDENTITY to write (the imported certificate's name); else the one the profile implies (environment LANES_CODE_SIGN_IDENTITY)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
@@ -114,10 +114,10 @@ public func updateProjectProvisioning(
 /// Set signing style, team, identity and profile of Xcode targets, SDK variants included.
 ///
 /// The `update_code_signing_settings` step; `lanes actions update_code_signing_settings` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
+/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ, then FL_PROJECT_SIGNING_PROJECT_PATH; also named path)
 /// - Parameter useAutomaticSigning: Automatic (true) or manual (false) signing (default false)
 /// - Parameter targets: Regular expression searched in target names, as written; all targets when absent (environment LANES_TARGET_FILTER)
-/// - Parameter buildConfiguration: Build configuration name, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION)
+/// - Parameter buildConfiguration: Build configuration name, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION; also named configuration)
 /// - Parameter teamID: DEVELOPMENT_TEAM to write (environment LANES_TEAM_ID)
 /// - Parameter codeSignIdentity: CODE_SIGN_IDENTITY to write (environment LANES_CODE_SIGN_IDENTITY)
 /// - Parameter profileName: PROVISIONING_PROFILE_SPECIFIER to write
@@ -156,7 +156,7 @@ public func updateCodeSigningSettings(
 /// The `set_build_settings` step; `lanes actions set_build_settings` documents it.
 /// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
 /// - Parameter target: Regular expression searched in target names, as written; project-level settings when absent
-/// - Parameter buildConfiguration: Build configuration name, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION)
+/// - Parameter buildConfiguration: Build configuration name, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION; also named configuration)
 /// - Parameter settings: KEY=VALUE pairs separated by ';'
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
@@ -836,7 +836,7 @@ public func sentryUploadDsym(
 /// - Parameter isDraft: Create a draft (default false)
 /// - Parameter isPrerelease: Mark as a pre-release (default false)
 /// - Parameter uploadAssets: Files (or folders, zipped) to attach (default )
-/// - Parameter apiToken: A token allowed to write releases (environment GITHUB_TOKEN; secret)
+/// - Parameter apiToken: A token allowed to write releases (environment GITHUB_TOKEN, then GITHUB_API_TOKEN; secret)
 /// - Parameter serverURL: The API's base URL (GitHub Enterprise: https://HOST/api/v3) (environment GITHUB_API_URL; default https://api.github.com)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult

@@ -20,7 +20,7 @@ struct ImportFastlaneCommand: ParsableCommand {
         discussion: """
             Reads the Appfile, Matchfile, Gymfile, Scanfile, Deliverfile and Pluginfile beside the Fastfile. \
             Actions lanes has a step for become step calls; the rest are kept as `fastlane run` or marked TODO(import). \
-            The Lanefile is then compiled with lanes' own compiler; errors name the Fastfile line.
+            The Lanefile is then type-checked (never run) with lanes' own compiler; errors name the Fastfile line.
             """)
 
     @Argument(help: "The project folder (with fastlane/), the fastlane folder or the Fastfile.")
@@ -38,7 +38,7 @@ struct ImportFastlaneCommand: ParsableCommand {
     @Flag(help: "Replace an existing Lanefile.")
     var force = false
 
-    @Flag(name: .customLong("no-compile"), help: "Do not compile the written Lanefile.")
+    @Flag(name: .customLong("no-compile"), help: "Do not type-check the written Lanefile.")
     var noCompile = false
 
     func run() throws {
@@ -54,6 +54,10 @@ struct ImportFastlaneCommand: ParsableCommand {
         } else {
             print(text, terminator: "")
             if !json { print("wrote \(outcome.lanefile): \(outcome.summary)") }
+        }
+        if !outcome.report.lostLanes.isEmpty {
+            throw LanesError(.internal, "the Lanefile lacks lanes the Fastfile defines: \(outcome.report.lostLanes.joined(separator: ", ")) (a bug of the importer)",
+                             hint: "please report it with the Fastfile; the report lists what was imported")
         }
         if outcome.report.compiled == false {
             throw LanesError(.compilation, "\(outcome.lanefile) does not compile yet (\(outcome.report.compilerErrors.count) errors, listed with their Fastfile lines in the report)")
@@ -75,7 +79,7 @@ struct FastlaneImport {
 
         var summary: String {
             let total = report.actions.count
-            var text = "\(total) action calls, \(report.count(.step)) steps, \(report.count(.implicit)) implicit, "
+            var text = "\(total) action calls, \(report.count(.step)) steps, \(report.count(.stepWithDroppedOptions)) steps with dropped options, \(report.count(.implicit)) implicit, "
                 + "\(report.count(.fastlane)) through fastlane, \(report.count(.todo)) TODO"
             if let compiled = report.compiled { text += compiled ? "; it compiles" : "; it does not compile" }
             return text
@@ -117,20 +121,10 @@ struct FastlaneImport {
         return Outcome(lanefile: destination, report: result.report)
     }
 
-    /// Compiles through the driver (`lanes --lanefile FILE list --json`), the one compiler path a
-    /// lane run takes, and keeps its output for the report.
+    /// Type-checks the written Lanefile (`LanefileTypeCheck`): nothing of it runs, and the compiler
+    /// gets none of the user's variables but those it needs.
     static func compile(_ lanefile: String) throws -> (status: Int32, output: String) {
-        let driver = try LanefileTriggers.driverExecutable()
-        var child = ChildProcess([driver, "--lanefile", lanefile, "list", "--json"], environment: ProcessEnvironment.current())
-        child.ownProcessGroup = false
-        var errors: [UInt8] = []
-        do {
-            let status = try child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
-                if stream == .standardError { errors.append(contentsOf: bytes) }
-            }
-            return (status.shellStatus, String(decoding: errors, as: UTF8.self))
-        } catch {
-            throw LanesError(.environment, "cannot run \(driver) to compile \(lanefile): \(error.description)")
-        }
+        let outcome = try LanefileTypeCheck.check(lanefile)
+        return (outcome.status, outcome.output)
     }
 }

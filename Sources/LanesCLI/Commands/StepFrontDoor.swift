@@ -46,7 +46,11 @@ struct StepFrontDoor {
     /// The flags as `key:value` options, and the words that are not flags or their values, in order.
     func parse(_ words: [String]) throws -> (options: [String], positionals: [String]) {
         var positionals: [String] = []
-        let byFlag = Dictionary(flagOptions.map { (Self.flag(for: $0.name), $0) }) { first, _ in first }
+        // An option's aliases are flags too (`--configuration` for build_configuration), unless
+        // another option of the step already has that name.
+        let byName = Dictionary(flagOptions.map { (Self.flag(for: $0.name), $0) }) { first, _ in first }
+        let byAlias = Dictionary(flagOptions.flatMap { option in option.aliases.map { (Self.flag(for: $0), option) } }) { first, _ in first }
+        let byFlag = byName.merging(byAlias) { own, _ in own }
         var result: [String] = []
         var iterator = words.makeIterator()
         while let word = iterator.next() {
@@ -56,7 +60,7 @@ struct StepFrontDoor {
             }
             let flag = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
             guard let option = byFlag[flag] else {
-                let known = byFlag.keys.sorted().joined(separator: ", ")
+                let known = byName.keys.sorted().joined(separator: ", ")
                 throw LanesError(.usage, "\(word) is not an option of the \(step.info.id) step",
                                  hint: "its options: \(known) (see `lanes actions \(step.info.id)`)")
             }
@@ -86,8 +90,9 @@ struct StepFrontDoor {
             lines.append("Options of the \(door.step.info.id) step:")
             for option in options {
                 let value = option.typeName == "Bool" ? "" : " <\(option.typeName.lowercased())>"
-                let variable = option.environmentVariable.map { " (env: \($0))" } ?? ""
-                lines.append("  \(flag(for: option.name))\(value)  \(option.summary)\(variable)")
+                let variable = option.environmentVariables.isEmpty ? "" : " (env: \(option.environmentVariables.joined(separator: ", ")))"
+                let aliases = option.aliases.isEmpty ? "" : " (also \(option.aliases.map { flag(for: $0) }.joined(separator: ", ")))"
+                lines.append("  \(flag(for: option.name))\(value)  \(option.summary)\(variable)\(aliases)")
             }
         }
         return lines.joined(separator: "\n")

@@ -74,6 +74,8 @@ struct StepPackageTemplate {
 
                 let package = Package(
                     name: "\(name)",
+                    // lanes' modules are built for macOS 15: a target importing Lanes needs at least that.
+                    platforms: [.macOS(.v15)],
                     products: [.library(name: "\(name)", targets: ["\(name)"])],
                     targets: [
                         .target(
@@ -143,7 +145,7 @@ struct StepPackageTemplate {
                         try \"""
                             // swift-tools-version: 6.0
                             import PackageDescription
-                            let package = Package(name: "Lanefile", dependencies: [.package(path: "\\(package)")])
+                            let package = Package(name: "Lanefile", platforms: [.macOS(.v15)], dependencies: [.package(path: "\\(package)")])
 
                             \""".write(toFile: project + "/lanes/Package.swift", atomically: true, encoding: .utf8)
                         let lanes = ProcessInfo.processInfo.environment["LANES"] ?? "lanes"
@@ -175,7 +177,7 @@ struct StepPackageTemplate {
                 ```swift
                 // swift-tools-version: 6.0
                 import PackageDescription
-                let package = Package(name: "Lanefile", dependencies: [
+                let package = Package(name: "Lanefile", platforms: [.macOS(.v15)], dependencies: [
                     .package(url: "https://git.example.com/ios/\(name).git", from: "1.0.0"),
                 ])
                 ```

@@ -154,7 +154,8 @@ struct RubyLexer {
             }
             if peek() == UInt8(ascii: "x") || peek() == UInt8(ascii: "b") {
                 index += 1
-                while index < bytes.count, Self.isIdentifierPart(bytes[index]) { index += 1 }
+                // ASCII only: a number's text is written into the Lanefile as it is.
+                while index < bytes.count, bytes[index] < 0x80, Self.isIdentifierPart(bytes[index]) { index += 1 }
             }
             let digits = text(start, index).replacing("_", with: "")
             add(isFloat ? .float(digits) : .integer(digits), from: start, to: index, spaceBefore: spaceBefore, at: startPosition)

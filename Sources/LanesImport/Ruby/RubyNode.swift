@@ -152,42 +152,43 @@ extension RubyNode {
     }
 
     /// Every node below this one (this one included), in source order, for counting action calls.
+    /// A loop over a stack, not a call per level: `"a" + "b" + ...` is as deep as it has terms.
     func walk(_ visit: (RubyNode) -> Void) {
-        visit(self)
-        func all(_ nodes: [RubyNode]) { for node in nodes { node.walk(visit) } }
+        var pending: [RubyNode] = [self]
+        while let node = pending.popLast() {
+            visit(node)
+            pending.append(contentsOf: node.children.reversed())
+        }
+    }
+
+    /// The nodes directly below this one, in source order.
+    var children: [RubyNode] {
         switch self {
         case .string(let parts, _), .command(let parts, _):
-            for case .code(let node) in parts { node.walk(visit) }
-        case .array(let items, _): all(items)
-        case .hash(let pairs, _): for pair in pairs { pair.key.walk(visit); pair.value.walk(visit) }
+            return parts.compactMap { if case .code(let node) = $0 { node } else { nil } }
+        case .array(let items, _): return items
+        case .hash(let pairs, _): return pairs.flatMap { [$0.key, $0.value] }
         case .call(let call):
-            call.receiver?.walk(visit)
-            all(call.arguments)
-            for pair in call.keywords { pair.value.walk(visit) }
-            if let block = call.block { all(block.body) }
-        case .index(let base, let items, _): base.walk(visit); all(items)
-        case .assign(let target, let value, _, _): target.walk(visit); value.walk(visit)
-        case .multipleAssign(let targets, let value, _): all(targets); value.walk(visit)
-        case .binary(_, let left, let right, _): left.walk(visit); right.walk(visit)
-        case .unary(_, let operand, _), .splat(let operand, _), .blockPass(let operand, _), .defined(let operand, _): operand.walk(visit)
-        case .ternary(let a, let b, let c, _): a.walk(visit); b.walk(visit); c.walk(visit)
-        case .range(let a, let b, _, _): a?.walk(visit); b?.walk(visit)
-        case .ifNode(let condition, let then, let otherwise, _): condition.walk(visit); all(then); all(otherwise ?? [])
-        case .whileNode(let condition, let body, _, _): condition.walk(visit); all(body)
+            return (call.receiver.map { [$0] } ?? []) + call.arguments + call.keywords.map(\.value) + (call.block?.body ?? [])
+        case .index(let base, let items, _): return [base] + items
+        case .assign(let target, let value, _, _): return [target, value]
+        case .multipleAssign(let targets, let value, _): return targets + [value]
+        case .binary(_, let left, let right, _): return [left, right]
+        case .unary(_, let operand, _), .splat(let operand, _), .blockPass(let operand, _), .defined(let operand, _): return [operand]
+        case .ternary(let a, let b, let c, _): return [a, b, c]
+        case .range(let a, let b, _, _): return [a, b].compactMap { $0 }
+        case .ifNode(let condition, let then, let otherwise, _): return [condition] + then + (otherwise ?? [])
+        case .whileNode(let condition, let body, _, _): return [condition] + body
         case .caseNode(let subject, let whens, let otherwise, _):
-            subject?.walk(visit)
-            for when in whens { all(when.values); all(when.body) }
-            all(otherwise ?? [])
+            return (subject.map { [$0] } ?? []) + whens.flatMap { $0.values + $0.body } + (otherwise ?? [])
         case .begin(let body, let rescues, let elseBody, let ensure, _):
-            all(body)
-            for rescue in rescues { all(rescue.body) }
-            all(elseBody ?? []); all(ensure ?? [])
-        case .forNode(_, let sequence, let body, _): sequence.walk(visit); all(body)
-        case .returnNode(let value, _), .next(let value, _): value?.walk(visit)
-        case .lambda(let block, _): all(block.body)
-        case .def(let method): all(method.body)
-        case .sequence(let nodes, _): all(nodes)
-        default: break
+            return body + rescues.flatMap(\.body) + (elseBody ?? []) + (ensure ?? [])
+        case .forNode(_, let sequence, let body, _): return [sequence] + body
+        case .returnNode(let value, _), .next(let value, _): return value.map { [$0] } ?? []
+        case .lambda(let block, _): return block.body
+        case .def(let method): return method.body
+        case .sequence(let nodes, _): return nodes
+        default: return []
         }
     }
 }

@@ -10,6 +10,8 @@ struct RubyParser {
     private(set) var statementTexts: [SourcePosition: String] = [:]
     /// Recursion bound: deeper nesting than any Fastfile has is reported, never a stack overflow.
     private static let maximumDepth = 150
+    /// Terms of one operator chain (`"a" + "b" + ...`): far more than a Fastfile writes, far fewer than a stack holds.
+    static let maximumTerms = 5_000
 
     init(_ text: String, startLine: Int = 1, startColumn: Int = 1, locals: Set<String> = []) {
         source = Array(text.utf8)
@@ -328,7 +330,11 @@ struct RubyParser {
         if level >= Self.binaryLevels.count { return try parseUnary() }
         return try nested { parser in
             var left = try parser.parseBinary(level: level + 1)
+            var terms = 1
             while let op = parser.current.punct, Self.binaryLevels[level].contains(op) {
+                // The tree leans left as deep as the chain is long, and freeing it takes a call per level.
+                terms += 1
+                guard terms <= Self.maximumTerms else { throw parser.fail("more than \(Self.maximumTerms) terms joined by operators") }
                 // `foo -1` and `foo *args` were taken as command arguments before reaching here.
                 let position = parser.current.start
                 parser.advance()

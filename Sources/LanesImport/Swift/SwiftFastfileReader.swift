@@ -106,7 +106,8 @@ struct SwiftFastfileReader {
                 tokens.append(Token(kind: .string(pieces), position: where_, startOffset: start, endOffset: offset))
             default:
                 if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                    while offset < source.count, isIdentifier(source[offset]) || source[offset] == UInt8(ascii: ".")
+                    // ASCII only: a number's text is written into the Lanefile as it is.
+                    while offset < source.count, source[offset] < 0x80 && isIdentifier(source[offset]) || source[offset] == UInt8(ascii: ".")
                             && offset + 1 < source.count && source[offset + 1] >= UInt8(ascii: "0") && source[offset + 1] <= UInt8(ascii: "9") {
                         offset += 1
                     }

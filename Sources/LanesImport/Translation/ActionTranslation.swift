@@ -40,9 +40,9 @@ extension FastfileTranslator {
                     ?? (value.kind == .optionalBool ? "String(\(value.code) ?? false)" : nil) else {
                     throw Untranslatable("a lane called with an option that is not text")
                 }
-                options.append("\(SwiftValue.quoted(key)): \(text)")
+                options.append("\(SwiftText.literal(key)): \(text)")
             }
-            return SwiftValue("try await callLane(\(SwiftValue.quoted(target))\(options.isEmpty ? "" : ", [" + options.joined(separator: ", ") + "]"))", .void)
+            return SwiftValue("try await callLane(\(SwiftText.literal(target))\(options.isEmpty ? "" : ", [" + options.joined(separator: ", ") + "]"))", .void)
         }
         if let helper = helpers[call.name] {
             guard asStatement else { throw Untranslatable("uses the value the Ruby method `\(call.name)` returns (its Swift function returns nothing)") }
@@ -69,7 +69,7 @@ extension FastfileTranslator {
         case .implicit(let reason):
             guard asStatement else { throw Untranslatable("uses the value of \(call.name), which lanes does by itself") }
             record(call.name, line: line, .implicit, reason)
-            return SwiftValue("// fastlane's `\(call.name)` is not needed: \(reason.replacing("\n", with: " ")).", .void)
+            return SwiftValue("// " + SwiftText.commentLine("fastlane's `\(call.name)` is not needed: \(reason)."), .void)
         case .notSupported(let reason):
             if ["import_from_git", "import"].contains(action.name) {
                 throw Untranslatable("`\(call.name)` loads lanes from elsewhere: \(reason)")
@@ -153,6 +153,7 @@ extension FastfileTranslator {
                                    unsupported: [String: String], asStatement: Bool) throws -> SwiftValue {
         guard let step = StepCatalog.step(id: stepID) else { throw Untranslatable("no step \(stepID)") }
         let info = step.info
+        let droppedBefore = report.droppedOptions.count
         let line = call.position.line
         if call.block != nil { throw Untranslatable("\(call.name) with a Ruby block") }
         var given: [String: String] = [:]
@@ -200,7 +201,13 @@ extension FastfileTranslator {
         }
         let function = info.definition.functionName
         let code = "try await \(function)(\(arguments.joined(separator: ", ")))"
-        record(call.name, line: line, .step, "\(function)(...)" + (call.name == stepID ? "" : " (step \(stepID))"))
+        let dropped = report.droppedOptions[droppedBefore...].map(\.option)
+        if dropped.isEmpty {
+            record(call.name, line: line, .step, "\(function)(...)" + (call.name == stepID ? "" : " (step \(stepID))"))
+        } else {
+            record(call.name, line: line, .stepWithDroppedOptions,
+                   "\(function)(...)" + (call.name == stepID ? "" : " (step \(stepID))") + " without " + dropped.joined(separator: ", "))
+        }
         var resultType = info.resultType
         if resultType.hasPrefix("Optional<"), resultType.hasSuffix(">") { resultType = String(resultType.dropFirst(9).dropLast()) + "?" }
         let kind: SwiftValue.Kind = resultType == "Void" ? .void : .result(resultType)
@@ -227,6 +234,13 @@ extension FastfileTranslator {
            call.arguments.count == 1, let name = call.arguments.first?.symbolText {
             return environmentValue(name, optionalRead: false, fallback: nil, asSecret: true).code
         }
+        // A credential written as a literal: read from a declared secret, never copied.
+        if let text = node.symbolText, !text.isEmpty, type == "Secret" || type == "String",
+           type == "Secret" || Credentials.isCredentialName(option.name) || Credentials.looksLikeCredential(text) {
+            let name = option.environmentVariable ?? Credentials.derivedName(action: action, key: option.name)
+            recordSecretToCreate(name, line: node.position.line, origin: "\(action)'s \(option.name)")
+            return type == "Secret" ? "(try secret(\(SwiftText.literal(name))))" : "(try secret(\(SwiftText.literal(name))).value)"
+        }
         if type == "Secret" {
             throw Untranslatable("a secret written in the Fastfile or computed; lanes reads secrets from the environment" +
                                  (option.environmentVariable.map { " (\($0))" } ?? ""))
@@ -240,7 +254,7 @@ extension FastfileTranslator {
         }
         if let cases = FastlaneValues.enumCases[type] {
             if let text = node.symbolText {
-                guard let name = cases[text] ?? cases[text.lowercased()] else { throw Untranslatable("\(SwiftValue.quoted(text)) is not a \(type) lanes knows") }
+                guard let name = cases[text] ?? cases[text.lowercased()] else { throw Untranslatable("\(SwiftText.literal(text)) is not a \(type) lanes knows") }
                 return ".\(name)"
             }
             let value = try expression(node)
@@ -257,7 +271,7 @@ extension FastfileTranslator {
             if let text = value.asString { return text }
             if optional, value.kind == .optionalString || value.kind == .result("String?") { return value.code }
             // fastlane stops when a required option gets nil; the step stops the same way, naming the option.
-            if Self.isRequired(option), value.kind == .optionalString { return "try requireValue(\(value.code), \(SwiftValue.quoted("\(action)'s \(option.name)")))" }
+            if Self.isRequired(option), value.kind == .optionalString { return "try requireValue(\(value.code), \(SwiftText.literal("\(action)'s \(option.name)")))" }
             if case .result(let result) = value.kind, let access = FastlaneValues.resultText[result] {
                 if access.kind == .string || optional && access.kind == .optionalString { return value.code + access.accessor }
             }
@@ -285,14 +299,14 @@ extension FastfileTranslator {
             if case .hash(let pairs, _) = node {
                 let entries = try pairs.map { pair -> String in
                     guard let key = pair.key.symbolText else { throw Untranslatable("a hash with a computed key") }
-                    if let text = pair.value.symbolText { return SwiftValue.quoted("\(key)=\(text)") }
+                    if let text = pair.value.symbolText { return SwiftText.literal("\(key)=\(text)") }
                     guard let text = try expression(pair.value).asString else { throw Untranslatable("a hash value that is not text") }
-                    return "\(SwiftValue.quoted(key + "=")) + \(text)"
+                    return "\(SwiftText.literal(key + "=")) + \(text)"
                 }
                 return "[" + entries.joined(separator: ", ") + "]"
             }
             if let text = node.symbolText {
-                return "[" + text.split(separator: ",").map { SwiftValue.quoted($0.trimmingSpaces) }.joined(separator: ", ") + "]"
+                return "[" + text.split(separator: ",").map { SwiftText.literal($0.trimmingSpaces) }.joined(separator: ", ") + "]"
             }
             let value = try expression(node)
             if value.kind == .strings { return value.code }
@@ -320,7 +334,7 @@ extension FastfileTranslator {
                 guard let text = translated.asString else { throw Untranslatable("a hash value that is not text") }
                 value = text
             }
-            return "\(SwiftValue.quoted(key)): \(value)"
+            return "\(SwiftText.literal(key)): \(value)"
         }
         return "[" + entries.joined(separator: ", ") + "]"
     }
@@ -356,7 +370,7 @@ extension FastfileTranslator {
         }
         if call.block != nil { throw Untranslatable("sh with a block (it reads the exit status)") }
         record("sh", line: line, .step, "sh(...)")
-        let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftValue.quoted(lane.shellDirectory))"
+        let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftText.literal(lane.shellDirectory))"
         let code = "try await sh(\(arguments.joined(separator: ", "))\(directory))"
         let value = SwiftValue(code, .result("ShellResult"))
         if assigning { return SwiftValue(code + ".text", .string) }
@@ -382,7 +396,7 @@ extension FastfileTranslator {
             for item in items {
                 guard let name = item.symbolText else { throw Untranslatable("ensure_env_vars with a computed name") }
                 lane.declareEnvironment(name, secret: looksSecret(name))
-                checks.append(looksSecret(name) ? "_ = try secret(\(SwiftValue.quoted(name)))" : "_ = try env(\(SwiftValue.quoted(name)))")
+                checks.append(looksSecret(name) ? "_ = try secret(\(SwiftText.literal(name)))" : "_ = try env(\(SwiftText.literal(name)))")
             }
             record(call.name, line: line, .step, "declared environment and secrets of the lane")
             return SwiftValue(checks.joined(separator: "\n"), .void)
@@ -403,12 +417,21 @@ extension FastfileTranslator {
         }
         if call.block != nil { throw Untranslatable("\(call.name) with a Ruby block") }
         guard positionalArguments(call).isEmpty else { throw Untranslatable("\(call.name) with positional arguments (`fastlane run` takes key:value)") }
-        var arguments = ["\"fastlane\"", "\"run\"", SwiftValue.quoted(call.name)]
+        var arguments = ["\"fastlane\"", "\"run\"", SwiftText.literal(call.name)]
         for pair in call.keywords + hashArguments(call) {
             guard let key = pair.key.symbolText else { throw Untranslatable("\(call.name) with a computed option name") }
             if let secret = secretVariable(in: pair.value) {
                 drop(key, of: call.name, line: pair.key.position.line,
                      reason: "its value is the secret \(secret), which lanes never puts on a command line: set the fastlane option's own environment variable instead")
+                continue
+            }
+            if containsCredentialLiteral(pair.value, key: key) {
+                let name = Credentials.derivedName(action: call.name, key: key)
+                recordSecretToCreate(name, line: pair.key.position.line, origin: "\(call.name)'s \(key) (give it to the action through its own environment variable)",
+                                     declared: false)
+                drop(key, of: call.name, line: pair.key.position.line,
+                     reason: "a credential written in the Fastfile: not copied, and lanes never puts one on a command line; "
+                        + "set `\(call.name)`'s own environment variable for \(key) (`fastlane action \(call.name)` names it) from a secret such as \(name)")
                 continue
             }
             arguments.append(try fastlaneArgument(key, pair.value))
@@ -431,6 +454,36 @@ extension FastfileTranslator {
         }, position)
     }
 
+    /// Whether a literal in `node` is a credential, by its value or by the name it is given under.
+    func containsCredentialLiteral(_ node: RubyNode, key: String?) -> Bool {
+        var found = false
+        node.walk { inner in
+            guard !found else { return }
+            switch inner {
+            case .string(let parts, _):
+                for case .text(let text) in parts where Credentials.looksLikeCredential(text) { found = true }
+                if let key, Credentials.isCredentialName(key), parts.contains(where: { if case .text(let text) = $0 { !text.isEmpty } else { false } }) {
+                    found = true
+                }
+            case .hash(let pairs, _):
+                for pair in pairs {
+                    if let name = pair.key.symbolText, Credentials.isCredentialName(name), pair.value.symbolText?.isEmpty == false { found = true }
+                }
+            default: break
+            }
+        }
+        return found
+    }
+
+    /// A credential literal the Lanefile reads from a secret instead: declared on the lane, listed in the report.
+    mutating func recordSecretToCreate(_ name: String, line: Int, origin: String, declared: Bool = true) {
+        if declared { lane.declareEnvironment(name, secret: true) }
+        let place = lane.name.isEmpty ? origin : "\(origin) in \(lane.name)"
+        if !report.secretsToCreate.contains(where: { $0.name == name && $0.line == line }) {
+            report.secretsToCreate.append(ImportReport.SecretToCreate(name: name, line: line, origin: place))
+        }
+    }
+
     func secretVariable(in node: RubyNode) -> String? {
         var found: String?
         node.walk { inner in
@@ -445,23 +498,23 @@ extension FastfileTranslator {
         switch node {
         case .array(let items, _):
             if let texts = Optional(items.compactMap(\.symbolText)), texts.count == items.count {
-                return SwiftValue.quoted("\(key):\(texts.joined(separator: ","))")
+                return SwiftText.literal("\(key):\(texts.joined(separator: ","))")
             }
             let list = try expression(node)
             guard list.kind == .strings else { throw Untranslatable("a list option with values that are not text") }
-            return "\"\(String(SwiftValue.quoted(key).dropFirst().dropLast())):\\(\(list.code).joined(separator: \",\"))\""
+            return "\"\(String(SwiftText.literal(key).dropFirst().dropLast())):\\(\(list.code).joined(separator: \",\"))\""
         case .hash:
             throw Untranslatable("a hash option, which `fastlane run` cannot take")
         default:
-            if let text = node.symbolText { return SwiftValue.quoted("\(key):\(text)") }
+            if let text = node.symbolText { return SwiftText.literal("\(key):\(text)") }
             switch node {
-            case .bool(let flag, _): return SwiftValue.quoted("\(key):\(flag)")
-            case .integer(let digits, _), .float(let digits, _): return SwiftValue.quoted("\(key):\(digits)")
+            case .bool(let flag, _): return SwiftText.literal("\(key):\(flag)")
+            case .integer(let digits, _), .float(let digits, _): return SwiftText.literal("\(key):\(digits)")
             default: break
             }
             let value = try expression(node)
             guard let inner = value.interpolated else { throw Untranslatable("an option value that is not text") }
-            return "\"\(String(SwiftValue.quoted(key).dropFirst().dropLast())):\\(\(inner))\""
+            return "\"\(String(SwiftText.literal(key).dropFirst().dropLast())):\\(\(inner))\""
         }
     }
 }

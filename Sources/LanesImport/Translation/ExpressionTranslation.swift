@@ -29,7 +29,7 @@ extension FastfileTranslator {
             guard case .string(let shellParts, _) = shellReferences(.string(parts, position)) else { throw Untranslatable("a command") }
             let command = try stringValue(shellParts)
             lane.usesFastlane = lane.usesFastlane || false
-            let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftValue.quoted(lane.shellDirectory))"
+            let directory = lane.shellDirectory == "." ? "" : ", directory: \(SwiftText.literal(lane.shellDirectory))"
             return try hoist(SwiftValue("try await sh(\"sh\", \"-c\", \(command.code)\(directory)).text", .string), assigning: assigning)
         case .name(let name, let position):
             if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
@@ -77,7 +77,7 @@ extension FastfileTranslator {
         var code = "\""
         for part in parts {
             switch part {
-            case .text(let text): code += SwiftValue.quoted(text).dropFirst().dropLast()
+            case .text(let text): code += SwiftText.literal(text).dropFirst().dropLast()
             case .code(let node):
                 var value = try expression(node)
                 if value.kind == .result("ShellResult") { value = SwiftValue("\(value.code).text", .string) }
@@ -143,12 +143,12 @@ extension FastfileTranslator {
     /// tests it (`if ENV["X"]`, `ENV["X"] || "y"`, `ENV.fetch("X", "y")`).
     mutating func environmentValue(_ name: String, optionalRead: Bool, fallback: String?, asSecret: Bool = false) -> SwiftValue {
         if optionalRead || fallback != nil {
-            return SwiftValue("(try env(\(SwiftValue.quoted(name)), default: \(fallback ?? "\"\"")))", .string)
+            return SwiftValue("(try env(\(SwiftText.literal(name)), default: \(fallback ?? "\"\"")))", .string)
         }
         let secret = looksSecret(name) || asSecret
         lane.declareEnvironment(name, secret: secret)
-        if asSecret { return SwiftValue("(try secret(\(SwiftValue.quoted(name))))", .secret) }
-        return SwiftValue("(try env(\(SwiftValue.quoted(name))))", .string)
+        if asSecret { return SwiftValue("(try secret(\(SwiftText.literal(name))))", .secret) }
+        return SwiftValue("(try env(\(SwiftText.literal(name))))", .string)
     }
 
     /// `options[:key]`: a typed lane option, declared once per lane (String? unless its first use needs another type).
@@ -174,8 +174,9 @@ extension FastfileTranslator {
         default: throw Untranslatable("a lane option of an unsupported type")
         }
         var constant = swiftIdentifier(camelCase(lane.name) + "Option" + camelCase(key).prefix(1).uppercased() + camelCase(key).dropFirst())
-        while optionDeclarations.contains(where: { $0.hasPrefix("let \(constant) =") }) { constant += "_" }
-        optionDeclarations.append("let \(constant) = LaneOption<\(swiftType)>(\(SwiftValue.quoted(key)), \"options[:\(key)] of the Fastfile's lane \(lane.name)\")")
+        while optionConstants.contains(constant) { constant += "_" }
+        optionConstants.insert(constant)
+        optionDeclarations.append("let \(constant) = LaneOption<\(swiftType)>(\(SwiftText.literal(key)), \(SwiftText.literal("options[:\(key)] of the Fastfile's lane \(lane.name)")))")
         lane.options.append((key, constant, kind))
         return SwiftValue("(try lane[\(constant)])", kind)
     }
@@ -186,7 +187,16 @@ extension FastfileTranslator {
     mutating func condition(_ node: RubyNode) throws -> String {
         switch node {
         case .binary(let op, let left, let right, _) where op == "&&" || op == "||":
-            return Self.autoclosure(try condition(left), op, try condition(right))
+            // A chain `a && b && c ...` leans left as deep as it is long: read in a loop.
+            var terms: [RubyNode] = [right]
+            var leftmost = left
+            while case .binary(op, let inner, let term, _) = leftmost {
+                terms.append(term)
+                leftmost = inner
+            }
+            var code = try condition(leftmost)
+            for term in terms.reversed() { code = Self.autoclosure(code, op, try condition(term)) }
+            return code
         case .unary("!", let operand, _):
             return "!(\(try condition(operand)))"
         case .index(let base, _, _):
@@ -254,13 +264,7 @@ extension FastfileTranslator {
             guard a.kind == b.kind, a.kind == .int || a.kind == .double || a.kind == .string else { throw Untranslatable("ordering values that are not numbers") }
             return SwiftValue("(\(a.code) \(op) \(b.code))", .bool)
         case "+":
-            let a = try expression(left), b = try expression(right)
-            if a.kind == .int && b.kind == .int { return SwiftValue("(\(a.code) + \(b.code))", .int) }
-            if a.kind == .strings && b.kind == .strings { return SwiftValue("(\(a.code) + \(b.code))", .strings) }
-            guard a.kind == .string || a.kind == .result("String"), let x = a.asString, let y = b.asString, b.kind != .int else {
-                throw Untranslatable("`+` on values the importer cannot type")
-            }
-            return SwiftValue("(\(x) + \(y))", .string)
+            return try sumValue(left, right)
         case "-", "*":
             let a = try expression(left), b = try expression(right)
             guard a.kind == .int && b.kind == .int else { throw Untranslatable("arithmetic on values that are not numbers") }
@@ -270,6 +274,41 @@ extension FastfileTranslator {
         default:
             throw Untranslatable("the operator \(op)")
         }
+    }
+
+    /// `a + b + c ...`, a tree leaning left as deep as it has terms, read in a loop (never a call per
+    /// term) and written flat: numbers as one sum, text as one `joined()` list (which Swift type-checks
+    /// in linear time, where a long `+` chain of strings is too complex for it).
+    private mutating func sumValue(_ left: RubyNode, _ right: RubyNode) throws -> SwiftValue {
+        var terms: [RubyNode] = [right]
+        var leftmost = left
+        while case .binary("+", let inner, let term, _) = leftmost {
+            terms.append(term)
+            leftmost = inner
+        }
+        terms.append(leftmost)
+        terms.reverse()
+        var values: [SwiftValue] = []
+        values.reserveCapacity(terms.count)
+        for term in terms { values.append(try expression(term)) }
+        if values.allSatisfy({ $0.kind == .int }) {
+            return SwiftValue("(" + values.map(\.code).joined(separator: " + ") + ")", .int)
+        }
+        if values.allSatisfy({ $0.kind == .strings }) {
+            return SwiftValue("(" + values.map(\.code).joined(separator: " + ") + ")", .strings)
+        }
+        // Ruby adds text to text only: the first term is text, and no later one is a number.
+        guard values[0].kind == .string || values[0].kind == .result("String"),
+              !values.dropFirst().contains(where: { $0.kind == .int }) else {
+            throw Untranslatable("`+` on values the importer cannot type")
+        }
+        var texts: [String] = []
+        for value in values {
+            guard let text = value.asString else { throw Untranslatable("`+` on values the importer cannot type") }
+            texts.append(text)
+        }
+        if texts.count == 2 { return SwiftValue("(\(texts[0]) + \(texts[1]))", .string) }
+        return SwiftValue("[" + texts.joined(separator: ", ") + "].joined()", .string)
     }
 
     /// `a || b`, `a && b`, `a ?? b`: Swift's right side is an autoclosure, so a `try` inside it
@@ -348,12 +387,12 @@ extension FastfileTranslator {
             // Ruby runs a lane in the fastlane folder (or where Dir.chdir moved it); the Lanefile's folder is the project.
             let path: String
             if let literal = call.arguments[0].symbolText {
-                path = SwiftValue.quoted(StatementPaths.join(lane.shellDirectory, literal))
+                path = SwiftText.literal(StatementPaths.join(lane.shellDirectory, literal))
             } else {
                 let value = try expression(call.arguments[0])
                 guard let text = value.asString else { throw Untranslatable("\(name).\(call.name) of a value that is not text") }
                 let base = lane.shellDirectory == "." ? "" : lane.shellDirectory + "/"
-                path = "{ (path: String) in path.hasPrefix(\"/\") ? path : \(SwiftValue.quoted(base)) + path }(\(text))"
+                path = "{ (path: String) in path.hasPrefix(\"/\") ? path : \(SwiftText.literal(base)) + path }(\(text))"
             }
             usesFoundation = true
             return SwiftValue("FileManager.default.fileExists(atPath: \(path))", .bool)
@@ -444,7 +483,7 @@ extension FastfileTranslator {
         switch call.name {
         case "message", "success", "important", "header", "verbose", "command", "command_output", "deprecated", "error":
             let prefix = ["important": "⚠️ ", "error": "❌ ", "success": "✅ "][call.name] ?? ""
-            let line = prefix.isEmpty ? text : "\(SwiftValue.quoted(prefix)) + \(text)"
+            let line = prefix.isEmpty ? text : "\(SwiftText.literal(prefix)) + \(text)"
             return SwiftValue("try echo(\(line))", .void)
         case "user_error!", "crash!", "build_failure!", "test_failure!", "abort_with_message!":
             return SwiftValue("try fail(\(text))", .void)

@@ -64,6 +64,8 @@ struct FastfileTranslator {
     var globals: [String: SwiftValue.Kind] = [:]
     var globalLines = LanefileEmitter()
     var optionDeclarations: [String] = []
+    /// The names `optionDeclarations` declared (kept when a declaration is taken back: a name is never reused).
+    var optionConstants: Set<String> = []
     var lane = LaneState(name: "")
     /// fastlane lane name (`beta`, `ios beta`) to lanes lane name.
     var laneNames: [String: String] = [:]
@@ -74,9 +76,33 @@ struct FastfileTranslator {
     var currentPlatform: String?
     var prelude: [String] = []
 
-    init(configuration: FastlaneConfiguration, statementTexts: [SourcePosition: String]) {
+    /// Lines that start after a line end only an editor shows (`SwiftText.editorOnlyLineStarts`).
+    let editorOnlyLines: Set<Int>
+
+    init(configuration: FastlaneConfiguration, statementTexts: [SourcePosition: String], editorOnlyLines: Set<Int> = []) {
         self.configuration = configuration
         self.statementTexts = statementTexts
+        self.editorOnlyLines = editorOnlyLines
+    }
+
+    /// A line of `statement` that starts after a line end only editors show: for a statement with
+    /// a body, its first line (its body's statements are checked as they are translated).
+    func editorOnlyLine(in statement: RubyNode) -> Int? {
+        guard !editorOnlyLines.isEmpty else { return nil }
+        let first = statement.position.line
+        var last = first
+        switch statement {
+        case .ifNode, .whileNode, .caseNode, .begin, .forNode, .def, .lambda: break
+        case .call(let call) where call.block != nil: break
+        default:
+            if let text = statementTexts[statement.position] { last += text.utf8.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
+        }
+        return (first ... last).first { editorOnlyLines.contains($0) }
+    }
+
+    static func editorOnlyReason(_ line: Int) -> String {
+        "line \(line) starts after a line end only editors show (a lone CR, U+2028, U+2029 or NEL); "
+            + "Ruby reads it as part of the line before, so what it says is not what fastlane ran"
     }
 
     struct LaneDefinition {
@@ -106,8 +132,8 @@ struct FastfileTranslator {
         for (key, value) in configuration.appfile.sorted(by: { $0.key < $1.key }) {
             let constant = swiftIdentifier(camelCase(key))
             globals[key] = .string
-            globalLines.emit("/// From the Appfile: \(key).", source: nil)
-            globalLines.emit("let \(constant) = \(SwiftValue.quoted(value))", source: nil)
+            globalLines.emit("/// " + SwiftText.commentLine("From the Appfile: \(key)."), source: nil)
+            globalLines.emit("let \(constant) = \(SwiftText.literal(value))", source: nil)
         }
         lane = LaneState(name: "top level")
         for statement in topLevel { translateTopLevel(statement) }
@@ -134,6 +160,11 @@ struct FastfileTranslator {
             output.emit("/// Stands for a value the importer left to a human (the TODO(import) above its use): the lane stops there.", source: nil)
             output.emit("func importTODO<Value>(line: Int) throws -> Value {", source: nil)
             output.emit("    try fail(\"Fastfile line \\(line) was not imported: see the TODO(import) above it in the Lanefile\")", source: nil)
+            output.emit("}", source: nil)
+            output.emit("", source: nil)
+            output.emit("/// Stands for a statement the importer left to a human (the TODO(import) above it): the lane stops there.", source: nil)
+            output.emit("func importTODO(line: Int, _ reason: String) throws {", source: nil)
+            output.emit("    try fail(\"Fastfile line \\(line) was not imported (\\(reason)): see the TODO(import) above it in the Lanefile\")", source: nil)
             output.emit("}", source: nil)
         }
         report.notes += configuration.notes
@@ -192,14 +223,32 @@ struct FastfileTranslator {
         for definition in definitions {
             var name = definition.name
             if counts[name, default: 0] > 1, let platform = definition.platform { name = "\(platform)_\(name)" }
-            name = name.filter { $0.isLetter || $0.isNumber || $0 == "_" }
-            if name.isEmpty || name.first!.isNumber { name = "lane_" + name }
+            name = Self.laneIdentifier(name)
             if Subcommands.names.contains(name) || ["help", "import"].contains(name) { name += "_lane" }
             while used.contains(name) { name += "_" }
             used.insert(name)
+            if name != definition.name {
+                let typed = name == definition.name.replacing("-", with: "_") ? " (`lanes \(definition.name)` runs it too)" : ""
+                report.notes.append("line \(definition.position.line): fastlane's lane `\(fastlaneName(definition))` is the lane `\(name)`\(typed).")
+            }
             laneNames[fastlaneName(definition)] = name
             if laneNames[definition.name] == nil || definition.platform == currentPlatform { laneNames[definition.name] = name }
         }
+    }
+
+    /// A lane name lanes accepts (ASCII letters, digits and `_`, not starting with a digit): any other
+    /// character becomes `_`, so `hotfix-start` is `hotfix_start`, which `lanes hotfix-start` finds.
+    static func laneIdentifier(_ text: String) -> String {
+        var name = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "a" ... "z", "A" ... "Z", "0" ... "9", "_": name.unicodeScalars.append(scalar)
+            default: if !name.isEmpty, !name.hasSuffix("_") { name += "_" }
+            }
+        }
+        while name.hasSuffix("_") && name.count > 1 { name.removeLast() }
+        if name.isEmpty || name == "_" || name.first!.isNumber { name = "lane_" + name }
+        return name
     }
 
     private func fastlaneName(_ definition: LaneDefinition) -> String {
@@ -225,11 +274,15 @@ struct FastfileTranslator {
     /// Whether a global already declared has the Swift name `name` would get (`$app` and `app` both give `app`).
     private func swiftNameTaken(_ name: String) -> Bool {
         let constant = swiftIdentifier(name)
-        return globalConstants.values.contains { $0 == constant || $0 == "(try \(constant))" }
+        return globalConstantNames.contains(constant)
     }
 
     private mutating func translateTopLevel(_ statement: RubyNode) {
         let line = statement.position.line
+        if let flagged = editorOnlyLine(in: statement) {
+            todoAtTopLevel(statement, reason: Self.editorOnlyReason(flagged))
+            return
+        }
         switch statement {
         case .assign(.name(let name, _), let value, nil, _) where globals[name] == nil,
              .assign(.constant(let name, _), let value, nil, _) where globals[name] == nil,
@@ -240,20 +293,22 @@ struct FastfileTranslator {
                 let constant = swiftIdentifier(name)
                 globals[name] = literal.kind
                 globalConstants[name] = constant
+                globalConstantNames.insert(constant)
                 globalLines.emit("let \(constant) = \(literal.code)", source: line)
                 return
             }
             // A value that reads the environment is read when a lane uses it: a computed global.
-            let saved = (report, lane)
+            let saved = (report.checkpoint, lane)
             if !swiftNameTaken(name), let computed = try? expression(value), !computed.code.contains("await"),
                let type = ([.string: "String", .strings: "[String]", .int: "Int", .bool: "Bool", .optionalString: "String?"] as [SwiftValue.Kind: String])[computed.kind] {
                 let constant = swiftIdentifier(name)
                 globals[name] = computed.kind
                 globalConstants[name] = "(try \(constant))"
+                globalConstantNames.insert(constant)
                 globalLines.emit("var \(constant): \(type) { get throws { \(computed.code) } }", source: line)
                 return
             }
-            (report, lane) = saved
+            report.rollBack(to: saved.0); lane = saved.1
         case .name(let name, let position):
             translateTopLevel(.call(RubyCall(receiver: nil, name: name, arguments: [], keywords: [], block: nil, position: position,
                                              hasParentheses: false, safeNavigation: false)))
@@ -262,7 +317,7 @@ struct FastfileTranslator {
             if let action = FastlaneActionMap.action(named: call.name) {
                 if case .implicit(let reason) = action.mapping {
                     record(call.name, line: line, .implicit, reason)
-                    globalLines.emit("// fastlane's `\(call.name)` is not needed: \(reason).", source: line)
+                    globalLines.comment(line: "fastlane's `\(call.name)` is not needed: \(reason).", source: line)
                     return
                 }
                 if ["import_from_git", "import"].contains(action.name) {
@@ -272,13 +327,21 @@ struct FastfileTranslator {
             }
             if ["fastlane_version", "min_fastlane_version", "fastlane_require", "update_fastlane", "xcode_select", "ensure_bundle_exec"].contains(call.name) {
                 record(call.name, line: line, .implicit, "lanes needs no fastlane version")
-                globalLines.emit("// fastlane's `\(call.name)` is not needed by lanes.", source: line)
+                globalLines.comment(line: "fastlane's `\(call.name)` is not needed by lanes.", source: line)
                 return
             }
         case .assign(.index(.constant("ENV", _), let keys, _), let value, _, _):
             if let name = keys.first?.symbolText, let text = Self.plainText(value) {
+                if Credentials.isCredentialName(name) || Credentials.looksLikeCredential(text) {
+                    // Never copied: the value is a credential, which belongs in the CI's secret store.
+                    report.notes.append("line \(line): the Fastfile sets the secret \(name) for every lane (its value is not copied); "
+                                        + "create \(name) in your CI's secrets (or a git-ignored `.env` beside the Lanefile) and remove it from the Fastfile.")
+                    report.secretsToCreate.append(ImportReport.SecretToCreate(name: name, line: line, origin: "ENV[\"\(name)\"] at the top of the Fastfile"))
+                    globalLines.comment(line: "The Fastfile sets the secret \(name) for every lane: its value is not copied; set \(name) in the environment.", source: line)
+                    return
+                }
                 report.notes.append("line \(line): the Fastfile sets \(name)=\(text) for every lane; put it in `.env.default` beside the Lanefile.")
-                globalLines.emit("// The Fastfile sets \(name) for every lane: put `\(name)=\(text.replacing("\n", with: " "))` in .env.default.", source: line)
+                globalLines.comment(line: "The Fastfile sets \(name) for every lane: put `\(name)=\(text)` in .env.default.", source: line)
                 return
             }
         default:
@@ -294,6 +357,8 @@ struct FastfileTranslator {
     }
 
     var globalConstants: [String: String] = [:]
+    /// The Swift names of `globalConstants`, to tell a name taken at once.
+    var globalConstantNames: Set<String> = []
     var helperDefinitions: [RubyMethod] = []
     /// Helpers written as Swift functions: their parameters, and the variables their bodies read
     /// (declared on every lane that calls them).
@@ -306,10 +371,10 @@ struct FastfileTranslator {
     /// A top-level value built from other constants (`PATH = "#{ROOT}/x"`): fine at the top of a
     /// Lanefile when it needs no `try`.
     private mutating func globalExpression(_ node: RubyNode) -> SwiftValue? {
-        let saved = (report, lane)
+        let saved = (report.checkpoint, lane)
         guard let value = try? expression(node), !value.code.contains("try"),
               [.string, .strings, .int, .bool, .double].contains(value.kind) else {
-            (report, lane) = saved
+            report.rollBack(to: saved.0); lane = saved.1
             return nil
         }
         return value
@@ -328,7 +393,7 @@ struct FastfileTranslator {
         case .array(let items, _):
             let strings = try items.map { item -> String in
                 guard let text = item.symbolText else { throw Untranslatable("not a literal") }
-                return SwiftValue.quoted(text)
+                return SwiftText.literal(text)
             }
             return SwiftValue("[" + strings.joined(separator: ", ") + "]", .strings)
         default: throw Untranslatable("not a literal")
@@ -349,14 +414,23 @@ struct FastfileTranslator {
         var content = LanefileEmitter()
         content.indent = 1
         declareKeywordOptions(keywords, body: definition.block.body, line: definition.position.line, into: &content)
-        translateBody(definition.block.body, into: &content)
+        if editorOnlyLines.contains(definition.position.line) {
+            // fastlane never saw this lane as one: it stops at once, its statements quoted for a human.
+            let reason = Self.editorOnlyReason(definition.position.line)
+            usesPlaceholder = true
+            content.comment(line: "TODO(import) Fastfile line \(definition.position.line): \(reason)", source: definition.position.line)
+            content.emit("try importTODO(line: \(definition.position.line), \(SwiftText.literal(reason)))", source: definition.position.line)
+            for statement in definition.block.body { todo(statement, reason: reason, into: &content) }
+        } else {
+            translateBody(definition.block.body, into: &content)
+        }
 
         var summary = definition.summary ?? "Imported from the Fastfile's lane \(fastlaneName(definition))"
         if definition.isPrivate { summary += " (private_lane in the Fastfile)" }
-        var arguments = ["\(SwiftValue.quoted(name))", SwiftValue.quoted(summary)]
+        var arguments = ["\(SwiftText.literal(name))", SwiftText.literal(summary)]
         if !lane.options.isEmpty { arguments.append("options: [" + lane.options.map(\.constant).joined(separator: ", ") + "]") }
-        if !lane.environment.isEmpty { arguments.append("environment: [" + lane.environment.map(SwiftValue.quoted).joined(separator: ", ") + "]") }
-        if !lane.secrets.isEmpty { arguments.append("secrets: [" + lane.secrets.map(SwiftValue.quoted).joined(separator: ", ") + "]") }
+        if !lane.environment.isEmpty { arguments.append("environment: [" + lane.environment.map(SwiftText.literal).joined(separator: ", ") + "]") }
+        if !lane.secrets.isEmpty { arguments.append("secrets: [" + lane.secrets.map(SwiftText.literal).joined(separator: ", ") + "]") }
         if lane.usesFastlane { arguments.append("tools: [\"fastlane\"]") }
         body.emit("Lane(\(arguments.joined(separator: ", "))) { \(lane.options.isEmpty ? "" : "lane in")", source: definition.position.line)
         body.append(content)
@@ -379,12 +453,13 @@ struct FastfileTranslator {
             case nil: (type, kind, defaultText) = ("String", .string, nil)  // Ruby requires it
             case let value?:
                 guard case .string = value, let text = value.symbolText else { continue }
-                (type, kind, defaultText) = ("String", .string, SwiftValue.quoted(text))
+                (type, kind, defaultText) = ("String", .string, SwiftText.literal(text))
             }
             let name = keyword.name
             var constant = swiftIdentifier(camelCase(lane.name) + "Option" + camelCase(name).prefix(1).uppercased() + camelCase(name).dropFirst())
-            while optionDeclarations.contains(where: { $0.hasPrefix("let \(constant) =") }) { constant += "_" }
-            optionDeclarations.append("let \(constant) = LaneOption<\(type)>(\(SwiftValue.quoted(name)), \"the \(name): keyword of the Fastfile's lane \(lane.name)\"" +
+            while optionConstants.contains(constant) { constant += "_" }
+        optionConstants.insert(constant)
+            optionDeclarations.append("let \(constant) = LaneOption<\(type)>(\(SwiftText.literal(name)), \(SwiftText.literal("the \(name): keyword of the Fastfile's lane \(lane.name)"))" +
                                       (defaultText.map { ", default: \($0)" } ?? "") + ")")
             lane.options.append((name, constant, kind))
             var assigned = false
@@ -411,7 +486,7 @@ struct FastfileTranslator {
                 case .nilValue: kind = .optionalString; declaration += "? = nil"
                 case .bool(let flag, _): kind = .bool; declaration = declaration.dropLast(6) + "Bool = \(flag)"
                 default:
-                    if let text = value.symbolText { declaration += " = \(SwiftValue.quoted(text))" }
+                    if let text = value.symbolText { declaration += " = \(SwiftText.literal(text))" }
                     else if case .integer(let digits, _) = value { declaration += " = \"\(digits)\"" }
                     else { declaration += "? = nil"; kind = .optionalString }
                 }
@@ -424,7 +499,7 @@ struct FastfileTranslator {
         content.indent = 1
         translateBody(method.body, into: &content)
         functions.emit("", source: nil)
-        functions.emit("/// `\(method.name)`, a Ruby method of the Fastfile.", source: method.position.line)
+        functions.emit("/// " + SwiftText.commentLine("`\(method.name)`, a Ruby method of the Fastfile."), source: method.position.line)
         functions.emit("func \(swiftIdentifier(method.name))(\(parameters.joined(separator: ", "))) async throws {", source: method.position.line)
         functions.append(content)
         functions.emit("}", source: method.position.line)
@@ -449,7 +524,7 @@ struct FastfileTranslator {
         content.indent = 1
         translateBody(block.body, into: &content)
         if let platform {
-            body.emit("// fastlane's `\(kind)` of `platform :\(platform)`: here it runs around every lane.", source: block.position.line)
+            body.comment(line: "fastlane's `\(kind)` of `platform :\(platform)`: here it runs around every lane.", source: block.position.line)
         }
         if kind == "before_each" || kind == "after_each" {
             body.emit("// fastlane's `\(kind)` also ran around lanes called from lanes; lanes' hooks run around the lane started.", source: block.position.line)
@@ -515,9 +590,10 @@ struct FastfileTranslator {
         } else {
             text = statementTexts[statement.position] ?? "(line \(line))"
         }
-        emitter.emit("// TODO(import) Fastfile line \(line): \(reason.replacing("\n", with: " "))", source: line)
-        emitter.comment(text, source: line)
-        report.todos.append(ImportReport.Todo(lane: lane.name, line: line, reason: reason, text: text))
+        let quoted = Credentials.redactingLiterals(in: text)
+        emitter.comment(line: "TODO(import) Fastfile line \(line): \(reason)", source: line)
+        emitter.comment(quoted, source: line)
+        report.todos.append(ImportReport.Todo(lane: lane.name, line: line, reason: reason, text: quoted))
         var counted = false
         statement.walk { node in
             guard case .call(let call) = node, isActionCall(call) else { return }
@@ -576,8 +652,13 @@ struct FastfileTranslator {
 
     /// A Swift identifier for a Ruby name: Ruby's `?`/`!` dropped, Swift keywords and lanes' own names avoided.
     func swiftIdentifier(_ name: String) -> String {
-        var identifier = name.filter { $0.isLetter || $0.isNumber || $0 == "_" }
-        if identifier.isEmpty || identifier.first!.isNumber { identifier = "value" + identifier }
+        // Scalars Unicode allows in identifiers (XID_Continue): no separator, control or format character.
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars where scalar == "_" || scalar.properties.isXIDContinue && !SwiftText.needsEscape(scalar) {
+            scalars.append(scalar)
+        }
+        var identifier = String(scalars)
+        if identifier.isEmpty || !(identifier.unicodeScalars.first!.properties.isXIDStart || identifier.first == "_") { identifier = "value" + identifier }
         if Self.swiftKeywords.contains(identifier) || StepCatalog.builtIn.contains(where: { $0.definition.functionName == identifier }) {
             identifier += "Value"
         }

@@ -20,11 +20,16 @@ struct LanefileEmitter {
         if lines.count > count { lines.removeLast(lines.count - count) }
     }
 
-    /// `// ` before every line of `text`, for TODO blocks and notes.
+    /// `// ` before every line of `text` (Fastfile text: quoted through `SwiftText`), for TODO blocks and notes.
     mutating func comment(_ text: String, source: Int?) {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            emit("// " + line.replacing("\t", with: "    "), source: source)
+        for line in SwiftText.commentLines(text) {
+            emit("// " + line, source: source)
         }
+    }
+
+    /// One comment line of `text` (quoted through `SwiftText`: a line end in it shows as `\n`).
+    mutating func comment(line text: String, source: Int?) {
+        emit("// " + SwiftText.commentLine(text), source: source)
     }
 
     var text: String { lines.map(\.text).joined(separator: "\n") + "\n" }

@@ -5,45 +5,50 @@ extension FastfileTranslator {
     mutating func translateBody(_ statements: [RubyNode], into emitter: inout LanefileEmitter) {
         for statement in statements {
             let lineCount = emitter.lines.count
-            let savedReport = report
+            // Counts, not copies: a copy taken here would be copied again by the first append (quadratic on large Fastfiles).
+            let savedReport = report.checkpoint
             let savedLane = lane
-            let savedGlobals = (optionDeclarations, globalLines)
+            let savedGlobals = (optionDeclarations.count, globalLines.lines.count)
             prelude = []
             do {
+                if let flagged = editorOnlyLine(in: statement) { throw Untranslatable(Self.editorOnlyReason(flagged)) }
                 try translateStatement(statement, into: &emitter)
-            } catch let failure as Untranslatable {
-                emitter.truncate(to: lineCount)
-                report = savedReport
-                lane = savedLane
-                (optionDeclarations, globalLines) = savedGlobals
-                todo(statement, reason: failure.reason, into: &emitter)
-                placeholder(for: statement, into: &emitter)
             } catch {
                 emitter.truncate(to: lineCount)
-                report = savedReport
+                report.rollBack(to: savedReport)
                 lane = savedLane
-                todo(statement, reason: "\(error)", into: &emitter)
+                optionDeclarations.removeSubrange(savedGlobals.0...)
+                globalLines.truncate(to: savedGlobals.1)
+                let reason = (error as? Untranslatable)?.reason ?? "\(error)"
+                todo(statement, reason: reason, into: &emitter)
+                stop(at: statement, reason: reason, into: &emitter)
             }
         }
     }
 
-    /// A variable whose assignment became a TODO still exists for the code after it: its value is
-    /// `importTODO`, which stops the lane at that point rather than running on without it.
-    private mutating func placeholder(for statement: RubyNode, into emitter: inout LanefileEmitter) {
+    /// Where a statement was not translated, the lane stops: nothing after it runs without it. A
+    /// variable it assigned still exists for the code after it, its value `importTODO`, which stops
+    /// the lane at that point; any other statement becomes `try importTODO(line:, reason)`.
+    private mutating func stop(at statement: RubyNode, reason: String, into emitter: inout LanefileEmitter) {
+        let line = statement.position.line
+        usesPlaceholder = true
         var names: [String] = []
         switch statement {
         case .assign(.name(let name, _), _, nil, _): names = [name]
         case .assign(let target, _, nil, _):
-            guard let name = target.laneVariableName, isLaneVariable(name) else { return }
-            names = [name]
+            if let name = target.laneVariableName, isLaneVariable(name) { names = [name] }
         case .multipleAssign(let targets, _, _): for case .name(let name, _) in targets { names.append(name) }
-        default: return
+        default: break
         }
+        var declared = false
         for name in names where lane.local(name) == nil {
             lane.scopes[lane.scopes.count - 1][name] = .string
-            usesPlaceholder = true
-            emitter.emit("\(lane.reassigned.contains(name) ? "var" : "let") \(swiftIdentifier(name)): String = try importTODO(line: \(statement.position.line))",
-                         source: statement.position.line)
+            declared = true
+            emitter.emit("\(lane.reassigned.contains(name) ? "var" : "let") \(swiftIdentifier(name)): String = try importTODO(line: \(line))",
+                         source: line)
+        }
+        if !declared {
+            emitter.emit("try importTODO(line: \(line), \(SwiftText.literal(reason)))", source: line)
         }
     }
 
@@ -215,9 +220,12 @@ extension FastfileTranslator {
             try translateAssignment(target: .name(name, position), value: value, op: op, line: line, into: &emitter)
         case .index(.constant("ENV", _), let keys, _):
             guard let name = keys.first?.symbolText else { throw Untranslatable("ENV with a computed name") }
+            if Credentials.isCredentialName(name) || value.symbolText.map(Credentials.looksLikeCredential) == true {
+                throw Untranslatable("sets the secret \(name) for the rest of the lane: give it to the lane as a declared secret instead")
+            }
             let right = try expression(value)
             guard let text = right.asString else { throw Untranslatable("ENV set to a value that is not text") }
-            throw Untranslatable("sets \(name) for the rest of the lane: wrap the steps that need it in `try await withEnvironment([\(SwiftValue.quoted(name)): \(text)]) { ... }`")
+            throw Untranslatable("sets \(name) for the rest of the lane: wrap the steps that need it in `try await withEnvironment([\(SwiftText.literal(name)): \(text)]) { ... }`")
         default:
             throw Untranslatable("assignment to something other than a local variable")
         }
@@ -276,7 +284,7 @@ extension FastfileTranslator {
         switch node {
         case .string, .symbol:
             guard let text = node.symbolText else { throw Untranslatable("`when` with an interpolated string") }
-            return SwiftValue.quoted(text)
+            return SwiftText.literal(text)
         case .integer(let digits, _): return digits
         case .nilValue: return "nil"
         default: throw Untranslatable("`when` with a value that is not a literal")
@@ -305,7 +313,7 @@ extension FastfileTranslator {
             guard let path = call.arguments.first?.symbolText else { throw Untranslatable("Dir.chdir to a computed folder") }
             let saved = lane.shellDirectory
             lane.shellDirectory = StatementPaths.join(saved, path)
-            emitter.emit("do {  // Dir.chdir(\(SwiftValue.quoted(path))): sh runs in \(lane.shellDirectory)", source: line)
+            emitter.emit("do {  // " + SwiftText.commentLine("Dir.chdir(\(SwiftText.literal(path))): sh runs in \(lane.shellDirectory)"), source: line)
             nestedBlock(block.body, into: &emitter)
             emitter.emit("}", source: line)
             lane.shellDirectory = saved

@@ -18,28 +18,7 @@ struct SwiftValue {
 
     /// A Swift string literal of `text`.
     static func literal(_ text: String) -> SwiftValue {
-        SwiftValue(quoted(text), .string)
-    }
-
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case "\0": result += "\\0"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        SwiftValue(SwiftText.literal(text), .string)
     }
 
     /// Text to put inside a string literal's `\(...)`.

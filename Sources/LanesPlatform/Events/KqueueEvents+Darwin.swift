@@ -15,6 +15,10 @@ final class KqueueEvents: DaemonEventSource {
     /// A long timer is cut into pieces this long, so a wall clock set forward is noticed in time
     /// (the timer counts elapsed time, not the wall clock).
     static let longestSleepMilliseconds = 60_000
+    /// A timer's interval counts on while the Mac sleeps (`NOTE_MACH_CONTINUOUS_TIME`, sys/event.h):
+    /// without it the interval is mach absolute time, which stops during sleep, so a piece armed
+    /// before sleep would fire up to its whole length after the wake-up instead of at once.
+    private static let timerClock = UInt32(NOTE_MACH_CONTINUOUS_TIME)
     private static let timerIdentifier: UInt = 1
     private static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -60,7 +64,8 @@ final class KqueueEvents: DaemonEventSource {
 
     func next(timeoutMilliseconds: Int32) -> [DaemonEvent] {
         var timeout = timespec(tv_sec: Int(timeoutMilliseconds / 1000), tv_nsec: Int(timeoutMilliseconds % 1000) * 1_000_000)
-        var received = [kevent](repeating: kevent(), count: 8)
+        // In an expression `kevent` names the function (sys/event.h declares both): the type goes in the annotation.
+        var received: [kevent] = Array(repeating: kevent(), count: 8)
         let count = timeoutMilliseconds < 0
             ? kevent(queue, nil, 0, &received, Int32(received.count), nil)
             : kevent(queue, nil, 0, &received, Int32(received.count), &timeout)
@@ -107,7 +112,7 @@ final class KqueueEvents: DaemonEventSource {
         }
         let milliseconds = min(Self.longestSleepMilliseconds, max(0, Int(((deadline - Self.now()) * 1000).rounded(.up))))
         // EV_ADD on an existing identifier replaces its period; the unit is milliseconds by default.
-        change(ident: Self.timerIdentifier, filter: Int16(EVFILT_TIMER), flags: UInt16(EV_ADD | EV_ONESHOT), fflags: 0,
+        change(ident: Self.timerIdentifier, filter: Int16(EVFILT_TIMER), flags: UInt16(EV_ADD | EV_ONESHOT), fflags: Self.timerClock,
                data: milliseconds)
     }
 

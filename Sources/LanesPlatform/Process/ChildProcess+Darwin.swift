@@ -3,8 +3,8 @@ import Darwin
 
 extension ChildProcess {
     /// Darwin's spawn types are opaque pointers that `_init` allocates.
-    typealias FileActions = posix_spawn_file_actions_t?
-    static func newFileActions() -> FileActions { nil }
+    public typealias FileActions = posix_spawn_file_actions_t?
+    public static func newFileActions() -> FileActions { nil }
     static func newAttributes() -> posix_spawnattr_t? { nil }
 
     static func addChangeDirectory(_ path: String, to actions: inout FileActions) {

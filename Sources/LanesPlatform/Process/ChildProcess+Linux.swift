@@ -8,8 +8,8 @@ private func spawnActionsAddChangeDirectory(_ actions: UnsafeMutablePointer<posi
 
 extension ChildProcess {
     /// glibc's spawn types are structs that `_init` fills in.
-    typealias FileActions = posix_spawn_file_actions_t
-    static func newFileActions() -> FileActions { posix_spawn_file_actions_t() }
+    public typealias FileActions = posix_spawn_file_actions_t
+    public static func newFileActions() -> FileActions { posix_spawn_file_actions_t() }
     static func newAttributes() -> posix_spawnattr_t { posix_spawnattr_t() }
 
     static func addChangeDirectory(_ path: String, to actions: inout FileActions) {

@@ -15,11 +15,15 @@ extension ChildProcess {
     ///
     /// Output is read until both pipes close, or until the child has ended and its pipes have
     /// been quiet for 300 ms: a background grandchild that keeps them open does not hold the step.
-    public func runCapturingOutput(input: [UInt8]?, started: (Int32) -> Void,
+    ///
+    /// With `mergingStandardError`, the child's standard error is its standard output's pipe (as
+    /// `2>&1`), and every chunk is reported as standard output: what the child wrote to both comes
+    /// in the order it wrote it, and a line it starts on one and ends on the other is one line.
+    public func runCapturingOutput(input: [UInt8]?, mergingStandardError: Bool = false, started: (Int32) -> Void,
                                    onOutput: (OutputStream, UnsafeRawBufferPointer) -> Void) throws(SpawnFailure) -> WaitStatus {
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1], stdin: [Int32] = [-1, -1]
         guard pipe(&output) == 0 else { throw SpawnFailure(program: arguments.first ?? "", code: errno) }
-        guard pipe(&errors) == 0 else {
+        guard mergingStandardError || pipe(&errors) == 0 else {
             let code = errno
             output.forEach { close($0) }
             throw SpawnFailure(program: arguments.first ?? "", code: code)
@@ -33,7 +37,7 @@ extension ChildProcess {
         for descriptor in parentEnds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var child = self
         child.standardOutput = .descriptor(output[1])
-        child.standardError = .descriptor(errors[1])
+        child.standardError = .descriptor(mergingStandardError ? output[1] : errors[1])
         child.standardInput = input == nil ? .null : .descriptor(stdin[0])
         child.closeInChild = parentEnds + [output[1], errors[1], stdin[0]].filter { $0 > 2 }
         let pid: Int32
@@ -46,7 +50,8 @@ extension ChildProcess {
         [output[1], errors[1], stdin[0]].filter { $0 >= 0 }.forEach { close($0) }
         started(pid)
 
-        var open: [(descriptor: Int32, stream: OutputStream?)] = [(output[0], .standardOutput), (errors[0], .standardError)]
+        var open: [(descriptor: Int32, stream: OutputStream?)] = [(output[0], .standardOutput)]
+        if !mergingStandardError { open.append((errors[0], .standardError)) }
         var pendingInput = input.map { ArraySlice($0) } ?? []
         if input != nil {
             _ = fcntl(stdin[1], F_SETFL, fcntl(stdin[1], F_GETFL) | O_NONBLOCK)

@@ -95,6 +95,10 @@ public struct ChildProcess: Sendable {
         return pid
     }
 
+    // Code that calls posix_spawn itself (a benchmark that reads a child's rusage through wait4) makes its
+    // file actions with `newFileActions()` (one file per OS): an opaque pointer on Darwin, a struct on
+    // glibc, so `posix_spawn_file_actions_t()` compiles on one of them only.
+
     private static func add(_ stream: Stream, as target: Int32, to actions: inout FileActions) {
         switch stream {
         case .inherit: break

@@ -7,7 +7,9 @@ extension FilePath {
         var size: UInt32 = 1024
         for _ in 0..<2 {
             var buffer = [CChar](repeating: 0, count: Int(size))
-            if _NSGetExecutablePath(&buffer, &size) == 0 { return String(cString: buffer) }
+            if _NSGetExecutablePath(&buffer, &size) == 0 {
+                return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
         }
         return nil
     }

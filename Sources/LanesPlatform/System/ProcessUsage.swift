@@ -8,8 +8,13 @@ public struct ProcessUsage: Sendable, Equatable {
     public static func current() -> ProcessUsage {
         var usage = rusage()
         readOwnUsage(&usage)
+        return ProcessUsage(usage)
+    }
+
+    /// What `usage` reports, such as the `rusage` that `wait4` fills in for an ended child.
+    public init(_ usage: rusage) {
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return ProcessUsage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
-                            peakResidentBytes: Int(usage.ru_maxrss) * maximumResidentUnit)
+        cpuSeconds = seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        peakResidentBytes = Int(usage.ru_maxrss) * Self.maximumResidentUnit
     }
 }

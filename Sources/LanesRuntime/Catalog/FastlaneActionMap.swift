@@ -29,6 +29,26 @@ public struct FastlaneAction: Sendable {
 
     /// Every name fastlane accepts for this action.
     public var names: [String] { [name] + aliases }
+
+    /// What the step does with fastlane's option `name`: the step's option it maps to (through the
+    /// table, else the option's own name or one of its declared aliases), or why it is ignored
+    /// (an option of fastlane's interface only); nil when the step has no counterpart.
+    public func stepOption(for name: String) -> FastlaneOptionMapping? {
+        guard case .step(let id, let options, _, _) = mapping, let step = StepCatalog.step(id: id) else { return nil }
+        let info = step.info
+        if let mapped = options[name], let option = info.option(named: mapped) { return .option(option) }
+        if let option = info.option(named: name) { return .option(option) }
+        if let reason = step.definition.ignoredOptions[name] { return .ignored(reason: reason) }
+        return nil
+    }
+}
+
+/// Where one of fastlane's options lands in a lanes step.
+public enum FastlaneOptionMapping: Sendable {
+    /// The step's option (its canonical name is `info.name`).
+    case option(OptionInfo)
+    /// Accepted and ignored: it only steers fastlane's own interface.
+    case ignored(reason: String)
 }
 
 extension FastlaneAction.Mapping {

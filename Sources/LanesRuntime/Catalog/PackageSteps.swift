@@ -19,10 +19,13 @@ extension StepInfo {
                 .object([
                     ("name", .string(option.name)), ("swift_name", .string(option.swiftName)), ("type", .string(option.typeName)),
                     ("swift_type", .string(option.swiftType)), ("env", option.environmentVariable.map(JSONValue.string) ?? .null),
+                    ("env_names", .array(option.environmentVariables.map(JSONValue.string))), ("aliases", .array(option.aliases.map(JSONValue.string))),
                     ("required", .bool(option.isRequired)), ("default", option.defaultText.map(JSONValue.string) ?? .null),
                     ("secret", .bool(option.isSecret)), ("doc", .string(option.summary)),
                 ])
             })),
+            ("aliases", .array(definition.aliases.map(JSONValue.string))),
+            ("ignored_options", .object(definition.ignoredOptions.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
             ("result", .string(resultType)),
             ("examples", .array(examples.map { example in
                 .object([("swift", .string(example.swift)), ("command_line", .string(example.shellCommand(id: id)))])

@@ -3,11 +3,17 @@
 public enum SingleStepRun {
     public static func main(_ type: any Step.Type, arguments: [String]) async -> Never {
         let info = type.info
-        let lane = Lane(info.id, info.summary, options: info.options.map { PassThroughOption(info: $0) }) { invocation in
+        // fastlane's options that lanes ignores are accepted here too; the step notes them.
+        let ignored = info.definition.ignoredOptions.keys.sorted().map { name in
+            PassThroughOption(info: OptionInfo(name: name, summary: "ignored", typeName: "text", environmentVariables: [], isSecret: false,
+                                               defaultText: nil, mayBeAbsent: true, swiftName: name, swiftType: "String?",
+                                               spelling: .labeled, accepts: { _ in true }))
+        }
+        let lane = Lane(info.id, info.summary, options: info.options.map { PassThroughOption(info: $0) } + ignored) { invocation in
             var given = invocation.values.given
             for option in info.options {
-                guard let value = info.definition.standaloneDefaults[option.name], given[option.name] == nil,
-                      (option.environmentVariable.flatMap { invocation.values.environment[$0] } ?? "").isEmpty else { continue }
+                guard let value = info.definition.standaloneDefaults[option.name], !option.names.contains(where: { given[$0] != nil }),
+                      !option.environmentVariables.contains(where: { !(invocation.values.environment[$0] ?? "").isEmpty }) else { continue }
                 given[option.name] = value
             }
             try await perform(type, given: given)

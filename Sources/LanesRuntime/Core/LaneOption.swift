@@ -10,7 +10,7 @@ public struct LaneOption<Value: OptionValue>: Sendable, LaneOptionDeclaration {
         let fallback = defaultValue ?? (Value.self as? any AbsentOptionValue.Type)?.absent as? Value
         self.defaultValue = fallback
         self.info = OptionInfo(
-            name: name, summary: summary, typeName: Value.typeName, environmentVariable: env, isSecret: secret,
+            name: name, summary: summary, typeName: Value.typeName, environmentVariables: env.map { [$0] } ?? [], isSecret: secret,
             defaultText: defaultValue.map(optionText(of:)), mayBeAbsent: fallback != nil,
             swiftName: name, swiftType: Value.swiftType, spelling: .labeled, accepts: { Value(optionText: $0) != nil })
     }

@@ -36,7 +36,9 @@ struct OptionResolver: Sendable {
             }
             return (try parse(text, for: option, from: "the command line", variable: nil), .argument)
         case nil:
-            guard let variable = option.environmentVariable, let text = environment[variable], !text.isEmpty else { return nil }
+            // lanes' own variable first, then fastlane's names for the option.
+            guard let (variable, text) = option.environmentVariables.lazy
+                .compactMap({ name in self.environment[name].flatMap { $0.isEmpty ? nil : (name, $0) } }).first else { return nil }
             if option.isSecret { environment.redactor.register(text) }
             return (try parse(text, for: option, from: "$\(variable)", variable: variable), .environment(variable))
         }

@@ -28,7 +28,7 @@ public struct OptionValues: Sendable {
     /// unknown names, secrets given as arguments, unparsable values, required options missing.
     public func validate(against options: [OptionInfo], for owner: String) throws {
         var problems: [OptionProblem] = []
-        let known = Set(options.map(\.name))
+        let known = Set(options.flatMap(\.names))
         for name in given.keys.sorted() where !known.contains(name) {
             let names = options.map(\.name).joined(separator: ", ")
             problems.append(OptionProblem("unknown option '\(name)' (options: \(names.isEmpty ? "none" : names))"))
@@ -36,7 +36,7 @@ public struct OptionValues: Sendable {
         let resolver = OptionResolver(environment: environment)
         for option in options {
             do {
-                let found = try resolver.resolve(option, given: given[option.name].map(GivenOption.text), as: TextOption.self)
+                let found = try resolver.resolve(option, given: try option.given(in: given).map { GivenOption.text($0.value) }, as: TextOption.self)
                 if found.map({ option.accepts($0.value.text) }) == false {
                     let shown = option.isSecret ? Redactor.mask : "'\(found!.value.text)'"
                     let origin = found!.source == .argument ? "the command line" : found!.source.description

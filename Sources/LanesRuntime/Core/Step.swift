@@ -52,11 +52,16 @@ public struct StepDefinition: Sendable {
     /// Other ids the step answers to (fastlane's `match` for `sync_code_signing`); each also gets
     /// a Lanefile function.
     public let aliases: [String]
+    /// Options of fastlane's action that only steer fastlane's own interface (deliver's `force`
+    /// skips its HTML preview): accepted from `lanes run` and the importer and ignored, with the
+    /// reason as a one-line note in the step's output.
+    public let ignoredOptions: [String: String]
 
     public init(id: String, summary: String, category: StepCategory, examples: [StepExample],
-                standaloneDefaults: [String: String] = [:], aliases: [String] = []) {
+                standaloneDefaults: [String: String] = [:], aliases: [String] = [], ignoredOptions: [String: String] = [:]) {
         self.id = id
         self.aliases = aliases
+        self.ignoredOptions = ignoredOptions
         self.summary = summary
         self.category = category
         self.examples = examples
@@ -85,6 +90,11 @@ public struct StepInfo: Sendable {
     public var summary: String { definition.summary }
     public var category: StepCategory { definition.category }
     public var examples: [StepExample] { definition.examples }
+
+    /// The option `name` stands for: its own name or one of its aliases.
+    public func option(named name: String) -> OptionInfo? {
+        options.first { $0.name == name } ?? options.first { $0.aliases.contains(name) }
+    }
 
     static func resultName(of type: Any.Type) -> String {
         type == Void.self ? "Void" : String(describing: type)

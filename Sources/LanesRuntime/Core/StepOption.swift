@@ -24,15 +24,17 @@ public struct StepOption<Value: OptionValue>: Sendable {
     }
 
     /// An option with a default (when `default` is given), an optional one (when `Value` is
-    /// optional), or a required one.
-    public init(_ name: String, _ summary: String, env: String? = nil, secret: Bool = false,
-                default defaultValue: Value? = nil, swift spelling: OptionInfo.SwiftSpelling = .labeled) {
+    /// optional), or a required one. `env` is lanes' variable for it; `fastlaneEnv` are the names
+    /// fastlane's action reads for the same option (its `env_name`), read after `env`. `aliases`
+    /// are the other names a caller may give it (fastlane's, earlier lanes').
+    public init(_ name: String, _ summary: String, env: String? = nil, fastlaneEnv: [String] = [], secret: Bool = false,
+                default defaultValue: Value? = nil, swift spelling: OptionInfo.SwiftSpelling = .labeled, aliases: [String] = []) {
         let fallback = defaultValue ?? (Value.self as? any AbsentOptionValue.Type)?.absent as? Value
         let defaultText = defaultValue.map(optionText(of:))
         let info = OptionInfo(
-            name: name, summary: summary, typeName: Value.typeName, environmentVariable: env, isSecret: secret,
-            defaultText: defaultText, mayBeAbsent: fallback != nil, swiftName: "", swiftType: Value.swiftType,
-            spelling: spelling, accepts: { Value(optionText: $0) != nil })
+            name: name, summary: summary, typeName: Value.typeName, environmentVariables: (env.map { [$0] } ?? []) + fastlaneEnv,
+            isSecret: secret, defaultText: defaultText, mayBeAbsent: fallback != nil, swiftName: "", swiftType: Value.swiftType,
+            spelling: spelling, aliases: aliases, accepts: { Value(optionText: $0) != nil })
         self.info = info
         let found = StepResolution.current.flatMap { $0.resolveWithSource(info, as: Value.self, fallback: fallback) }
         self.resolved = found?.value
@@ -92,12 +94,12 @@ final class StepResolution: Sendable {
 
     /// The value and where it came from (nil for an absent optional's `nil`).
     func resolveWithSource<Value: OptionValue>(_ option: OptionInfo, as type: Value.Type, fallback: Value?) -> (value: Value, source: OptionSource?)? {
-        let given = arguments.given[option.name]
         do {
+            let given = try option.given(in: arguments.given)?.value
             let found = try resolver.resolve(option, given: given, as: Value.self)
             let value = found?.value ?? fallback
             state.withLock { state in
-                state.consumed.insert(option.name)
+                state.consumed.formUnion(option.names)
                 if let value, let source = found?.source ?? (option.defaultText == nil ? nil : .defaultValue) {
                     // Events carry redacted text: a plain option may still hold a secret's value.
                     let shown = option.isSecret ? Redactor.mask : resolver.environment.redactor.redact(optionText(of: value))
@@ -108,7 +110,7 @@ final class StepResolution: Sendable {
             return value.map { ($0, found?.source ?? (option.defaultText == nil ? nil : .defaultValue)) }
         } catch {
             state.withLock {
-                $0.consumed.insert(option.name)
+                $0.consumed.formUnion(option.names)
                 $0.problems.append(error)
             }
             return nil
@@ -118,13 +120,14 @@ final class StepResolution: Sendable {
     /// Builds a step: every option resolves, and every problem (unknown names included) is
     /// reported at once, before the step can have any effect.
     static func build<S: Step>(_ type: S.Type, arguments: StepArguments,
-                               environment: Environment) throws -> (step: S, options: [ResolvedOption], timeout: Double?) {
+                               environment: Environment) throws -> (step: S, options: [ResolvedOption], timeout: Double?, notes: [String]) {
         let resolution = StepResolution(arguments: arguments, environment: environment)
         let step = StepResolution.$current.withValue(resolution) { S() }
         // Every step takes a timeout; it belongs to the run, not to the step's own work.
         let timeout = resolution.resolve(OptionInfo.timeout, as: Double?.self, fallback: .some(nil)) ?? nil
+        let ignored = S.definition.ignoredOptions
         let (unknownNames, resolvedProblems, options) = resolution.state.withLock { state in
-            (arguments.given.keys.filter { !state.consumed.contains($0) }.sorted(), state.problems, state.resolved)
+            (arguments.given.keys.filter { !state.consumed.contains($0) && ignored[$0] == nil }.sorted(), state.problems, state.resolved)
         }
         // The option list (a reflection of the step) is read only when there is an error to explain.
         let known = unknownNames.isEmpty ? [] : S.info.options.map(\.name)
@@ -132,10 +135,11 @@ final class StepResolution: Sendable {
             OptionProblem("unknown option '\(name)' (options: \(known.joined(separator: ", ")))")
         } + resolvedProblems
         guard problems.isEmpty else { throw ValidationErrors(owner: S.info.id, problems: problems) }
+        let notes = arguments.given.keys.sorted().compactMap { name in ignored[name].map { "option '\(name)' ignored: \($0)" } }
         if let timeout, !(timeout > 0) {
             throw ValidationErrors(owner: S.info.id, problems: [OptionProblem("option 'timeout' must be a number of seconds above 0, not \(timeout)")])
         }
-        return (step, options, timeout)
+        return (step, options, timeout, notes)
     }
 }
 

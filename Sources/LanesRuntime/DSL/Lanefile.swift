@@ -66,8 +66,10 @@ public struct Lanefile: Sendable {
         self.finally = finally
     }
 
+    /// The lane `name`; `hotfix-start` also finds `hotfix_start` (a lane name is an identifier, and
+    /// fastlane's lanes are often named with dashes: the command its team types keeps working).
     public func lane(named name: String) -> Lane? {
-        lanes.first { $0.name == name }
+        lanes.first { $0.name == name } ?? (name.contains("-") ? lanes.first { $0.name == name.replacing("-", with: "_") } : nil)
     }
 
     /// Mistakes only visible once the lanes exist as values: two lanes with one name, a lane

@@ -4,7 +4,7 @@ internal import LanesPlatform
 
 /// Starts real child processes through the platform's one launcher (`ChildProcess`): argv only,
 /// no shell, the lane's environment (secrets travel here, never in arguments), standard output
-/// and standard error streamed line by line (lines of any length; see `LineSplitter`).
+/// and standard error on one pipe, streamed line by line (lines of any length; see `LineSplitter`).
 ///
 /// Each child starts in a process group of its own with default signal handling, and carries the
 /// lane's and its own tag (`ProcessTags`). Cancelling the step (Ctrl-C, a CI abort, a timeout)
@@ -51,18 +51,18 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         let status: WaitStatus = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WaitStatus, any Error>) in
                 Thread.detachNewThread {
+                    // One pipe for both streams: a secret the child starts on standard output and
+                    // ends on standard error is one line, redacted whole, as a terminal shows it.
                     var output = LineSplitter(redactor: redactor)
-                    var errors = LineSplitter(redactor: redactor)
                     do throws(SpawnFailure) {
-                        let status = try child.runCapturingOutput(input: request.standardInput, started: { pid in
+                        let status = try child.runCapturingOutput(input: request.standardInput, mergingStandardError: true, started: { pid in
                             lane.started(group: pid)
                             // Cancelled before the child existed: end it now.
                             if started.record(pid) { lane.stop(group: pid, tag: tag) }
-                        }) { stream, bytes in
-                            if stream == .standardOutput { output.feed(bytes, emit: onLine) } else { errors.feed(bytes, emit: onLine) }
+                        }) { _, bytes in
+                            output.feed(bytes, emit: onLine)
                         }
                         output.finish(emit: onLine)
-                        errors.finish(emit: onLine)
                         if let pid = started.pid { lane.reaped(group: pid) }
                         continuation.resume(returning: status)
                     } catch {

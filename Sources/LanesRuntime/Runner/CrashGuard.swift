@@ -3,8 +3,9 @@ internal import LanesPlatform
 /// What happens when lane code crashes (`fatalError`, a force unwrap of nil, an out-of-range index):
 /// the runtime's own message still reaches the terminal through the redacting pipes, then one line
 /// names the lane and the signal, and the process exits with `exitStatus`, which the README
-/// documents. Cleanups cannot run in a crashing process; what they would have removed (file
-/// keychains, temporary files) is removed by the next run (see `FileKeychain.removeLeftovers`).
+/// documents. Cleanups cannot run in a crashing process; what they would have removed (keychains,
+/// a macOS keychain's search-list entry, temporary files) is removed by the next run
+/// (`SigningConfiguration.removeLeftoverKeychains`).
 ///
 /// While secrets are held, the process is also made non-dumpable and its core size limit is 0, so
 /// a crash (or another process of the same user attaching) cannot copy a secret out of memory.
@@ -24,9 +25,19 @@ enum CrashGuard {
     nonisolated(unsafe) private static var armed: Armed?
 
     /// Keeps secrets out of core files and out of reach of debuggers and memory readers (`SecretMemory`).
-    static func protectSecretsInMemory() {
-        SecretMemory.protect()
+    /// Returns a note for the run's standard error when a debugger or tracer was already attached.
+    static func protectSecretsInMemory() -> String? {
+        switch SecretMemory.protect() {
+        case .sealed: nil
+        case .alreadyTraced: tracedNote
+        }
     }
+
+    /// What a traced run says, once, when its first secret arrives: it goes on (a debugger session is
+    /// legitimate), but the debugger can read what the lane holds.
+    static let tracedNote = "note: a debugger or tracer is attached to this run: it can read the secrets in this process's memory "
+        + "(lanes refuses debuggers only for runs started without one)"
+
 
     /// Prepares the crash message for `lane` and installs the handlers.
     static func arm(lane: String, streams: RedactedStandardStreams) {

@@ -7,7 +7,7 @@ struct LaneRequirements {
     /// Registers for redaction every secret the lane declared, as a secret or as a secret option's
     /// variable. Runs before anything about the lane is validated, so no error can show one.
     func registerSecrets(in environment: Environment) {
-        let optionVariables = lane.options.filter(\.isSecret).compactMap(\.environmentVariable)
+        let optionVariables = lane.options.filter(\.isSecret).flatMap(\.environmentVariables)
         for name in lane.requiredSecrets + optionVariables {
             if let value = environment[name] { environment.redactor.register(value, name: name) }
         }

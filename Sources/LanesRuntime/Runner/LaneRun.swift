@@ -35,7 +35,7 @@ public final class LaneRun: Sendable {
         // What earlier steps set for the lane (xcodes' DEVELOPER_DIR), then withEnvironment's variables.
         let additions = (self.context.values[LaneEnvironmentAdditions.self] ?? [:]).merging(Self.environmentOverlay) { $1 }
         let context = self.context.overlaying(additions)
-        let (step, options, timeout) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
+        let (step, options, timeout, notes) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
         let redactor = context.environment.redactor
         let id = S.definition.id
         let index = state.withLock { state in
@@ -45,6 +45,7 @@ public final class LaneRun: Sendable {
         let banner = redactor.redact(step.banner)
         reporter.report(.stepStarted(StepStart(index: index, id: id, banner: banner, options: options, at: .now())))
         let log = StepLog(redactor: redactor) { [reporter] line in reporter.report(.output(step: index, line: line)) }
+        for note in notes { log.line(note) }
         let clock = ContinuousClock()
         let start = clock.now
         do {

@@ -39,14 +39,16 @@ public enum LanefileRunner {
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
-            exit(error.lanesKind.exitStatus)
+            let shaped: any Error = FastlanePlatformWords.suggestion(for: words, lanes: lanefile.lanes.map(\.name)) ?? error
+            TextOutput.standardError(Redactor()).writeLine("error: \(shaped)")
+            exit(shaped.lanesKind.exitStatus)
         }
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
         let redactor = Redactor(
             onFirstSecret: { redactor in
-                CrashGuard.protectSecretsInMemory()
+                let note = CrashGuard.protectSecretsInMemory()
                 streams.install(redactor: redactor)
+                if let note { TextOutput(descriptor: 2, redactor: redactor, streams: streams).writeLine(note) }
             },
             onShortSecret: { name in
                 TextOutput(descriptor: 2, redactor: Redactor(), streams: streams).writeLine(
@@ -83,6 +85,11 @@ public enum LanefileRunner {
             return 0
         case .help(let name):
             guard let lane = lanefile.lane(named: name) else {
+                // `lanes help build_app`: a step's page, when no lane has that name.
+                if let step = StepCatalog.step(id: name) {
+                    output.write(step.info.helpPage)
+                    return 0
+                }
                 throw LanesError(.usage, "no lane named '\(name)' in the Lanefile",
                                  hint: NameSuggestions(known: lanefile.lanes.map(\.name)).hint(for: name, noun: "lane", listCommand: "lanes list"))
             }
@@ -131,7 +138,8 @@ public enum LanefileRunner {
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)
             // What a crashed or killed run left behind goes now, before this run makes its own.
-            for keychain in FileKeychain.removeLeftovers(in: context.stateDirectory + "/keychains") {
+            for keychain in await SigningConfiguration.removeLeftoverKeychains(stateDirectory: context.stateDirectory, environment: variables,
+                                                                               processes: context.processes) {
                 diagnostics.warning("removed keychain \(keychain), left behind by a lane that crashed or was killed")
             }
             for folder in ScratchFolder.sweep(in: StepContext.keyFolders(stateDirectory: context.stateDirectory)) {

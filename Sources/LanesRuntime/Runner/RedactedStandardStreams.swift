@@ -117,15 +117,10 @@ final class RedactedStandardStreams: Sendable {
     /// Waits until the reader has passed on everything written to the pipe so far.
     private static func drain(_ stream: Stream) {
         while true {
-            let idle = stream.busy.withLock { busy in !busy && pendingBytes(stream.readEnd) == 0 }
+            let idle = stream.busy.withLock { busy in !busy && FileDescriptorIO.pendingBytes(in: stream.readEnd) == 0 }
             if idle { return }
             sched_yield()
         }
-    }
-
-    private static func pendingBytes(_ descriptor: Int32) -> Int32 {
-        var count: Int32 = 0
-        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? count : 0
     }
 
     /// Puts the original streams back and waits until everything written has been passed on.

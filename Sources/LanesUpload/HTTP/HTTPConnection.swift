@@ -172,21 +172,15 @@ final class HTTPConnection: @unchecked Sendable {
         }
         if ready == 0 { return "connect timed out after \(timeout) s" }
         if ready < 0 { return String(cString: strerror(errno)) }
-        var code: Int32 = 0
-        var size = socklen_t(MemoryLayout<Int32>.size)
-        getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &size)
+        let code = SocketOptions.pendingError(descriptor)
         return code == 0 ? nil : String(cString: strerror(code))
     }
 
     private static func configure(_ descriptor: Int32, idle: Double) {
-        var time = timeval(tv_sec: Int(idle), tv_usec: Int((idle - Double(Int(idle))) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        var on: Int32 = 1
-        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        SocketOptions.setTimeouts(descriptor, receive: idle, send: idle)
+        SocketOptions.disableCoalescing(descriptor)
         // Large send buffers keep a fast link full while the sender reads the next block.
-        var size: Int32 = 4 << 20
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        SocketOptions.setBufferSizes(descriptor, send: 4 << 20)
     }
 
     /// Whether the server closed this idle connection (readable with nothing, or EOF): then it is

@@ -47,7 +47,7 @@ public struct SetGitHubRelease: Step {
     var isPrerelease: Bool
     @StepOption("upload_assets", "Files (or folders, zipped) to attach", default: [])
     var uploadAssets: [String]
-    @StepOption("api_token", "A token allowed to write releases", env: "GITHUB_TOKEN", secret: true)
+    @StepOption("api_token", "A token allowed to write releases", env: "GITHUB_TOKEN", fastlaneEnv: ["GITHUB_API_TOKEN"], secret: true)
     var apiToken: Secret
     @StepOption("server_url", "The API's base URL (GitHub Enterprise: https://HOST/api/v3)", env: "GITHUB_API_URL", default: "https://api.github.com")
     var serverURL: String

@@ -297,7 +297,8 @@ public struct UploadToAppStore: Step {
         examples: [StepExample(
             swift: #"try await uploadToAppStore(appIdentifier: "com.example.brewer", appVersion: "1.4.0", buildNumber: "42", submitForReview: true)"#,
             commandLine: ["app_identifier:com.example.brewer", "app_version:1.4.0", "metadata_path:fastlane/metadata", "dry_run:true"],
-            environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+            environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
+        ignoredOptions: ["force": "it skips fastlane's HTML preview of the metadata, which lanes does not make (dry_run:true prints every change instead)"]
     )
 
     @StepOption("app_identifier", "The app's bundle id (default: the one build_app made)", env: "APP_IDENTIFIER")

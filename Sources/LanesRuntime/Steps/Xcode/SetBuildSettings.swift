@@ -50,7 +50,8 @@ public struct SetBuildSettings: Step {
     var xcodeproj: String
     @StepOption("target", "Regular expression searched in target names, as written; project-level settings when absent")
     var target: String?
-    @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION")
+    @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION",
+                aliases: ["configuration"])
     var buildConfiguration: String?
     @StepOption("settings", "KEY=VALUE pairs separated by ';'")
     var settings: BuildSettingAssignments

@@ -15,13 +15,14 @@ public struct UpdateCodeSigningSettings: Step {
                           "team_id:ABCDE12345", "code_sign_identity:Apple Distribution"])]
     )
 
-    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
+    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ", fastlaneEnv: ["FL_PROJECT_SIGNING_PROJECT_PATH"], aliases: ["path"])
     var xcodeproj: String
     @StepOption("use_automatic_signing", "Automatic (true) or manual (false) signing", default: false)
     var useAutomaticSigning: Bool
     @StepOption("targets", "Regular expression searched in target names, as written; all targets when absent", env: "LANES_TARGET_FILTER")
     var targets: String?
-    @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION")
+    @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION",
+                aliases: ["configuration"])
     var buildConfiguration: String?
     @StepOption("team_id", "DEVELOPMENT_TEAM to write", env: "LANES_TEAM_ID")
     var teamID: String?

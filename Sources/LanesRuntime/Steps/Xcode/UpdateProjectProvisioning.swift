@@ -22,10 +22,10 @@ public struct UpdateProjectProvisioning: Step {
     @StepOption("profile", "Path to the .mobileprovision file", env: "LANES_PROVISIONING_PROFILE")
     var profile: String
     @StepOption("target_filter", "Regular expression searched in target names, as written (anchor with ^...$); all targets when absent",
-            env: "LANES_TARGET_FILTER")
+            env: "LANES_TARGET_FILTER", aliases: ["target"])
     var targetFilter: String?
     @StepOption("build_configuration", "Build configuration name, matched exactly; all configurations when absent",
-            env: "LANES_BUILD_CONFIGURATION")
+            env: "LANES_BUILD_CONFIGURATION", aliases: ["configuration"])
     var buildConfiguration: String?
     @StepOption("build_configuration_is_regex", "Treat build_configuration as a regular expression", default: false)
     var configurationIsRegex: Bool
