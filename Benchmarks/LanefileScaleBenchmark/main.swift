@@ -100,7 +100,7 @@ func coldList(_ build: Build, in directory: String, cache: String) -> Sample {
     guard status == 0 else { fail("\(build.label): lanes list failed in \(directory): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")") }
     let measured = ProcessUsage(usage)
     return Sample(wall: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                  cpu: measured.cpuSeconds, peakMiB: Double(measured.peakResidentBytes) / (1 << 20))
+                  cpu: measured.cpuSeconds, peakMiB: Double(measured.peakResidentBytes) / 1_048_576)
 }
 
 func median(_ values: [Double]) -> Double {
