@@ -15,7 +15,7 @@ public struct Installation: Sendable {
     /// Where a compiled Lanefile gets the Swift runtime from.
     public var runtime: Runtime = .toolchain
 
-    public enum Runtime: String, Sendable {
+    @frozen public enum Runtime: String, Sendable {
         /// The toolchain's Swift libraries, linked by swiftc (a build folder; macOS).
         case toolchain
         /// `libLanes.so` itself, which `make install` links with the Swift runtime and Foundation
