@@ -37,7 +37,8 @@ UPLOAD_SERVER_PACKAGES := ceph-mon ceph-osd radosgw nginx libnginx-mod-http-dav-
 APT_PACKAGES += chromium chromium-driver
 APT_PACKAGES += sqlite3  # the command line bench-history compares with
 APT_PACKAGES += zip unzip  # Info-ZIP: bench-archive's anchor and an independent reader of lanes' Zip64 zips
-APT_PACKAGES += strace  # stands in for a debugger attached to a runner that holds secrets (TracedRunTests)
+APT_PACKAGES += strace  # a debugger attached to a runner that holds secrets (TracedRunTests); the system calls that create clear keys (MatchAuditTests)
+APT_PACKAGES += ruby  # evaluates Formula/lanes.rb against a stand-in for Homebrew's DSL (FormulaTests)
 PIP_PACKAGES += selenium
 PIP_PACKAGES += botocore  # the STS stand-in checks lanes' AssumeRole signatures with botocore's own signer (awscli 1.46 no longer pulls it in)
 PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' requests against Apple's OpenAPI description
@@ -45,14 +46,14 @@ PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' req
 TEST_PATH := $(CURDIR)/$(VENV)/bin:$$PATH
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesUpload LanesAppStoreConnect LanesMatch
+LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesWire LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesHTTP LanesUpload LanesAppStoreConnect LanesMatch
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build typecheck-darwin test demo install install-files dist dist-files bench bench-install bench-startup bench-history bench-lanefile-compile bench-lanefile-scale bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import clean
+.PHONY: all deps test-deps venv build build-tests typecheck-darwin test demo install install-files dist dist-files bench bench-install bench-startup bench-history bench-lanefile-compile bench-lanefile-scale bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import bench-import-size clean
 
 all: build
 
@@ -101,6 +102,10 @@ endif
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
+
+# The tests' build alone, with this Makefile's flags (CI's macOS job runs its suites from it).
+build-tests: deps
+	$(SWIFT) build --build-tests
 
 # The main job: the founding workflow on the bundled example. The doctor checks the signing material,
 # schedules and secrets first; developerRelease signs, provisions,
@@ -167,27 +172,33 @@ install: deps
 # every compiled Lanefile load it alone, and the driver has the runtime linked in; start-up then
 # binds a few thousand symbols instead of tens of thousands across 38 shared objects. macOS keeps
 # SwiftPM's (its Swift runtime is the OS's, in the shared cache).
+# Each Lanefile module goes with its .swiftinterface, from which a newer compiler (an Xcode update) rebuilds
+# it. lib/lanes/swiftc records the compiler Lanefiles compile with and its version: on macOS the real one
+# (`xcrun --find swiftc`; /usr/bin/swiftc is a shim that stays the same when Xcode changes), with the SDK in
+# lib/lanes/sdk; the driver's cache key and `lanes doctor` check both.
 BIN ?= .build/$(CONFIG)
 ifeq ($(UNAME),Darwin)
 INSTALL_BINARIES = install -m 755 "$$bin/lanes-tool" "$$home/lanes-tool" && \
 	install -m 755 "$$bin/lanes" "$$home/lanes.new" && mv "$$home/lanes.new" "$(PREFIX)/bin/lanes" && \
 	install -m 644 "$$bin/$(LIBRARY_FILE)" "$$home/$(LIBRARY_FILE)" && rm -f "$$home/runtime"
+FIND_SWIFTC := xcrun --find swiftc
 else
 INSTALL_BINARIES = Tools/link-installed.sh "$$bin" "$$home" "$(PREFIX)/bin"
+FIND_SWIFTC := command -v swiftc
 endif
 install-files:
 	@bin="$(BIN)"; home="$(PREFIX)/lib/lanes"; \
 	install -d "$(PREFIX)/bin" "$$home/Modules" "$$home/templates" && \
 	$(INSTALL_BINARIES) && \
 	for module in $(LANEFILE_MODULES); do \
-		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$home/Modules/" || exit 1; \
-		for extra in swiftdoc swiftinterface; do \
-			if [ -f "$$bin/Modules/$$module.$$extra" ]; then install -m 644 "$$bin/Modules/$$module.$$extra" "$$home/Modules/"; fi; \
-		done; \
+		install -m 644 "$$bin/Modules/$$module.swiftmodule" "$$bin/Modules/$$module.swiftinterface" "$$home/Modules/" || exit 1; \
+		if [ -f "$$bin/Modules/$$module.swiftdoc" ]; then install -m 644 "$$bin/Modules/$$module.swiftdoc" "$$home/Modules/"; fi; \
 	done && \
 	install -m 644 templates/*.mustache "$$home/templates/" && \
-	command -v swiftc > "$$home/swiftc" && \
-	echo "installed lanes in $(PREFIX) (compiler: $$(cat "$$home/swiftc"))"
+	swiftc=$$($(FIND_SWIFTC)) && [ -x "$$swiftc" ] && \
+	{ echo "$$swiftc"; "$$swiftc" --version 2>/dev/null | grep 'Swift version'; } > "$$home/swiftc" && \
+	if [ "$(UNAME)" = Darwin ]; then xcrun --show-sdk-path > "$$home/sdk"; else rm -f "$$home/sdk"; fi && \
+	echo "installed lanes in $(PREFIX) (compiler: $$(head -1 "$$home/swiftc"))"
 
 # The release archive: the installed layout (bin/lanes, lib/lanes/ with lanes-tool, libLanes, the
 # Lanefile modules as .swiftmodule and .swiftinterface, the templates) in one tarball that works from
@@ -207,7 +218,7 @@ dist: deps
 dist-files:
 	@rm -rf "$(DIST_FOLDER)/$(DIST_NAME)" && mkdir -p "$(DIST_FOLDER)"
 	@$(MAKE) --no-print-directory install-files PREFIX="$(DIST_FOLDER)/$(DIST_NAME)" BIN="$(BIN)"
-	@rm -f "$(DIST_FOLDER)/$(DIST_NAME)/lib/lanes/swiftc"
+	@rm -f "$(DIST_FOLDER)/$(DIST_NAME)/lib/lanes/swiftc" "$(DIST_FOLDER)/$(DIST_NAME)/lib/lanes/sdk"
 	tar -C "$(DIST_FOLDER)" -czf "$(DIST_FOLDER)/$(DIST_NAME).tar.gz" "$(DIST_NAME)"
 	@echo "$(DIST_FOLDER)/$(DIST_NAME).tar.gz (sha256 $$(openssl dgst -sha256 -r "$(DIST_FOLDER)/$(DIST_NAME).tar.gz" | cut -d' ' -f1))"
 
@@ -299,6 +310,10 @@ bench-import: deps
 	$(SWIFT) build --product lanes
 	$(SWIFT) build --product lanes-tool
 	Tools/import-corpus.sh $(CORPUS)
+
+# The importer's time against the Fastfile's size (0.3, 1.5, 7.8 MB), beside a linear anchor.
+bench-import-size: deps
+	$(SWIFT) run -c release ImportBenchmark
 
 bench-git: bench-install
 	$(SWIFT) build -c release --product GitBenchmark

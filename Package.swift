@@ -4,7 +4,9 @@ import PackageDescription
 /// Modules whose `.swiftmodule` a compiled Lanefile loads. They are built with library evolution so
 /// that their `internal import`s of C modules and third-party packages stay out of their interfaces:
 /// a Lanefile then needs only these module files and the `Lanes` shared library, never libgit2 or OpenSSL headers.
-let resilient: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]
+/// Each also gets its `.swiftinterface` (beside the `.swiftmodule`), which `make install` ships: a compiler
+/// newer than the one that built lanes (an Xcode update) cannot load the binary module and rebuilds it from that.
+let resilient: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution", "-emit-module-interface"])]
 
 let package = Package(
     name: "lanes",
@@ -29,6 +31,9 @@ let package = Package(
         // The only module that names an OS; CLinuxEvents is the daemon's Linux event backend.
         .target(name: "LanesPlatform", dependencies: [.target(name: "CLinuxEvents", condition: .when(platforms: [.linux]))],
                 swiftSettings: resilient),
+        // One wire format: the Codable event, listing and timestamp records the runner writes and the
+        // history reads, a Foundation-free JSON coder for them, and the one JUnit writer.
+        .target(name: "LanesWire", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesCron", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesXcode", dependencies: ["LanesPlatform"], swiftSettings: resilient),
         .target(name: "LanesSigning", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
@@ -40,32 +45,35 @@ let package = Package(
         .target(name: "LanesMatch", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"], swiftSettings: resilient),
         // `lanes daemon`'s core: schedule state and run history in SQLite, due-run decisions on an injected clock.
         .target(name: "LanesSchedule", dependencies: [
-            "CSQLite", "LanesCron", "LanesGit", "LanesPlatform",
+            "CSQLite", "LanesCron", "LanesGit", "LanesWire", "LanesPlatform",
         ]),
-        .target(name: "LanesBuild", dependencies: ["CZlib", "COpenSSL", "LanesXcode", "LanesSigning", "LanesPlatform"], swiftSettings: resilient),
+        .target(name: "LanesBuild", dependencies: ["CZlib", "COpenSSL", "LanesXcode", "LanesSigning", "LanesWire", "LanesPlatform"], swiftSettings: resilient),
         // Uploads: local store, HTTP PUT, S3, Firebase App Distribution, App Store Connect. Its HTTP
         // client needs only OpenSSL, which libLanes already links (no libcurl at lane start).
         .target(name: "CMD5Lanes"),
-        .target(name: "LanesUpload", dependencies: ["COpenSSL", "CMD5Lanes", "LanesPlatform"], swiftSettings: resilient),
-        // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over LanesUpload's HTTP client.
-        .target(name: "LanesAppStoreConnect", dependencies: ["LanesUpload", "LanesPlatform"], swiftSettings: resilient),
+        // The HTTP/1.1 client on sockets and OpenSSL: TLS, proxies, retries, redirects. Uploads, App
+        // Store Connect, notifications and match's storages speak HTTP through it.
+        .target(name: "LanesHTTP", dependencies: ["COpenSSL", "LanesPlatform"], swiftSettings: resilient),
+        .target(name: "LanesUpload", dependencies: ["COpenSSL", "CMD5Lanes", "LanesHTTP", "LanesPlatform"], swiftSettings: resilient),
+        // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over the HTTP client.
+        .target(name: "LanesAppStoreConnect", dependencies: ["LanesHTTP", "LanesUpload", "LanesPlatform"], swiftSettings: resilient),
         // Steps, their catalog, the runner and the Lanefile DSL: everything but the generated step functions.
         .target(
             name: "LanesRuntime",
             dependencies: [
-                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesBuild", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
+                "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesWire", "LanesBuild", "LanesHTTP", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: resilient
         ),
         // The module a Lanefile imports: the runtime re-exported and the step functions StepCodegen writes.
-        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesUpload",
+        .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesWire", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesHTTP", "LanesUpload",
                                               "LanesAppStoreConnect", "LanesMatch"],
                 swiftSettings: resilient),
         // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
         .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
         // The read-only run-history web page: a small HTTP/1.1 server over POSIX sockets.
-        .target(name: "LanesWeb", dependencies: ["Lanes", "LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
+        .target(name: "LanesWeb", dependencies: ["LanesSchedule", "LanesDoctor", "LanesCron", "LanesPlatform"]),
         // The step reference and the generated Lanefile step functions, from the catalog (`make generate`).
         // It links the runtime, never `Lanes`: the module it writes into may be stale or not compile.
         .target(name: "LanesCodegen", dependencies: ["LanesRuntime"]),
@@ -80,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "LanesCLI",
             dependencies: [
-                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesSchedule", "LanesBuild", "LanesUpload",
+                "Lanes", "LanesCodegen", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesWire", "LanesSchedule", "LanesBuild", "LanesHTTP", "LanesUpload",
                 "LanesAppStoreConnect", "LanesDoctor", "LanesWeb", "LanesImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -100,29 +108,30 @@ let package = Package(
         .executableTarget(name: "ScheduleBenchmark", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Benchmarks/ScheduleBenchmark"),
         .executableTarget(name: "RedactionBenchmark", dependencies: ["LanesRuntime", "LanesPlatform"], path: "Benchmarks/RedactionBenchmark"),
         .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
-        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload", "LanesPlatform"], path: "Benchmarks/UploadBenchmark"),
+        .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload", "LanesHTTP", "LanesPlatform"], path: "Benchmarks/UploadBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit", "LanesPlatform"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
         .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/ArchiveBenchmark"),
+        .executableTarget(name: "ImportBenchmark", dependencies: ["LanesImport"], path: "Benchmarks/ImportBenchmark"),
 
-        .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesCronTests", dependencies: ["LanesTestSupport", "LanesCron", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesXcodeTests", dependencies: ["LanesTestSupport", "LanesXcode", "Lanes", "LanesPlatform"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesSigningTests", dependencies: ["LanesTestSupport", "LanesSigning", "Lanes", "LanesRuntime"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesGitTests", dependencies: ["LanesTestSupport", "LanesGit", "Lanes", "LanesRuntime"]),
-        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesRuntime", "LanesCodegen", "LanesTestSupport", "LanesPlatform"], exclude: ["Golden"]),
-        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform"], exclude: ["Fixtures", "Golden"]),
-        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform"]),
+        .testTarget(name: "LanesTests", dependencies: ["Lanes", "LanesRuntime", "LanesCodegen", "LanesTestSupport", "LanesPlatform", "LanesWire"], exclude: ["Golden"]),
+        .testTarget(name: "LanesCLITests", dependencies: ["LanesTestSupport", "Lanes", "LanesCLI", "LanesDriver", "LanesPlatform", "LanesWire", "LanesDoctor"], exclude: ["Fixtures", "Golden"]),
+        .testTarget(name: "LanesScheduleTests", dependencies: ["LanesTestSupport", "LanesSchedule", "LanesCron", "LanesGit", "LanesPlatform", "LanesWire"]),
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         // The daemon's loop on a clock set just before a minute, for the daemon suites of LanesCLITests.
         .executableTarget(name: "DaemonClockHelper", dependencies: ["LanesSchedule", "LanesCron", "LanesPlatform"], path: "Tests/DaemonClockHelper"),
         // One entry into OpenSSL first in a fresh process, for the exit test of LanesSigningTests.
         .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit"], path: "Tests/OpenSSLExitHelper"),
-        .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform"], exclude: ["Fixtures"]),
-        .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesPlatform"]),
-        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
+        .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform", "LanesWire"], exclude: ["Fixtures"]),
+        .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesHTTP", "LanesPlatform"]),
+        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesHTTP", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
         .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
-        .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesUpload", "Lanes", "LanesPlatform"], exclude: ["match_format.py"]),
+        .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesHTTP", "LanesUpload", "Lanes", "LanesPlatform"], exclude: ["match_format.py"]),
     ]
 )

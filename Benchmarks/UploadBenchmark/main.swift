@@ -6,6 +6,7 @@
 import Foundation
 import LanesPlatform
 import LanesUpload
+import LanesHTTP
 
 struct Measurement {
     let tool: String

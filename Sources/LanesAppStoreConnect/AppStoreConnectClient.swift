@@ -5,6 +5,8 @@ internal import Foundation
 #endif
 import LanesUpload
 import Synchronization
+import LanesHTTP
+internal import LanesPlatform
 
 /// Waiting between attempts and polls. `TaskSleeper` is `Task.sleep`, so cancelling the step's task
 /// ends a wait at once; tests pass one that records and returns.

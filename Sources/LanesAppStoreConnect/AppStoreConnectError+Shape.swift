@@ -1,4 +1,5 @@
 public import LanesPlatform
+import LanesHTTP
 
 /// Apple's answer decides the kind, as for any upload: a refused request is configuration, the rest a failed transfer.
 extension AppStoreConnectError: ClassifiedError {

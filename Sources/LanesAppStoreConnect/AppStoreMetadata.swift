@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesUpload
+import LanesHTTP
 
 /// fastlane deliver's metadata folder: `<metadata_path>/<locale>/<field>.txt` for the localised fields
 /// and `<metadata_path>/<field>.txt` for the others. Read and checked against Apple's length limits

@@ -1,4 +1,5 @@
 import LanesUpload
+import LanesHTTP
 
 /// Build numbers as App Store Connect orders them: dot-separated integers compared field by field,
 /// so "1.2.10" comes after "1.2.9" and "100" after "99"; a missing field counts as 0.

@@ -1,4 +1,6 @@
 import LanesUpload
+import LanesHTTP
+internal import LanesPlatform
 
 /// What App Store Connect's build-upload flow left: the `buildUploads` resource and the file's checksum.
 public struct BuildUploadResult: Sendable {

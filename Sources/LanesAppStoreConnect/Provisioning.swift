@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesUpload
+import LanesHTTP
 
 public struct BundleIDAttributes: Decodable, Sendable {
     public let identifier: String?

@@ -1,3 +1,4 @@
+import LanesHTTP
 /// The App Store Connect resources lanes reads, typed after Apple's OpenAPI description (only the
 /// attributes lanes uses; every one optional, as Apple's schemas make them).
 public struct Resource<Attributes: Decodable & Sendable>: Decodable, Sendable {

@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesUpload
+import LanesHTTP
 
 /// One screenshot file and the App Store Connect display type its pixel size gives.
 public struct ScreenshotFile: Sendable, Equatable {

@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesUpload
+import LanesHTTP
 
 public struct CertificateAttributes: Decodable, Sendable {
     public let name: String?

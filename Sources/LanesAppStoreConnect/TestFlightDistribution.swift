@@ -1,4 +1,5 @@
 import LanesUpload
+import LanesHTTP
 
 /// What `upload_to_testflight` does after the upload, in fastlane pilot's order: wait for processing,
 /// answer the export-compliance question, set "What to Test", expire older builds, add the build to

@@ -1,4 +1,5 @@
 import LanesRuntime
+import LanesPlatform
 
 /// Renders `FastlaneActionMap`: `lanes actions --fastlane [--json]` and docs/migrating-from-fastlane.md.
 public enum FastlaneMigration {

@@ -1,4 +1,5 @@
 import LanesRuntime
+import LanesPlatform
 
 /// Renders the steps' self-descriptions: `lanes actions` (text and `--json`) and the step reference
 /// `docs/steps.md` (`lanes actions --markdown`), all from the catalog.

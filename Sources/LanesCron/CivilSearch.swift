@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// Finding the first matching wall-clock minute with bit arithmetic on a broken-down date: at most
 /// one step per field on the current day, then month by month — never minute by minute.
 extension CronTable {
@@ -17,13 +19,13 @@ extension CronTable {
     @inline(__always)
     func firstMatch(atOrAfter start: Int64) -> Int64? {
         guard canEverFire else { return nil }
-        let minutesPerDay = CivilCalendar.minutesPerDay
-        let dayNumber = CivilCalendar.floorDivide(start, minutesPerDay)
+        let minutesPerDay = CivilDate.minutesPerDay
+        let dayNumber = CivilDate.floorDivide(start, minutesPerDay)
         let minuteOfDay = start &- dayNumber &* minutesPerDay
         let hour = minuteOfDay / 60
         let minute = minuteOfDay &- hour &* 60
-        let date = CivilCalendar.date(dayNumber: dayNumber)
-        let weekday = CivilCalendar.weekday(dayNumber: dayNumber)
+        let date = CivilDate.date(dayNumber: dayNumber)
+        let weekday = CivilDate.weekday(dayNumber: dayNumber)
 
         if Self.has(months, date.month) {
             // Today, if the day matches: the next hour and minute.
@@ -37,7 +39,7 @@ extension CronTable {
             }
             // A later day of this month.
             let firstWeekday = (weekday &+ 36 &- date.day) % 7
-            let days = dayMask(firstWeekday: firstWeekday, length: CivilCalendar.daysInMonth(year: date.year, month: date.month))
+            let days = dayMask(firstWeekday: firstWeekday, length: CivilDate.daysInMonth(year: date.year, month: date.month))
             let nextDay = Self.nextBit(days, from: Int64(date.day) &+ 1)
             if nextDay >= 0 {
                 return (dayNumber &+ nextDay &- Int64(date.day)) &* minutesPerDay &+ firstHour &* 60 &+ firstMinute
@@ -59,10 +61,10 @@ extension CronTable {
                 year += 1
                 month = months.trailingZeroBitCount
             }
-            let first = CivilCalendar.dayNumber(year: year, month: month, day: 1)
-            let days = dayMask(firstWeekday: CivilCalendar.weekday(dayNumber: first), length: CivilCalendar.daysInMonth(year: year, month: month))
+            let first = CivilDate.dayNumber(year: year, month: month, day: 1)
+            let days = dayMask(firstWeekday: CivilDate.weekday(dayNumber: first), length: CivilDate.daysInMonth(year: year, month: month))
             if days != 0 {
-                return (first + Int64(days.trailingZeroBitCount) - 1) * CivilCalendar.minutesPerDay + firstHour * 60 + firstMinute
+                return (first + Int64(days.trailingZeroBitCount) - 1) * CivilDate.minutesPerDay + firstHour * 60 + firstMinute
             }
         }
         return nil

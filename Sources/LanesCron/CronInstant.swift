@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// A point on the UTC time line. lanes' cron API uses it instead of Foundation's `Date` so that the
 /// module's public interface stays free of Foundation (`Date(timeIntervalSince1970:)` converts).
 /// Frozen so that callers in other modules read it directly despite library evolution.
@@ -42,9 +44,9 @@ public struct CronInstant: Sendable, Hashable, Comparable, CustomStringConvertib
         let wholeSeconds = Int64(seconds.rounded(.down))
         let millis = min(999, Int(((seconds - Double(wholeSeconds)) * 1000).rounded()))
         let local = wholeSeconds + Int64(offset ?? 0)
-        let days = CivilCalendar.floorDivide(local, 86_400)
+        let days = CivilDate.floorDivide(local, 86_400)
         let secondOfDay = Int(local - days * 86_400)
-        let date = CivilCalendar.date(dayNumber: days)
+        let date = CivilDate.date(dayNumber: days)
         var text = "\(Self.pad(date.year, 4))-\(Self.pad(date.month))-\(Self.pad(date.day))T"
         text += "\(Self.pad(secondOfDay / 3600)):\(Self.pad(secondOfDay / 60 % 60)):\(Self.pad(secondOfDay % 60))"
         if millis > 0 { text += "." + Self.pad(millis, 3) }
@@ -82,7 +84,7 @@ public struct CronInstant: Sendable, Hashable, Comparable, CustomStringConvertib
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: Int64(year), month: month),
+              (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: Int64(year), month: month),
               expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), hour < 24, minute < 60
         else { return nil }
         var seconds = 0.0
@@ -102,7 +104,7 @@ public struct CronInstant: Sendable, Hashable, Comparable, CustomStringConvertib
                 guard index > fractionStart else { return nil }
             }
         }
-        let wall = CivilCalendar.dayNumber(year: Int64(year), month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60)
+        let wall = CivilDate.dayNumber(year: Int64(year), month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60)
         if index == bytes.count {
             let offset = Self.offset(ofWallSecond: wall, in: zone ?? FixedOffsetTimeZone.utc)
             secondsSince1970 = Double(wall - Int64(offset)) + seconds

@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// The resolved values of one schedule line: one bit set per field (bit n = value n), `H` already
 /// replaced by the values Jenkins picks. Day-of-week uses 0–6 with Sunday = 0 (a `7` has become 0).
 /// A minute fires when all five fields match — day-of-month AND day-of-week, as in Jenkins.
@@ -76,7 +78,7 @@ public struct CronTable: Sendable, Hashable {
     /// has both lengths, so checking those shapes decides whether any date matches.
     private static func someDateMatches(daysOfMonth: UInt64, months: UInt64, weekdayRun: UInt64) -> Bool {
         for month in 1...12 where months & (1 << UInt64(month)) != 0 {
-            let lengths = month == 2 ? [28, 29] : [CivilCalendar.daysInMonth(year: 2001, month: month)]
+            let lengths = month == 2 ? [28, 29] : [CivilDate.daysInMonth(year: 2001, month: month)]
             for length in lengths {
                 for firstWeekday in 0..<7
                 where dayMask(daysOfMonth: daysOfMonth, weekdayRun: weekdayRun, firstWeekday: firstWeekday, length: length) != 0 {

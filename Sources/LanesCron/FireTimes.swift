@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// When schedules fire, per time zone, with lanes' daylight-saving policy:
 /// - a wall time that does not exist (spring-forward gap) fires once, at the first instant after
 ///   the gap; a wall time that occurs twice (fall-back) fires once, at its first occurrence;
@@ -49,12 +51,12 @@ extension CronTable {
 
     @inline(__always)
     private static func minutes(_ seconds: Int32) -> Int64 {
-        CivilCalendar.floorDivide(Int64(seconds), 60)
+        CivilDate.floorDivide(Int64(seconds), 60)
     }
 
     @inline(__always)
     private static func minutesRoundingUp(_ seconds: Int64) -> Int64 {
-        -CivilCalendar.floorDivide(-seconds, 60)
+        -CivilDate.floorDivide(-seconds, 60)
     }
 }
 

@@ -15,7 +15,7 @@ public struct ToolchainCheckup: Sendable {
     }
 
     public func findings() -> [DoctorFinding] {
-        var findings: [DoctorFinding] = [compiler()]
+        var findings: [DoctorFinding] = compiler()
         do {
             try OpenSSLProviders.verify()
             findings.append(DoctorFinding(.toolchain, "OpenSSL", .ok, "the default and legacy providers load"))
@@ -34,25 +34,55 @@ public struct ToolchainCheckup: Sendable {
         return findings
     }
 
-    private func compiler() -> DoctorFinding {
+    /// The compiler Lanefiles compile with and, on macOS, the SDK: recorded at install, still there, still
+    /// the same version. A new Xcode replaces the compiler at the same path: on macOS Lanefiles then compile
+    /// against the installed `.swiftinterface` files (a warning); on Linux, which has no stable Swift ABI,
+    /// libLanes was built by another compiler (an error).
+    private func compiler() -> [DoctorFinding] {
         let installation: Installation
         do { installation = try Installation.locate(environment: environment) } catch {
-            return DoctorFinding(.toolchain, "swiftc", .error, "\(error)", fix: "reinstall lanes with `make install`")
+            return [DoctorFinding(.toolchain, "swiftc", .error, "\(error)", fix: "reinstall lanes with `make install`")]
+        }
+        let reinstall = HostPlatform.isMacOS ? "reinstall lanes (`make install`, or `brew reinstall lanes`)" : "rebuild and reinstall lanes (`make install`)"
+        var findings: [DoctorFinding] = []
+        if let sdk = installation.sdk {
+            findings.append(FilePath.isDirectory(sdk)
+                ? DoctorFinding(.toolchain, "macOS SDK", .ok, sdk)
+                : DoctorFinding(.toolchain, "macOS SDK", .error, "the SDK lanes was installed with, \(sdk), is gone (Xcode moved or was updated)",
+                                fix: "\(reinstall) with the Xcode that `xcode-select -p` names"))
         }
         // A build folder records the name `swiftc`, an installation its absolute path.
         let recorded = installation.swiftc.hasPrefix("/")
             ? installation.swiftc : FilePath.which(installation.swiftc, path: environment["PATH"]) ?? installation.swiftc
         guard FilePath.exists(recorded) else {
-            return DoctorFinding(.toolchain, "swiftc", .error, "the compiler lanes was built with, \(recorded), is gone",
-                                 fix: "reinstall that Swift toolchain, or rebuild and reinstall lanes with the current one")
+            findings.insert(DoctorFinding(.toolchain, "swiftc", .error, "the compiler lanes was built with, \(recorded), is gone",
+                                          fix: "reinstall that Swift toolchain, or \(reinstall) with the current one"), at: 0)
+            return findings
+        }
+        if let installed = installation.compilerVersion {
+            let now = ToolOutput.compilerVersion(of: recorded)
+            if now != installed {
+                let what = "\(recorded) says \(now.map { "'\($0)'" } ?? "nothing about its version"), but lanes was installed with '\(installed)'"
+                findings.insert(HostPlatform.isMacOS
+                    ? DoctorFinding(.toolchain, "swiftc", .warning,
+                                    "\(what): Lanefiles compile against lanes' .swiftinterface files, so the first compile after the change is slower",
+                                    fix: reinstall)
+                    : DoctorFinding(.toolchain, "swiftc", .error,
+                                    "\(what): Linux has no stable Swift ABI, so Lanefiles cannot link the libLanes that compiler built",
+                                    fix: "\(reinstall) with this toolchain, or install the one it was built with again"), at: 0)
+                return findings
+            }
         }
         if let onPath = FilePath.which("swiftc", path: environment["PATH"]),
-           FilePath.realPath(onPath) != FilePath.realPath(recorded) {
-            return DoctorFinding(.toolchain, "swiftc", .warning,
-                                 "Lanefiles compile with \(recorded) (recorded at install), but PATH's swiftc is \(onPath)",
-                                 fix: "rebuild and reinstall lanes with the toolchain you mean to use, or put \(FilePath.directory(of: recorded)) first on PATH")
+           FilePath.realPath(onPath) != FilePath.realPath(recorded), !HostPlatform.isMacOS || !onPath.hasPrefix("/usr/bin/") {
+            // (On macOS /usr/bin/swiftc is xcrun's shim, which runs the recorded compiler when Xcode is the selected one.)
+            findings.insert(DoctorFinding(.toolchain, "swiftc", .warning,
+                                          "Lanefiles compile with \(recorded) (recorded at install), but PATH's swiftc is \(onPath)",
+                                          fix: "\(reinstall) with the toolchain you mean to use, or put \(FilePath.directory(of: recorded)) first on PATH"), at: 0)
+            return findings
         }
-        return DoctorFinding(.toolchain, "swiftc", .ok, recorded)
+        findings.insert(DoctorFinding(.toolchain, "swiftc", .ok, recorded + (installation.compilerVersion.map { " (\($0))" } ?? "")), at: 0)
+        return findings
     }
 
     private func git() -> DoctorFinding {

@@ -21,18 +21,20 @@ struct LanefileCompiler {
 
     /// Lanefiles are plain Swift 6: quick to compile (no optimizer), line tables for crash reports.
     /// Against a self-contained libLanes the compiler only writes an object (`RuntimeLinker` links it).
+    /// On macOS the SDK recorded at install, so the compile does not depend on what xcode-select says now.
     var flags: [String] {
         // The module cache in the runner cache: modules a compiler builds from lanes' .swiftinterface
         // files (a release archive used by another Swift) are kept with the runners, as CI caches them.
         let common = ["-parse-as-library", "-swift-version", "6", "-Onone", "-wmo", "-gline-tables-only",
                       "-module-name", "LanefileRunner", "-I", installation.modulesDirectory,
                       "-module-cache-path", cacheDirectory + "/module-cache"]
+        let sdk = installation.sdk.map { ["-sdk", $0] } ?? []
         switch installation.runtime {
         case .toolchain:
             return common + ["-L", installation.libraryDirectory, "-lLanes",
-                             "-Xlinker", "-rpath", "-Xlinker", installation.libraryDirectory]
+                             "-Xlinker", "-rpath", "-Xlinker", installation.libraryDirectory] + sdk
         case .selfContained:
-            return common + ["-c"]
+            return common + ["-c"] + sdk
         }
     }
 
@@ -58,14 +60,22 @@ struct LanefileCompiler {
         return "\(cacheDirectory)/runners/\(hash.hexDigest)/runner"
     }
 
+    /// The compiler (its real file: an Xcode update replaces it, while the `/usr/bin/swiftc` shim stays
+    /// the same), the SDK (an update rewrites its SDKSettings.json), lanes' modules (compiled and textual)
+    /// and library.
     private func toolchainParts(swiftc: String) -> [String] {
-        [LanesVersion.current,
-         installation.runtime.rawValue,
-         FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc),
-         FilePath.fingerprint(installation.modulesDirectory + "/Lanes.swiftmodule"),
-         // `Lanes` re-exports the runtime: a runtime change alone must recompile Lanefiles too.
-         FilePath.fingerprint(installation.modulesDirectory + "/LanesRuntime.swiftmodule"),
-         FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName)]
+        var parts = [LanesVersion.current, installation.runtime.rawValue,
+                     FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc)]
+        // `Lanes` re-exports the runtime: a runtime change alone must recompile Lanefiles too.
+        for module in ["Lanes", "LanesRuntime"] {
+            parts.append(FilePath.fingerprint(installation.modulesDirectory + "/\(module).swiftmodule"))
+            parts.append(FilePath.fingerprint(installation.modulesDirectory + "/\(module).swiftinterface"))
+        }
+        parts.append(FilePath.fingerprint(installation.libraryDirectory + "/" + Installation.libraryFileName))
+        if let sdk = installation.sdk {
+            parts += [sdk, FilePath.fingerprint(sdk + "/SDKSettings.json")]
+        }
+        return parts
     }
 
     private func dependencies(of sources: LanefileSources) -> PackageDependencies? {

@@ -12,34 +12,65 @@ extension Repository {
         return try Repository(at: path, library: library)
     }
 
-    /// Every file of `commit`'s tree, by path, with its contents.
-    public func files(at commit: ObjectID) throws -> [String: [UInt8]] {
+    /// The files of `commit`'s tree that `selection` chooses, by path, with their contents, read
+    /// within its limits: only the folders it names are listed, each file's size is read from the
+    /// object database's header before its contents, and the read stops as soon as a limit is
+    /// passed (`.exceeded`, with nothing read). A tree that names one large blob thousands of times
+    /// costs what the limits allow, not what the names multiply to.
+    public func files(at commit: ObjectID, selecting selection: TreeSelection) throws -> TreeSelection.Read {
+        do {
+            return .files(try selectedFiles(at: commit, selection))
+        } catch let exceeded as TreeSelection.Exceeded {
+            return .exceeded(exceeded)
+        }
+    }
+
+    private func selectedFiles(at commit: ObjectID, _ selection: TreeSelection) throws -> [String: [UInt8]] {
         try withCommit(commit.hex) { commitHandle in
             var tree: OpaquePointer?
             try check(git_commit_tree(&tree, commitHandle), "reading the tree of \(commit.short)")
             defer { git_tree_free(tree) }
+            var chosen: [(path: String, id: git_oid)] = []
+            try collect(tree!, prefix: "", selection: selection, into: &chosen)
+            var database: OpaquePointer?
+            try check(git_repository_odb(&database, handle), "opening the object database")
+            defer { git_odb_free(database) }
             var result: [String: [UInt8]] = [:]
-            try collect(tree!, prefix: "", into: &result)
+            var total = 0
+            for (path, id) in chosen {
+                var id = id
+                var size = 0
+                var type = GIT_OBJECT_INVALID
+                try check(git_odb_read_header(&size, &type, database, &id), "reading the size of \(path)")
+                guard size <= selection.fileBytes else { throw TreeSelection.Exceeded.fileBytes(path: path, size: size) }
+                total += size
+                guard total <= selection.totalBytes else { throw TreeSelection.Exceeded.totalBytes }
+                var blob: OpaquePointer?
+                try check(git_blob_lookup(&blob, handle, &id), "reading \(path)")
+                defer { git_blob_free(blob) }
+                let count = Int(git_blob_rawsize(blob))
+                result[path] = git_blob_rawcontent(blob).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+            }
             return result
         }
     }
 
-    private func collect(_ tree: OpaquePointer, prefix: String, into result: inout [String: [UInt8]]) throws {
+    private func collect(_ tree: OpaquePointer, prefix: String, selection: TreeSelection,
+                         into chosen: inout [(path: String, id: git_oid)]) throws {
         for index in 0..<git_tree_entrycount(tree) {
             guard let entry = git_tree_entry_byindex(tree, index) else { continue }
-            let name = prefix + String(cString: git_tree_entry_name(entry))
-            var object: OpaquePointer?
-            try check(git_tree_entry_to_object(&object, handle, entry), "reading \(name)")
-            defer { git_object_free(object) }
+            let path = prefix + String(cString: git_tree_entry_name(entry))
             switch git_tree_entry_type(entry) {
-            case GIT_OBJECT_TREE:
-                try collect(object!, prefix: name + "/", into: &result)
-            case GIT_OBJECT_BLOB:
-                let size = Int(git_blob_rawsize(object))
-                let bytes = git_blob_rawcontent(object).map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
-                result[name] = bytes
+            case GIT_OBJECT_TREE where selection.folder(path):
+                var subtree: OpaquePointer?
+                try check(git_tree_lookup(&subtree, handle, git_tree_entry_id(entry)), "reading \(path)")
+                defer { git_tree_free(subtree) }
+                try collect(subtree!, prefix: path + "/", selection: selection, into: &chosen)
+            case GIT_OBJECT_BLOB where selection.file(path):
+                chosen.append((path, git_tree_entry_id(entry).pointee))
+                guard chosen.count <= selection.files else { throw TreeSelection.Exceeded.files }
             default:
-                continue  // submodules: not part of a file store
+                continue  // what the selection does not name, and submodules
             }
         }
     }
@@ -127,5 +158,38 @@ extension Repository {
         } catch let error as GitError where error.missingRemoteBranch == branch {
             return nil
         }
+    }
+}
+
+/// Which files of a tree to read, and how much at most (see `Repository.files(at:selecting:)`).
+public struct TreeSelection: Sendable {
+    /// Whether to list a folder (its path from the tree's root, without a trailing slash).
+    public let folder: @Sendable (String) -> Bool
+    /// Whether to read a file.
+    public let file: @Sendable (String) -> Bool
+    public let files: Int
+    public let fileBytes: Int
+    public let totalBytes: Int
+
+    public init(folder: @escaping @Sendable (String) -> Bool, file: @escaping @Sendable (String) -> Bool,
+                files: Int, fileBytes: Int, totalBytes: Int) {
+        self.folder = folder
+        self.file = file
+        self.files = files
+        self.fileBytes = fileBytes
+        self.totalBytes = totalBytes
+    }
+
+    public enum Read: Sendable {
+        case files([String: [UInt8]])
+        /// A limit was passed; nothing was read.
+        case exceeded(Exceeded)
+    }
+
+    /// The limit a read passed.
+    public enum Exceeded: Error, Sendable, Equatable {
+        case files
+        case fileBytes(path: String, size: Int)
+        case totalBytes
     }
 }

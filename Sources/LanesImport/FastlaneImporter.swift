@@ -73,9 +73,7 @@ public enum FastlaneImporter {
                                             editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
         let (lanefile, map) = translator.translate(statements, source: source)
         var report = translator.report
-        report.lostLanes = LaneCensus.rubyLanes(in: SwiftText.normalisingLineEnds(text)).filter { name in
-            !report.lanes.contains { $0.fastlaneName == name || $0.fastlaneName.hasSuffix(" " + name) }
-        }
+        report.lostLanes = LaneCensus.lost(LaneCensus.rubyLanes(in: SwiftText.normalisingLineEnds(text)), imported: report.lanes)
         return ImportResult(lanefile: lanefile, report: report, lineMap: map)
     }
 
@@ -87,9 +85,7 @@ public enum FastlaneImporter {
                                             editorOnlyLines: SwiftText.editorOnlyLineStarts(text))
         let (lanefile, map) = translator.translate(statements, source: source)
         var report = translator.report
-        report.lostLanes = LaneCensus.swiftLanes(in: SwiftText.normalisingLineEnds(text)).filter { name in
-            !report.lanes.contains { $0.fastlaneName == name || $0.fastlaneName.hasSuffix(" " + name) }
-        }
+        report.lostLanes = LaneCensus.lost(LaneCensus.swiftLanes(in: SwiftText.normalisingLineEnds(text)), imported: report.lanes)
         return ImportResult(lanefile: lanefile, report: report, lineMap: map)
     }
 }
@@ -97,6 +93,16 @@ public enum FastlaneImporter {
 /// The lanes a Fastfile defines, read line by line without the parser: what the Lanefile must have,
 /// so a construct the parser misreads can never take lanes with it unnoticed.
 enum LaneCensus {
+    /// The names in `census` no imported lane has (fastlane's name, `ios beta` or `beta`).
+    static func lost(_ census: [String], imported: [ImportReport.LaneEntry]) -> [String] {
+        var names: Set<String> = []
+        for lane in imported {
+            names.insert(lane.fastlaneName)
+            if let space = lane.fastlaneName.lastIndex(of: " ") { names.insert(String(lane.fastlaneName[lane.fastlaneName.index(after: space)...])) }
+        }
+        return census.filter { !names.contains($0) }
+    }
+
     /// `lane :beta do`, `private_lane :"hotfix-start"`, `override_lane(:x)`.
     static func rubyLanes(in text: String) -> [String] {
         var names: [String] = []

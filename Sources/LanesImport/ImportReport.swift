@@ -127,19 +127,22 @@ public struct ImportReport: Sendable, Codable {
             text += compiled ? "The Lanefile compiles.\n\n" : "**The Lanefile does not compile yet**; the errors are below.\n\n"
         }
         text += "## Try it\n\n```sh\n" + commands.joined(separator: "\n") + "\n```\n\n"
+        // Grouped once: a large Fastfile has thousands of lanes and calls.
+        let byLane = Dictionary(grouping: actions, by: \.lane)
+        let laneNames = Set(lanes.map(\.name))
         for lane in lanes {
             text += "## Lane `\(lane.name)` (fastlane `\(lane.fastlaneName)`)\n\n"
             if !lane.options.isEmpty { text += "Options: " + lane.options.map { "`\($0)`" }.joined(separator: ", ") + "\n\n" }
             if !lane.environment.isEmpty { text += "Environment: " + lane.environment.map { "`\($0)`" }.joined(separator: ", ") + "\n\n" }
             if !lane.secrets.isEmpty { text += "Secrets: " + lane.secrets.map { "`\($0)`" }.joined(separator: ", ") + "\n\n" }
-            let entries = actions.filter { $0.lane == lane.name }
+            let entries = byLane[lane.name] ?? []
             if !entries.isEmpty {
                 text += "| line | action | outcome | became |\n|---|---|---|---|\n"
                 for entry in entries { text += "| \(entry.line) | `\(entry.action)` | \(entry.outcome.rawValue) | \(Self.cell(entry.detail)) |\n" }
                 text += "\n"
             }
         }
-        let hooks = actions.filter { entry in !lanes.contains { $0.name == entry.lane } }
+        let hooks = actions.filter { !laneNames.contains($0.lane) }
         if !hooks.isEmpty {
             text += "## Hooks and top level\n\n| line | where | action | outcome | became |\n|---|---|---|---|---|\n"
             for entry in hooks {

@@ -1,8 +1,8 @@
-internal import Foundation
+internal import LanesPlatform
 
 /// What a match storage holds, as it is stored (encrypted), by path relative to the storage root:
 /// a git tree, the objects of an S3 prefix, or a folder. Nothing in it is clear text but
-/// `match_version.txt` and the README.
+/// `match_version.txt`.
 public struct MatchFiles: Sendable, Equatable {
     public var files: [String: [UInt8]]
 
@@ -22,51 +22,115 @@ public struct MatchFiles: Sendable, Equatable {
     /// Every encrypted file, sorted.
     public var encryptedPaths: [String] { files.keys.filter(MatchLayout.isEncrypted).sorted() }
 
-    /// Reads every file under `root` (a checkout or a folder); `.git` is skipped.
-    public static func read(folder root: String) throws(MatchError) -> MatchFiles {
-        var files: [String: [UInt8]] = [:]
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+    /// Reads the files the match layout names under `root` (`MatchLayout.isStoredFile`), within
+    /// `limits`: regular files only (a link is not followed, a FIFO never opened), each read no
+    /// further than its limit. Nothing else under `root` is read.
+    public static func read(folder root: String, limits: MatchStorageLimits = .standard) throws(MatchError) -> MatchFiles {
+        guard FilePath.isDirectory(root) else {
             throw .badOption(name: "storage_mode", problem: "folder \(root) does not exist")
         }
-        guard let walker = manager.enumerator(atPath: root) else { throw .storage("cannot list \(root)") }
-        while let relative = walker.nextObject() as? String {
-            if relative == ".git" || relative.hasPrefix(".git/") { walker.skipDescendants(); continue }
-            let full = root + "/" + relative
-            guard manager.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            guard let data = manager.contents(atPath: full) else { throw .storage("cannot read \(full)") }
-            files[relative] = Array(data)
+        var paths: [String] = []
+        if isRegularFile(root + "/" + MatchLayout.versionFile) { paths.append(MatchLayout.versionFile) }
+        for top in ["certs", "profiles"] where isFolder(root + "/" + top) {
+            for kind in FilePath.entries(of: root + "/" + top).sorted() where MatchLayout.isStoredFolder(top + "/" + kind) {
+                let folder = top + "/" + kind
+                guard isFolder(root + "/" + folder) else { continue }
+                for name in FilePath.entries(of: root + "/" + folder).sorted() where MatchLayout.isStoredFile(folder + "/" + name) {
+                    guard isRegularFile(root + "/" + folder + "/" + name) else { continue }
+                    paths.append(folder + "/" + name)
+                    if paths.count > limits.files { throw limits.tooManyFiles(root) }
+                }
+            }
+        }
+        var files: [String: [UInt8]] = [:]
+        var total = 0
+        for path in paths {
+            let bytes = try readFile(root + "/" + path, storedAs: path, limits: limits)
+            total += bytes.count
+            if total > limits.totalBytes { throw limits.tooMuch(root) }
+            files[path] = bytes
         }
         return MatchFiles(files)
+    }
+
+    private static func readFile(_ full: String, storedAs path: String, limits: MatchStorageLimits) throws(MatchError) -> [UInt8] {
+        let descriptor = open(full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .storage("cannot read \(full): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw .storage("\(full) is not a regular file") }
+        if Int(info.st_size) > limits.fileBytes { throw limits.fileTooLarge(path, size: Int(info.st_size)) }
+        switch FileDescriptorIO.readAll(from: descriptor, limit: limits.fileBytes) {
+        case .complete(let bytes): return bytes
+        case .tooLarge: throw limits.fileTooLarge(path, size: limits.fileBytes + 1)
+        case .failed(let code): throw .storage("cannot read \(full): \(String(cString: strerror(code)))")
+        }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 }
 
 extension MatchFiles {
-    /// Writes every file under `root` (folders 0700, files 0600: they may be clear private keys),
-    /// each atomically.
+    /// Writes every file under `root`, each atomically: folders 0700, files 0600 (a folder
+    /// storage, or files kept after a failed push: encrypted).
     public func write(into root: String) throws(MatchError) {
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-                guard !path.split(separator: "/").contains("..") else { throw MatchError.damaged(file: path, problem: "a path outside the storage") }
-                let full = "\(root)/\(path)"
-                let parent = String(full[..<full.lastIndex(of: "/")!])
-                try manager.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                let temporary = "\(full).tmp-\(getpid())"
-                guard manager.createFile(atPath: temporary, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-                    throw MatchError.storage("cannot write \(full)")
-                }
-                guard rename(temporary, full) == 0 else {
-                    unlink(temporary)
-                    throw MatchError.storage("cannot write \(full): \(String(cString: strerror(errno)))")
-                }
+        try write(into: root) { bytes, path throws(AtomicFile.Failure) in
+            try AtomicFile.write(bytes, to: path, permissions: 0o600)
+        }
+    }
+
+    /// Writes clear files (private keys) under `root`, which must be the user's own: `root` and
+    /// every folder below it are created 0700 or, when they exist, must be real folders owned by
+    /// the user that nobody else may write (another user could make `/tmp/match-clear` first and
+    /// watch it). Each file is created 0600 before a byte is written (`AtomicFile.writePrivate`).
+    public func writePrivately(into root: String) throws(MatchError) {
+        try write(into: root, privateFolders: true) { bytes, path throws(AtomicFile.Failure) in
+            try AtomicFile.writePrivate(bytes, to: path)
+        }
+    }
+
+    private func write(into root: String, privateFolders: Bool = false,
+                       _ writeFile: ([UInt8], String) throws(AtomicFile.Failure) -> Void) throws(MatchError) {
+        try prepare(root, private: privateFolders)
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+                throw .damaged(file: path, problem: "a path outside the storage")
             }
-        } catch let error as MatchError {
-            throw error
-        } catch {
-            throw .storage("cannot write into \(root): \(error.localizedDescription)")
+            var folder = root
+            for part in parts.dropLast() {
+                folder += "/" + part
+                try prepare(folder, private: privateFolders)
+            }
+            do {
+                try writeFile(bytes, "\(root)/\(path)")
+            } catch {
+                throw .storage(error.description)
+            }
+        }
+    }
+
+    private func prepare(_ folder: String, private: Bool) throws(MatchError) {
+        if `private` {
+            do {
+                try PrivateFolder.prepare(folder)
+            } catch {
+                throw .storage("refusing to write clear files into \(folder): \(error.message)")
+            }
+        } else {
+            do {
+                try FilePath.makeDirectories(folder, mode: 0o700)
+            } catch {
+                throw .storage("cannot write into \(folder): \(error)")
+            }
         }
     }
 }

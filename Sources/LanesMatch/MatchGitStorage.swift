@@ -43,12 +43,16 @@ public struct MatchGitStorage: Sendable {
     public let repositoryPath: String
     /// Pushes tried before giving up when the branch keeps moving.
     public let pushAttempts: Int
+    /// How much of the branch is read.
+    public let limits: MatchStorageLimits
 
     public init(url: String, branch: String, credentials: RemoteCredentials, repositoryPath: String) {
         self.init(url: url, branch: branch, remote: LibGit2MatchRemote(url: url, credentials: credentials), repositoryPath: repositoryPath)
     }
 
-    public init(url: String, branch: String, remote: any MatchGitRemote, repositoryPath: String, pushAttempts: Int = 3) {
+    public init(url: String, branch: String, remote: any MatchGitRemote, repositoryPath: String, pushAttempts: Int = 3,
+                limits: MatchStorageLimits = .standard) {
+        self.limits = limits
         self.url = url
         self.branch = branch
         self.remote = remote
@@ -62,7 +66,19 @@ public struct MatchGitStorage: Sendable {
         guard let tip = try remote.fetchBranch(branch, into: repository) else {
             return (MatchFiles(), nil)
         }
-        return (MatchFiles(try repository.files(at: tip)), tip)
+        return (MatchFiles(try storedFiles(in: repository, at: tip)), tip)
+    }
+
+    /// The files the match layout names at `commit`, within `limits`.
+    func storedFiles(in repository: Repository, at commit: ObjectID) throws -> [String: [UInt8]] {
+        let selection = TreeSelection(folder: MatchLayout.isStoredFolder, file: MatchLayout.isStoredFile,
+                                      files: limits.files, fileBytes: limits.fileBytes, totalBytes: limits.totalBytes)
+        switch try repository.files(at: commit, selecting: selection) {
+        case .files(let files): return files
+        case .exceeded(.files): throw limits.tooManyFiles("\(URLRedaction.redact(url)) branch \(branch)")
+        case .exceeded(.fileBytes(let path, let size)): throw limits.fileTooLarge(path, size: size)
+        case .exceeded(.totalBytes): throw limits.tooMuch("\(URLRedaction.redact(url)) branch \(branch)")
+        }
     }
 
     /// Commits `changes` on top of `parent` and pushes the branch. On a rejected push the branch
@@ -88,7 +104,7 @@ public struct MatchGitStorage: Sendable {
             // Someone pushed meanwhile: the new files go on top of what they pushed.
             parent = try remote.fetchBranch(branch, into: repository)
             guard let tip = parent else { continue }
-            let current = try repository.files(at: tip)
+            let current = try storedFiles(in: repository, at: tip)
             for path in changes.keys.sorted() {
                 guard let theirs = current[path], theirs != changes[path] else { continue }
                 if ifAbsent.contains(path) {

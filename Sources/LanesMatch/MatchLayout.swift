@@ -73,6 +73,64 @@ public enum MatchLayout {
     }
 
     public static func isEncrypted(_ path: String) -> Bool { encryptedExtensions.contains(fileExtension(path)) }
+
+    /// The folders that hold stored files: `certs` and `profiles`, and one level below them.
+    public static func isStoredFolder(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let top = parts.first, top == "certs" || top == "profiles", parts.count <= 2 else { return false }
+        return parts.dropFirst().allSatisfy(isPlainName)
+    }
+
+    /// The paths fastlane's layout names, and so the only ones lanes reads from a storage:
+    /// `match_version.txt`, `certs/<kind>/<id>.cer|.p12` and
+    /// `profiles/<type>/<name>.mobileprovision|.provisionprofile`. Anything else (a README, a
+    /// stray folder, a file planted to be large) is never read.
+    public static func isStoredFile(_ path: String) -> Bool {
+        if path == versionFile { return true }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy(isPlainName) else { return false }
+        switch (parts[0], fileExtension(path)) {
+        case ("certs", "cer"), ("certs", "p12"), ("profiles", "mobileprovision"), ("profiles", "provisionprofile"): return true
+        default: return false
+        }
+    }
+
+    private static func isPlainName(_ name: Substring) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".")
+    }
+}
+
+/// How much of a storage lanes reads: a team's storage is a few hundred files of a few KiB, so
+/// these leave ample room, and a storage made to exhaust memory (a tree naming one blob 65,536
+/// times, a 2 GB file) fails with an error that says which limit it passed.
+public struct MatchStorageLimits: Sendable {
+    public var files: Int
+    public var fileBytes: Int
+    public var totalBytes: Int
+
+    public init(files: Int = 10_000, fileBytes: Int = 4 << 20, totalBytes: Int = 128 << 20) {
+        self.files = files
+        self.fileBytes = fileBytes
+        self.totalBytes = totalBytes
+    }
+
+    public static let standard = MatchStorageLimits()
+
+    public func tooManyFiles(_ storage: String) -> MatchError {
+        .storage("\(storage) holds more than \(files) files where the match layout keeps them; lanes reads at most \(files)")
+    }
+
+    public func fileTooLarge(_ path: String, size: Int) -> MatchError {
+        .storage("\(path) is \(Self.mebibytes(size)) MiB, more than the \(fileBytes >> 20) MiB a match file may be; lanes does not read it")
+    }
+
+    public func tooMuch(_ storage: String) -> MatchError {
+        .storage("\(storage) holds more than \(totalBytes >> 20) MiB where the match layout keeps its files; lanes reads at most \(totalBytes >> 20) MiB")
+    }
+
+    private static func mebibytes(_ size: Int) -> String {
+        size >= 10 << 20 ? String(size >> 20) : String(Double(size * 10 >> 20) / 10)
+    }
 }
 
 /// The environment names fastlane's match sets for xcodebuild and later actions:

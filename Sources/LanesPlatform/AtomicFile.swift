@@ -89,6 +89,34 @@ public enum AtomicFile {
 }
 
 extension AtomicFile {
+    /// Writes a secret (a clear private key) to `path`, all or nothing, with no moment at which
+    /// anyone but this user can open it: the temporary file is created `O_CREAT|O_EXCL|O_NOFOLLOW`
+    /// with mode 0600 before a byte is written, then renamed over `path` (a link there is
+    /// replaced, not followed). The folder must be the user's own (`PrivateFolder.prepare`): in a
+    /// folder others may write, no name is safe.
+    public static func writePrivate(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let folder = FilePath.directory(of: path)
+        let name = FilePath.name(of: path)
+        removeStaleTemporaries(of: name, in: folder)
+        var generator = SystemRandomNumberGenerator()
+        let unique = String(generator.next() as UInt64, radix: 36)
+        let temporary = "\(folder)/.\(name).\(temporaryMarker)\(getpid())-\(unique)"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        guard descriptor >= 0 else { throw Failure(path: path, operation: "creating a private temporary file", code: errno) }
+        var isOpen = true
+        do throws(Failure) {
+            guard FileDescriptorIO.writeAll(bytes, to: descriptor) else { throw Failure(path: path, operation: "write", code: errno) }
+            guard fsync(descriptor) == 0 else { throw Failure(path: path, operation: "fsync", code: errno) }
+            isOpen = false
+            guard close(descriptor) == 0 else { throw Failure(path: path, operation: "close", code: errno) }
+            guard rename(temporary, path) == 0 else { throw Failure(path: path, operation: "rename", code: errno) }
+        } catch {
+            if isOpen { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+    }
+
     private static func writeInPlace(_ bytes: [UInt8], to path: String, kind: mode_t) throws(Failure) {
         guard kind == S_IFCHR || kind == S_IFIFO else { throw Failure(path: path, operation: "writing to a non-file", code: EISDIR) }
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)

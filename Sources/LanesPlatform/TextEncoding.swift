@@ -121,3 +121,38 @@ public enum PercentEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 }
+
+/// RFC 4648 base64: HTTP Basic credentials, JWTs (the URL alphabet without padding), request bodies.
+public enum Base64 {
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let bytes = Array(bytes)
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            let b0 = bytes[index]
+            let b1 = count > 1 ? bytes[index + 1] : 0
+            let b2 = count > 2 ? bytes[index + 2] : 0
+            out.append(alphabet[Int(b0 >> 2)])
+            out.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
+            out.append(count > 1 ? alphabet[Int((b1 & 0x0f) << 2 | b2 >> 6)] : UInt8(ascii: "="))
+            out.append(count > 2 ? alphabet[Int(b2 & 0x3f)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The URL alphabet (`-` and `_`) without padding, as JWTs use.
+    public static func encodeURL(_ bytes: some Collection<UInt8>) -> String {
+        String(encode(bytes).compactMap { character -> Character? in
+            switch character {
+            case "+": "-"
+            case "/": "_"
+            case "=": nil
+            default: character
+            }
+        })
+    }
+}

@@ -35,20 +35,9 @@ enum CompilerVersion {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             if lines.count >= 2, lines[0] == fingerprint, !lines[1].isEmpty { return String(lines[1]) }
         }
-        guard let line = ask(compiler) else { return nil }
+        guard let line = ToolOutput.compilerVersion(of: compiler) else { return nil }
         if let file { try? AtomicFile.write(fingerprint + "\n" + line + "\n", to: file, permissions: 0o600) }
         return line
-    }
-
-    private static func ask(_ compiler: String) -> String? {
-        var child = ChildProcess([compiler, "--version"])
-        child.ownProcessGroup = false
-        child.standardError = .null
-        var output: [UInt8] = []
-        guard (try? child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
-            if stream == .standardOutput { output.append(contentsOf: bytes) }
-        }) != nil else { return nil }
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").first { $0.contains("Swift version") }.map(String.init)
     }
 }
 

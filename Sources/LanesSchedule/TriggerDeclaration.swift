@@ -1,8 +1,9 @@
 public import LanesCron
+public import LanesWire
 
 /// A lane's triggers as the compiled Lanefile's `list --json` reports them (`"triggers"` of each
 /// lane): the tool side reads lanes as values, never by scanning Lanefile text.
-public struct TriggerDeclaration: Sendable, Hashable, Decodable {
+public struct TriggerDeclaration: Sendable, Hashable {
     public let lane: String
     /// Timer specs, as written.
     public let schedule: [String]
@@ -30,34 +31,12 @@ public struct TriggerDeclaration: Sendable, Hashable, Decodable {
 
     public var isScheduled: Bool { !schedule.isEmpty || !pollSCM.isEmpty }
 
-    /// Decodes the array `lanes list --json` prints, keeping the lanes that have triggers.
-    public struct Listing: Decodable {
-        public let lanes: [TriggerDeclaration]
-
-        public init(from decoder: any Decoder) throws {
-            var container = try decoder.unkeyedContainer()
-            var lanes: [TriggerDeclaration] = []
-            while !container.isAtEnd {
-                let entry = try container.decode(Entry.self)
-                lanes.append(TriggerDeclaration(lane: entry.name, schedule: entry.triggers.schedule, pollSCM: entry.triggers.pollSCM,
-                                                hashSeed: entry.triggers.hashSeed, timeZone: entry.triggers.timeZone,
-                                                secrets: entry.secrets ?? [], variables: entry.environment ?? []))
-            }
-            self.lanes = lanes
-        }
-
-        struct Entry: Decodable {
-            let name: String
-            let triggers: Triggers
-            let secrets: [String]?
-            let environment: [String]?
-        }
-
-        struct Triggers: Decodable {
-            let schedule: [String]
-            let pollSCM: [String]
-            let hashSeed: String
-            let timeZone: String?
+    /// The lanes of a `lanes list --json` document (`LanesWire.LaneListingRecord`).
+    public static func lanes(in listing: LaneListingRecord) -> [TriggerDeclaration] {
+        listing.lanes.map { lane in
+            TriggerDeclaration(lane: lane.name, schedule: lane.triggers.schedule, pollSCM: lane.triggers.pollSCM,
+                               hashSeed: lane.triggers.hashSeed, timeZone: lane.triggers.timeZone, secrets: lane.secrets,
+                               variables: lane.environment)
         }
     }
 

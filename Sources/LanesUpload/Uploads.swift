@@ -1,3 +1,4 @@
+import LanesHTTP
 /// Options that only some destinations read. Every field has the default the command uses.
 public struct UploadSettings: Sendable {
     /// S3: `--endpoint` (else `AWS_ENDPOINT_URL`, else AWS), `--region`, `--profile`, addressing style.

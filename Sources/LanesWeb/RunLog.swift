@@ -18,6 +18,14 @@ public struct LogFolder: Sendable {
         return resolved
     }
 
+    /// The size of the log, or nil when it is outside the folder or not a regular file.
+    public func size(_ path: String) -> Int? {
+        guard let resolved = contained(path) else { return nil }
+        var info = stat()
+        guard lstat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// The log's bytes from `offset` on (at most `maximum` of them), or nil when it is outside the
     /// folder, not a regular file, or unreadable. Only the bytes asked for are read, so a reader
     /// following a long log costs what it has not seen yet, not the whole file on every poll.

@@ -1,4 +1,3 @@
-import Lanes
 import LanesCron
 import LanesSchedule
 import LanesPlatform
@@ -24,16 +23,25 @@ public struct WebApplication: Sendable {
             response.headers.append(("Allow", "GET, HEAD"))
             return response
         }
+        let isAPI = request.path.hasPrefix("/api/")
+        if request.path == AccessPolicy.loginPath, let signedIn = access.login(request) {
+            return signedIn
+        }
         guard access.allows(request) else {
-            var response = HTTPResponse.text("a token is required (Authorization: Bearer, or the lanes_token cookie)\n", status: 401)
+            var response = isAPI
+                ? HTTPResponse.json("{\"error\":\"a token is required (Authorization: Bearer, or the lanes_token cookie)\"}\n", status: 401)
+                : HTTPResponse.html(WebPages.signIn(), status: 401)
             response.headers.append(("WWW-Authenticate", "Bearer"))
             return response
         }
         do {
             return try route(request)
         } catch let error as WebRequestError {
+            if isAPI { return .json(WebJSON.error(error.description), status: 400) }
             return .html(WebPages.layout(title: "Bad request", current: "", body: "<p>\(HTML.escape(error.description))</p>"), status: 400)
         } catch {
+            // JSON stays JSON: a script reading the API never gets an HTML page.
+            if isAPI { return .json(WebJSON.error("\(error)"), status: 500) }
             return .html(WebPages.layout(title: "Error", current: "", body: "<pre class=\"error\">\(HTML.escape("\(error)"))</pre>"), status: 500)
         }
     }
@@ -79,7 +87,13 @@ public struct WebApplication: Sendable {
     }
 
     private func schedulesPage() throws -> HTTPResponse {
-        let lanes = try data.schedules()
+        let lanes: [LaneScheduleView]
+        do {
+            lanes = try data.schedules()
+        } catch {
+            // Nothing known yet (the Lanefile never compiled while the page ran): say why, in the page.
+            return .html(WebPages.schedules([], lastStatus: [:], problem: "\(error)"))
+        }
         let history = try data.history()
         var last: [String: String] = [:]
         for lane in lanes {
@@ -117,25 +131,62 @@ public struct WebApplication: Sendable {
         return try data.history().run(id: number)
     }
 
-    /// The daemon's log of the run, or for a run started elsewhere (which has only its events) the
-    /// lines its events hold.
-    private func logText(of run: RunRecord) -> String? {
-        let folder = LogFolder(directory: data.logDirectory)
-        if let path = run.logPath, let bytes = folder.read(path) { return String(decoding: bytes, as: UTF8.self) }
-        guard let path = run.eventsPath, let bytes = folder.read(path) else { return nil }
+    /// How much of a log the run's page embeds: the end of it (the rest is a link away).
+    static let pageLogBytes = 256 << 10
+    /// How much of a run's events a page or the plain log reads, for a run started outside the daemon.
+    static let eventLogBytes = 16 << 20
+    /// The piece of a log sent at a time: what a connection holds, however long the log.
+    static let logChunkBytes = 64 << 10
+
+    /// For a run started elsewhere (which has only its events), the lines its events hold.
+    private func eventLines(of run: RunRecord) -> String? {
+        guard let path = run.eventsPath, let bytes = LogFolder(directory: data.logDirectory).read(path, maximum: Self.eventLogBytes)
+        else { return nil }
         let lines = RunEventLog(bytes: bytes).lines
         return lines.isEmpty ? nil : lines.joined(separator: "\n") + "\n"
     }
 
     private func runPage(_ id: String) throws -> HTTPResponse {
         guard let run = try run(id) else { return .html(WebPages.notFound("There is no run \(id)."), status: 404) }
-        let log = logText(of: run)
-        return .html(WebPages.run(run, log: log, logSize: log?.utf8.count ?? 0))
+        let folder = LogFolder(directory: data.logDirectory)
+        if let path = run.logPath, let size = folder.size(path) {
+            // The end of the daemon's log, from a line's start; a live reader goes on from its end.
+            let start = max(0, size - Self.pageLogBytes)
+            var tail = folder.read(path, from: start, maximum: size - start) ?? []
+            var omitted = start
+            if start > 0, let newline = tail.firstIndex(of: 10) {
+                omitted += newline + 1
+                tail.removeFirst(newline + 1)
+            }
+            return .html(WebPages.run(run, log: String(decoding: tail, as: UTF8.self), logSize: start + (size - start), omittedBytes: omitted))
+        }
+        let log = eventLines(of: run)
+        return .html(WebPages.run(run, log: log, logSize: log?.utf8.count ?? 0, omittedBytes: 0))
     }
 
+    /// The whole log as plain text, sent from the file a piece at a time: a client that reads
+    /// slowly (or not at all, until the send timeout drops it) holds one piece, not the log.
     private func plainLog(_ id: String) throws -> HTTPResponse {
-        guard let run = try run(id), let log = logText(of: run) else { return .text("no such log\n", status: 404) }
-        return .text(log, status: 200)
+        guard let run = try run(id) else { return .text("no such log\n", status: 404) }
+        let folder = LogFolder(directory: data.logDirectory)
+        guard let path = run.logPath, folder.size(path) != nil else {
+            guard let log = eventLines(of: run) else { return .text("no such log\n", status: 404) }
+            return .text(log, status: 200)
+        }
+        return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8") { write in
+            var offset = 0
+            while let chunk = folder.read(path, from: offset, maximum: Self.logChunkBytes), !chunk.isEmpty {
+                // Whole characters only: a piece never ends inside a UTF-8 sequence.
+                var end = chunk.count
+                if chunk.count == Self.logChunkBytes {
+                    while end > 0, chunk[end - 1] & 0xC0 == 0x80 { end -= 1 }
+                    if end > 0, chunk[end - 1] >= 0xC0 { end -= 1 }
+                    if end == 0 { end = chunk.count }
+                }
+                guard write(String(decoding: chunk[..<end], as: UTF8.self)) else { return }
+                offset += end
+            }
+        }
     }
 
     /// Server-sent events: `log` events with whole new lines from `offset` on, then one `end` event

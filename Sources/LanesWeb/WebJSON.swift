@@ -1,4 +1,4 @@
-public import Lanes
+public import LanesPlatform
 public import LanesDoctor
 public import LanesSchedule
 import LanesCron
@@ -11,6 +11,11 @@ import Foundation
 /// The JSON API's values. Runs and schedules have the shapes of `lanes history --json` and
 /// `lanes schedule --json` (a test compares them byte for byte with the commands' output).
 public enum WebJSON {
+    /// `{"error": MESSAGE}`, how every API route says it failed.
+    static func error(_ message: String) -> String {
+        JSONValue.object([("error", .string(message))]).serialized + "\n"
+    }
+
     public static func run(_ run: RunRecord) -> JSONValue {
         func instant(_ value: CronInstant?) -> JSONValue { value.map { .string($0.description) } ?? .null }
         func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
@@ -53,10 +58,10 @@ public enum WebJSON {
             ("seed", .string(lane.seed)),
             ("triggers", .array(lane.triggers.map { trigger in
                 .object([
-                    ("kind", .string(trigger.kind)),
+                    ("kind", .string(trigger.kind == "pollSCM" ? "poll_scm" : trigger.kind)),
                     ("spec", .string(trigger.spec)),
                     ("resolved", .array(trigger.resolved.map { .string($0) })),
-                    ("timeZone", .string(trigger.timeZone)),
+                    ("time_zone", .string(trigger.timeZone)),
                     ("next", .array(trigger.next.map { .string($0) })),
                 ])
             })),

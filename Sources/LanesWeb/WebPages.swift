@@ -37,7 +37,13 @@ enum WebPages {
 
     // MARK: Schedules
 
-    static func schedules(_ lanes: [LaneScheduleView], lastStatus: [String: String]) -> String {
+    /// - Parameter problem: why the schedules could not be read (a Lanefile that does not compile
+    ///   and never did while the page ran), shown instead of the table.
+    static func schedules(_ lanes: [LaneScheduleView], lastStatus: [String: String], problem: String? = nil) -> String {
+        if let problem {
+            return layout(title: "Schedules", current: "Schedules",
+                          body: "<p>The schedules could not be read: the Lanefile does not compile.</p><pre class=\"error\">\(HTML.escape(problem))</pre>")
+        }
         guard !lanes.isEmpty else {
             return layout(title: "Schedules", current: "Schedules", body: "<p>No lane has a schedule.</p>")
         }
@@ -98,7 +104,10 @@ enum WebPages {
 
     // MARK: One run
 
-    static func run(_ run: RunRecord, log: String?, logSize: Int) -> String {
+    /// - Parameters:
+    ///   - log: the end of the run's log (`omittedBytes` before it are left to the plain-text log).
+    ///   - logSize: where a live reader goes on from.
+    static func run(_ run: RunRecord, log: String?, logSize: Int, omittedBytes: Int = 0) -> String {
         var body = "<dl class=\"facts\">"
         let artifacts = run.artifacts.isEmpty ? "-" : run.artifacts.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: "<br>")
         let facts: [(String, String)] = [("Lane", HTML.escape(run.lane)), ("Status", statusBadge(run.status.rawValue)),
@@ -132,6 +141,9 @@ enum WebPages {
             let live = run.status.isActive
                 ? " data-live=\"/runs/\(run.id)/events?offset=\(logSize)\"" : ""
             body += "<p><a href=\"/runs/\(run.id)/log\">plain text</a>\(run.status.isActive ? " · <span id=\"live-state\">live</span>" : "")</p>"
+            if omittedBytes > 0 {
+                body += "<p class=\"muted\">The first \(omittedBytes >> 10) KiB are left out here; the plain text has the whole log.</p>"
+            }
             body += "<pre id=\"log\"\(live)>\(HTML.escape(log))</pre>"
         } else {
             body += "<p class=\"muted\">No log.</p>"
@@ -185,6 +197,17 @@ enum WebPages {
                       body: watchNote + "<p class=\"muted\">Checked \(HTML.escape(checkedAt)).</p>"
                         + table(["Configuration", "App identifier", "Certificate", "Profile", "Health"], rows, id: "signing")
                         + "<h2>Problems</h2>" + problemList)
+    }
+
+    /// The answer to a request without the token: how to sign in, never the token itself.
+    static func signIn() -> String {
+        layout(title: "Sign in", current: "", body: """
+            <p>This page shows the run history of the user who runs lanes, so it asks who you are.
+            Sign in by opening the address <code>lanes serve</code> printed when it started
+            (<code>/login?token=…</code>): it leaves a cookie in this browser.
+            The token is kept in the <code>web-token</code> file of the project’s state folder (readable by that user only);
+            scripts send it as <code>Authorization: Bearer TOKEN</code>.</p>
+            """)
     }
 
     static func notFound(_ what: String) -> String {

@@ -4,6 +4,7 @@ import LanesAppStoreConnect
 import LanesTestSupport
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Waits nowhere; remembers how long it was asked to wait.
 final class RecordingSleeper: AsyncSleeper, @unchecked Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import LanesTestSupport
 import Testing
+import LanesHTTP
 
 /// Issue 21: the App Store Connect key build_app writes for xcodebuild's `-authenticationKeyPath`
 /// is never readable by others while it exists, and a lane killed with SIGKILL while it exists

@@ -1,6 +1,7 @@
 import Foundation
 import LanesTestSupport
 import Testing
+import LanesHTTP
 
 /// The steps through `lanes run`, against the local App Store Connect that validates every request.
 extension LocalAppStoreConnectTests {

@@ -2,6 +2,7 @@ import Foundation
 import LanesPlatform
 import LanesTestSupport
 import Testing
+import LanesHTTP
 
 /// Screenshots, the binary, several What to Test locales, notify_external_testers, in-house keys and
 /// cancelling a TestFlight wait, through `lanes`, against the local App Store Connect.

@@ -1,5 +1,6 @@
 import LanesAppStoreConnect
 import Testing
+import LanesHTTP
 
 struct BuildNumberTests {
     @Test(arguments: [("1.2.9", "1.2.10"), ("99", "100"), ("1.2", "1.2.1"), ("9", "10.0"), ("2026.1.9", "2026.1.10")])

@@ -1,6 +1,7 @@
 import Foundation
 import LanesTestSupport
 import Testing
+import LanesHTTP
 
 /// Issue 25's end-to-end criterion: a Fastfile with match, gym, pilot, an error block and ENV secrets,
 /// imported by `lanes import fastlane`, runs its beta lane to success on Linux: match reads a git storage

@@ -2,6 +2,7 @@ import Foundation
 import LanesAppStoreConnect
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// fastlane's `in_house`: an enterprise key's tokens and requests go to Apple's enterprise API.
 struct InHouseKeyTests {

@@ -2,6 +2,7 @@ import Foundation
 import LanesTestSupport
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// The suites that share the local App Store Connect, one at a time (each resets its scenario).
 @Suite(.serialized, .enabled(if: LocalAppStoreConnect.available,

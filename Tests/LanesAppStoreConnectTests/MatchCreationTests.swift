@@ -7,6 +7,7 @@ import LanesSigning
 import LanesTestSupport
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// `sync_code_signing readonly:false` against the local App Store Connect (every request and answer
 /// checked against Apple's OpenAPI description): what is missing is created, what no longer fits is

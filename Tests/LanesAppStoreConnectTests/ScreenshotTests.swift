@@ -3,6 +3,7 @@ import LanesAppStoreConnect
 import LanesTestSupport
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Screenshot files as tests write them: a PNG or JPEG header of the given size, then `padding` bytes.
 enum ScreenshotFixture {

@@ -3,6 +3,7 @@ import LanesAppStoreConnect
 import LanesTestSupport
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// The screenshot flow through the client, with a recording sleeper: processing waits, a file
 /// already on App Store Connect, and Apple refusing an image.

@@ -22,7 +22,7 @@ import Testing
             Lane("release", "Test, bump, build, commit, push, release, announce", secrets: ["GITHUB_TOKEN", "SLACK_URL"], tools: ["xcodebuild"]) {
                 try await runTests(scheme: "Brewer", project: "Brewer.xcodeproj", onlyTesting: ["BrewerTests/RecipeTests"],
                                    codeCoverage: true, destination: "platform=macOS")
-                let version = try await incrementVersionNumber(xcodeproj: "Brewer.xcodeproj", bumpType: .minor, target: "^Brewer$")
+                let version = try await incrementVersionNumber(xcodeproj: "Brewer.xcodeproj", bumpType: .minor, targets: ["Brewer"])
                 try await commitVersionBump(message: "Version \(version)")
                 try await buildApp(scheme: "Brewer", outputDirectory: "out", exportMethod: .adHoc, project: "Brewer.xcodeproj",
                                    xcargs: "-skipMacroValidation")

@@ -147,16 +147,20 @@ import Testing
     @Test func initInAFastlaneProjectOffersTheImport() throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
-        // No terminal: the offer is printed and the template written, as before.
+        // No terminal (issue 34): the project has fastlane, so `lanes init` imports it, and says so.
         let offered = try lanes.run(["init"], in: project)
         #expect(offered.status == 0, "\(offered.output)")
         #expect(offered.standardOutput.contains("This project has fastlane/Fastfile. Import it"), "\(offered.standardOutput)")
-        #expect(offered.standardOutput.contains("lanes init --import"))
-        let imported = try lanes.run(["init", "--import", "--force"], in: project)
-        #expect(imported.status == 0, "\(imported.output)")
+        #expect(offered.standardOutput.contains("not a terminal: importing fastlane/Fastfile (pass --template for the template instead)"))
         let lanefile = try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)
         #expect(lanefile.contains("// Imported from fastlane/Fastfile"))
         #expect(lanefile.contains(#"Lane("beta", "Sign, build and upload a beta to TestFlight""#))
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("lanes-import.md").path))
+        // What the import wrote besides the Lanefile stays out of git.
+        let gitignore = try String(contentsOf: project.appendingPathComponent(".gitignore"), encoding: .utf8)
+        #expect(gitignore.contains(".lanes/\n") && gitignore.contains("/lanes-import.md\n"), "\(gitignore)")
+        let templated = try lanes.run(["init", "--template", "--force"], in: project)
+        #expect(templated.status == 0, "\(templated.output)")
+        #expect(!(try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)).contains("// Imported from"))
     }
 }

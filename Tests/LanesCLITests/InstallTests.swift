@@ -4,8 +4,8 @@ import Testing
 
 /// `make install` gives a `lanes` that works from any folder, without the build tree on PATH.
 @Suite struct InstallTests {
-    @Test func installedLanesInitsListsAndRunsALane() throws {
-        let prefix = LanesProcess.temporaryDirectory("prefix")
+    /// `make install-files` of the debug build into `prefix`.
+    static func install(into prefix: URL) throws {
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         make.arguments = ["make", "--no-print-directory", "-C", LanesProcess.repositoryRoot.path, "install-files",
@@ -17,6 +17,11 @@ import Testing
         let makeOutput = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         make.waitUntilExit()
         try #require(make.terminationStatus == 0, "\(makeOutput)")
+    }
+
+    @Test func installedLanesInitsListsAndRunsALane() throws {
+        let prefix = LanesProcess.temporaryDirectory("prefix")
+        try Self.install(into: prefix)
 
         let installed = prefix.appendingPathComponent("bin/lanes").path
         var lanes = LanesProcess()
@@ -50,6 +55,39 @@ import Testing
         #expect(!ran.output.contains("brewer-3des-pass"))
         let keychains = project.appendingPathComponent(".lanes/keychains").path
         #expect(try files.contentsOfDirectory(atPath: keychains).isEmpty, "the lane's keychain is gone")
+    }
+
+    /// Issue 32: the install records the compiler (path, then version) and ships each Lanefile module's
+    /// `.swiftinterface`; with the compiled modules gone, as for a compiler that cannot load them (a new
+    /// Xcode), a Lanefile still compiles, from the interfaces.
+    @Test func aLanefileCompilesFromTheInstalledInterfacesAlone() throws {
+        let prefix = LanesProcess.temporaryDirectory("interface-prefix")
+        try Self.install(into: prefix)
+        let home = prefix.appendingPathComponent("lib/lanes")
+        let recorded = try String(contentsOf: home.appendingPathComponent("swiftc"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(recorded.count == 2 && recorded[0].hasPrefix("/") && recorded[1].contains("Swift version"), "\(recorded)")
+        let modules = home.appendingPathComponent("Modules")
+        for name in try FileManager.default.contentsOfDirectory(atPath: modules.path) where name.hasSuffix(".swiftmodule") {
+            #expect(FileManager.default.fileExists(atPath: modules.appendingPathComponent(name.replacingOccurrences(of: ".swiftmodule", with: ".swiftinterface")).path),
+                    "\(name) has its interface")
+            try FileManager.default.removeItem(at: modules.appendingPathComponent(name))
+        }
+
+        let project = LanesProcess.temporaryDirectory("interface-project")
+        try """
+            import Lanes
+
+            let lanes = Lanefile {
+                Lane("hello", "Says hello through a step") { try await sh("echo", "hello from the interfaces") }
+            }
+
+            """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        var lanes = LanesProcess()
+        lanes.environment["PATH"] = "/usr/bin:/bin:" + URL(fileURLWithPath: try #require(swiftcPath())).deletingLastPathComponent().path
+        lanes.environment["XDG_CACHE_HOME"] = project.appendingPathComponent(".cache").path
+        let ran = try lanes.run(["hello"], in: project, executable: prefix.appendingPathComponent("bin/lanes").path)
+        #expect(ran.status == 0, "\(ran.output)")
+        #expect(ran.standardOutput.contains("hello from the interfaces"))
     }
 
     private func git(_ arguments: [String], in directory: URL) throws {

@@ -58,7 +58,9 @@ import Testing
         let project = try LanesProcess.project("basic")
         let result = try lanes.run(["list", "--json"], in: project)
         #expect(result.status == 0, "\(result.output)")
-        let lanes = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(listing["schema"] as? Int == 1)
+        let lanes = try #require(listing["lanes"] as? [[String: Any]])
         #expect(lanes.map { $0["name"] as? String } == ["greet", "release", "broken", "nested", "dotenv"])
         #expect(lanes.first?["description"] as? String == "Print a greeting")
     }
@@ -150,7 +152,9 @@ import Testing
         try text.write(to: lanefile, atomically: true, encoding: .utf8)
         let result = try LanesProcess().run(["list", "--json"], in: project, extraEnvironment: ["TZ": "UTC"])
         #expect(result.status == 0, "\(result.output)")
-        let lanes = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(listing["schema"] as? Int == 1)
+        let lanes = try #require(listing["lanes"] as? [[String: Any]])
         let schedules = try #require(lanes.first?["schedules"] as? [[String: String]])
         #expect(schedules.first?["spec"] == "H 0 * * 0-4")
         // H is hashed from the lane name ("nightly"), so the minute is the same on every machine.
@@ -166,9 +170,11 @@ import Testing
         let row = try #require(table.standardOutput.split(separator: "\n").first { $0.contains("developerRelease") })
         #expect(row.contains("H 0 * * 0-4") && row.contains("pollSCM H/15 * * * *"), "\(table.standardOutput)")
         let json = try LanesProcess().run(["list", "--json"], in: project)
-        let lanes = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(listing["schema"] as? Int == 1)
+        let lanes = try #require(listing["lanes"] as? [[String: Any]])
         let release = try #require(lanes.first { $0["name"] as? String == "developerRelease" })
         let kinds = (release["schedules"] as? [[String: String]] ?? []).map { $0["kind"] ?? "" }
-        #expect(kinds == ["schedule", "pollSCM"])
+        #expect(kinds == ["schedule", "poll_scm"])
     }
 }

@@ -17,28 +17,30 @@ import Testing
         #expect(release[0]["kind"] as? String == "schedule")
         #expect(release[0]["spec"] as? String == "H 0 * * 0-4")
         #expect(release[0]["resolved"] as? [String] == ["30 0 * * 0-4"])
-        #expect(release[0]["timeZone"] as? String == "Asia/Taipei")
+        #expect(release[0]["time_zone"] as? String == "Asia/Taipei")
         // Monday 2026-11-23 00:00 UTC is 08:00 in Taipei: next are Tuesday, Wednesday, Thursday 00:30.
         #expect(release[0]["next"] as? [String] == ["2026-11-24T00:30:00+08:00", "2026-11-25T00:30:00+08:00", "2026-11-26T00:30:00+08:00"])
-        #expect(release[1]["kind"] as? String == "pollSCM")
+        #expect(release[1]["kind"] as? String == "poll_scm")
         #expect(release[1]["resolved"] as? [String] == ["0,15,30,45 * * * *"])
         let newYork = try #require(lanes[2]["triggers"] as? [[String: Any]])
-        #expect(newYork[0]["timeZone"] as? String == "America/New_York")
+        #expect(newYork[0]["time_zone"] as? String == "America/New_York")
     }
 
     @Test func listCarriesTheTriggersAsValues() throws {
         let project = try LanesProcess.project("triggers")
         let result = try LanesProcess().run(["list", "--json"], in: project)
         #expect(result.status == 0, "\(result.output)")
-        let lanes = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(listing["schema"] as? Int == 1)
+        let lanes = try #require(listing["lanes"] as? [[String: Any]])
         let triggers = try #require(lanes.first?["triggers"] as? [String: Any])
         #expect(triggers["schedule"] as? [String] == ["H 0 * * 0-4"])
-        #expect(triggers["pollSCM"] as? [String] == ["H/15 * * * *"])
-        #expect(triggers["hashSeed"] as? String == "Brewer/developerRelease")
-        #expect(triggers["timeZone"] as? String == "Asia/Taipei")
+        #expect(triggers["poll_scm"] as? [String] == ["H/15 * * * *"])
+        #expect(triggers["hash_seed"] as? String == "Brewer/developerRelease")
+        #expect(triggers["time_zone"] as? String == "Asia/Taipei")
         let weekly = try #require(lanes[1]["triggers"] as? [String: Any])
         #expect(weekly["schedule"] as? [String] == ["H 3 * * 1"])  // the `schedule:` parameter keeps working
-        #expect(weekly["hashSeed"] as? String == "weekly")
+        #expect(weekly["hash_seed"] as? String == "weekly")
     }
 
     @Test func aPastedEnDashIsNamedWithItsASCIIFix() throws {

@@ -36,7 +36,7 @@ import Testing
         #expect(error?.kind == .usage)
         #expect(error?.hint?.contains("--part-size-mib") == true)
         let (options, assignments) = try XcodeSetCommand.door.parse(["--target", "App", "SWIFT_VERSION=6.0", "--build-configuration=Release", "A=B"])
-        #expect(options == ["target:App", "build_configuration:Release"])
+        #expect(options == ["targets:App", "build_configuration:Release"])
         #expect(assignments == ["SWIFT_VERSION=6.0", "A=B"])
     }
 

@@ -1,3 +1,4 @@
+import LanesPlatform
 import LanesTestSupport
 import Foundation
 @testable import LanesCron
@@ -12,21 +13,21 @@ import Testing
         for dayNumber in stride(from: Int64(-141_000), through: 800_000, by: 997) + [-1, 0, 1, 11_016, 11_017, 47_540] {
             let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: Date(timeIntervalSince1970: Double(dayNumber) * 86_400))
             let expected = (Int64(parts.year!), parts.month!, parts.day!)
-            let fast = CivilCalendar.date(dayNumber: dayNumber)
-            let slow = CivilCalendar.dateBySlowArithmetic(dayNumber: dayNumber)
+            let fast = CivilDate.date(dayNumber: dayNumber)
+            let slow = CivilDate.dateBySlowArithmetic(dayNumber: dayNumber)
             #expect(fast == expected, "day \(dayNumber)")
             #expect(slow == expected, "day \(dayNumber)")
-            #expect(CivilCalendar.dayNumber(year: expected.0, month: expected.1, day: expected.2) == dayNumber)
-            #expect(CivilCalendar.weekday(dayNumber: dayNumber) == parts.weekday! - 1)
+            #expect(CivilDate.dayNumber(year: expected.0, month: expected.1, day: expected.2) == dayNumber)
+            #expect(CivilDate.weekday(dayNumber: dayNumber) == parts.weekday! - 1)
         }
     }
 
     /// The fast (32-bit) and the general algorithm agree on proleptic dates far back, and round-trip.
     @Test func fastAndGeneralDatesAgree() {
         for dayNumber in stride(from: Int64(-12_699_422), through: 3_000_000, by: 9_973) {
-            let fast = CivilCalendar.date(dayNumber: dayNumber)
-            #expect(fast == CivilCalendar.dateBySlowArithmetic(dayNumber: dayNumber), "day \(dayNumber)")
-            #expect(CivilCalendar.dayNumber(year: fast.year, month: fast.month, day: fast.day) == dayNumber)
+            let fast = CivilDate.date(dayNumber: dayNumber)
+            #expect(fast == CivilDate.dateBySlowArithmetic(dayNumber: dayNumber), "day \(dayNumber)")
+            #expect(CivilDate.dayNumber(year: fast.year, month: fast.month, day: fast.day) == dayNumber)
         }
     }
 

@@ -1,3 +1,4 @@
+import LanesPlatform
 @testable import LanesCron
 import LanesTestSupport
 import Testing
@@ -11,7 +12,7 @@ import Testing
     /// Fire minutes within `[start, start + length)` by checking each minute.
     static func bruteForce(_ table: CronTable, zone: any CronTimeZone, start: Int64, length: Int64) -> [Int64] {
         func wallTime(_ minute: Int64) -> Int64 {
-            minute + CivilCalendar.floorDivide(Int64(zone.period(containing: minute * 60).offset), 60)
+            minute + CivilDate.floorDivide(Int64(zone.period(containing: minute * 60).offset), 60)
         }
         let lanesPolicy = !table.coversEveryHour
         // Wall times already passed before the window count as "first occurrences".
@@ -75,7 +76,7 @@ import Testing
                 let hours = ["*", "1,2,3", "2", "0-4", "1-3/2", "H(0-3)", "*/2", "2,3"].randomElement(using: &random)!
                 let minutes = ["0", "30", "*/15", "H", "0-59/7", "*", "15,45"].randomElement(using: &random)!
                 let line = "\(minutes) \(hours) * * *"
-                let start = CivilCalendar.floorDivide(change, 60) - Int64.random(in: 60...1500, using: &random)
+                let start = CivilDate.floorDivide(change, 60) - Int64.random(in: 60...1500, using: &random)
                 try Self.check(line: line, seed: "dst", zoneIdentifier: zoneIdentifier, start: start, length: 2 * 1440)
             }
         }

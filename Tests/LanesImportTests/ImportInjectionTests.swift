@@ -69,6 +69,10 @@ import Testing
         // What follows the CR is Ruby's comment, an editor's next line: quoted and stopping, never run.
         #expect(result.report.todos.map(\.line) == [2, 3])
         #expect(result.lanefile.contains(#"try importTODO(line: 3, "line 3 starts after a line end only editors show"#))
+        // A CR inside a string of a statement quoted in a TODO block: every line of the quote is a comment.
+        let inString = FastlaneImporter.importRuby("lane :beta do\n  x = 'a\r pwned()' =~ /b/\n  puts 'after'\nend\n")
+        #expect(Self.injected(inString) == [])
+        #expect(inString.report.todos.map(\.line) == [2])
     }
 
     @Test func crlfFastfileGivesTheSameLanefileAsLF() {

@@ -5,6 +5,7 @@ import LanesPlatform
 import LanesTestSupport
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Ceph RGW started once for this test process by Tests/Servers/test-servers.sh (its watchdog
 /// stops it by PID when this process exits).

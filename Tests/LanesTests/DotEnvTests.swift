@@ -1,5 +1,7 @@
 import Testing
+import LanesPlatform
 @testable import LanesRuntime
+import LanesWire
 
 @Suite struct DotEnvTests {
     @Test func parsesAssignmentsQuotesCommentsAndExport() throws {

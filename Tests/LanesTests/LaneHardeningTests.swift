@@ -59,7 +59,7 @@ import LanesPlatform
         _ = await executor.execute(lane, values: values)
         let xml = try String(contentsOfProcFile: path)
         #expect(xml.contains(#"failures="1""#))
-        #expect(xml.contains(#"<failure message="upload refused">"#))
+        #expect(xml.contains(#"<failure message="upload refused" type="failure">"#))
     }
 
     @Test func junitOutputWithALateMetacharacterSecretStaysWellFormed() async throws {

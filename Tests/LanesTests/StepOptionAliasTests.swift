@@ -8,9 +8,9 @@ import Testing
 /// environment variables after lanes' own; fastlane's interface-only options are accepted and noted.
 @Suite struct StepOptionAliasTests {
     @Test func anAliasGivesTheOption() throws {
-        let step = try UpdateCodeSigningSettings.resolve(["path": "App.xcodeproj", "configuration": "Release"])
+        let step = try UpdateCodeSigningSettings.resolve(["path": "App.xcodeproj", "configuration": ["Release"]])
         #expect(step.xcodeproj == "App.xcodeproj")
-        #expect(step.buildConfiguration == "Release")
+        #expect(step.buildConfigurations == ["Release"])
     }
 
     @Test func anAliasIsAlsoAcceptedAsText() throws {

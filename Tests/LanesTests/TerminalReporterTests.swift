@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Lanes
 @testable import LanesRuntime
+import LanesWire
 
 /// The human output, pinned by golden files in `Golden/` (a mismatch fails; nothing rewrites them):
 /// plain, coloured, on GitHub Actions; and the live elapsed-time line of a terminal.

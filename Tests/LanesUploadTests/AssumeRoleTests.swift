@@ -1,6 +1,7 @@
 import Foundation
 @testable import LanesUpload
 import Testing
+@testable import LanesHTTP
 
 /// Issue 21: a profile with `role_arn` and `source_profile` or `credential_source` assumes the role
 /// through STS AssumeRole, as the AWS CLI does. The stand-in recomputes each request's SigV4

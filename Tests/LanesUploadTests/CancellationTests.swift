@@ -3,6 +3,7 @@ import Foundation
 import LanesUpload
 import Synchronization
 import Testing
+import LanesHTTP
 
 /// A cancelled transfer ends at once and leaves nothing behind: the blocked part upload returns,
 /// and the multipart upload is aborted on the server.

@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Tests/Servers/aws_credential_services.py: STS, container credentials and IMDSv2 on loopback.
 struct CredentialServices {

@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Issue 21: a `credential_process` that hangs, is cancelled or never stops printing is killed with
 /// its whole process group, and the error names the profile and the config file.

@@ -2,6 +2,7 @@ import Foundation
 @testable import LanesUpload
 import Synchronization
 import Testing
+@testable import LanesHTTP
 
 /// A clock a test moves by hand.
 final class TestClock: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Firebase App Distribution and App Store Connect flows against Tests/Servers/fake_delivery_services.py,
 /// which implements the documented endpoints and verifies lanes' JWTs with PyJWT + cryptography.

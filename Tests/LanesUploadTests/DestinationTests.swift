@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 struct DestinationParsingTests {
     @Test(arguments: [

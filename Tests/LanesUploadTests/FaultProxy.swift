@@ -1,6 +1,7 @@
 import Foundation
 import LanesPlatform
 import Testing
+import LanesHTTP
 
 /// A TCP proxy on 127.0.0.1 in front of a real server, that breaks things once on purpose:
 /// it cuts the connection after a number of request bytes (a network failure in the middle of a

@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Issue 21: a hostile server cannot make an upload buffer without limit (endless bodies, header
 /// floods, endless `100 Continue`s), and a URL cannot smuggle request headers.

@@ -1,6 +1,7 @@
 import LanesPlatform
 import Foundation
 import Testing
+import LanesHTTP
 
 /// A server on 127.0.0.1 that answers every request with what `answer` writes (it may write a lot,
 /// but each answer is bounded by the test), and keeps each request head it read.

@@ -2,6 +2,7 @@ import Foundation
 import LanesTestSupport
 @testable import LanesUpload
 import Testing
+@testable import LanesHTTP
 
 /// The JWT signer reads its PEM key through a memory BIO that lives only inside the call lending it
 /// the bytes, and never falls back to OpenSSL's passphrase prompt on the terminal.

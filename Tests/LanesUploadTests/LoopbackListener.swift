@@ -1,6 +1,7 @@
 import LanesPlatform
 import Foundation
 import Testing
+import LanesHTTP
 
 /// A listening socket on 127.0.0.1 at a port the kernel picks: what every stand-in server of these
 /// tests starts from.

@@ -3,6 +3,8 @@ import LanesTestSupport
 @testable import LanesUpload
 import Synchronization
 import Testing
+@testable import LanesHTTP
+import LanesPlatform
 
 /// Every build of the eight-lane MD5 kernel this CPU runs, against RFC 1321's test suite and against
 /// OpenSSL's MD5, for ranges of every length around the block and padding boundaries, several

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LanesUpload
 import Testing
+@testable import LanesHTTP
 
 /// A value that holds a secret can still be interpolated into an error or dumped while debugging:
 /// what it prints must never carry the secret.

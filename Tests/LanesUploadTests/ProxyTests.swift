@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// The loopback proxy of Tests/Servers/http_proxy.py, stopped by `stop()`.
 struct TestProxy {

@@ -2,6 +2,7 @@ import Foundation
 import LanesPlatform
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// A server whose answers are scripted per request, in order, and which records each request
 /// with its body; with `continueFirst`, it answers `Expect: 100-continue` itself.

@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Uploads to a real S3 implementation (Ceph RGW on 127.0.0.1), checked by HeadObject and GET.
 @Suite(.enabled(if: TestServers.installed, "needs ceph-mon, ceph-osd, radosgw and nginx: run `make deps-upload-tests`"))

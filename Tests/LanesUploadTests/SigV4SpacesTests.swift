@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LanesUpload
+@testable import LanesHTTP
 
 /// Issue 21: SigV4 collapses runs of spaces in signed header values, as the specification says.
 @Suite struct SigV4SpacesTests {

@@ -1,5 +1,6 @@
 import Foundation
 import LanesPlatform
+import LanesHTTP
 
 /// Starts programs with posix_spawn and waits with waitpid. Foundation's Process left a finished
 /// child unreaped (and its waitUntilExit blocked forever) when two children ran at once.

@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// Issue 21: TLS is tested against a loopback HTTPS server (Tests/Servers/tls_server.py) with
 /// certificates from a test CA that the openssl command makes (Tests/Servers/make-test-ca.sh):

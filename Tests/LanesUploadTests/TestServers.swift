@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// The real servers the upload tests talk to (nginx WebDAV, Ceph RGW), started once per test
 /// process by Tests/Servers/test-servers.sh on free loopback ports; its watchdog stops them by PID

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LanesHTTP
 
 /// Tests/Servers/test-servers.sh leaves nothing running: `stop` ends every process it started
 /// (a server's forked workers, and a process that ignores SIGTERM), and its watchdog ends them

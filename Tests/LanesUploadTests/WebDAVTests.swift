@@ -1,6 +1,7 @@
 import Foundation
 import LanesUpload
 import Testing
+import LanesHTTP
 
 /// HTTP PUT to nginx's WebDAV module, the generic destination (Artifactory, Nexus raw, WebDAV).
 @Suite(.enabled(if: TestServers.installed, "needs nginx and libnginx-mod-http-dav-ext: run `make deps-upload-servers`"))

@@ -33,7 +33,8 @@ import Testing
         let shots = LanesProcess.repositoryRoot.appendingPathComponent(".build/web-screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let script = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesWebTests/browser_test.py").path
-        let output = try runTool(["python3", script, server.baseURL, String(failed), String(live.id), release.path, shots.path])
+        let output = try runTool(["python3", script, server.baseURL, String(failed), String(live.id), release.path, shots.path,
+                                  server.loginURL])
         #expect(!output.contains("FAILED"), "\(output)")
         #expect(output.contains("ok: the last line arrived"), "\(output)")
         #expect(output.contains("ok: signing: the expired profile"), "\(output)")

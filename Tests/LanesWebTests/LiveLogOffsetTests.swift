@@ -34,7 +34,7 @@ import Testing
         defer { server.stop() }
         let client = try ServerLimitTests.dial(server.port)
         defer { close(client) }
-        ServerLimitTests.transmit(client, "GET /runs/\(id)/events?offset=\(history.count) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        ServerLimitTests.transmit(client, "GET /runs/\(id)/events?offset=\(history.count) HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: lanes_token=\(server.token)\r\n\r\n")
         var received = ""
         func receive(until text: String) -> Bool {
             let deadline = Date().addingTimeInterval(20)

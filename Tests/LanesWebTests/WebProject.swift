@@ -104,6 +104,7 @@ struct WebProject {
         let process = Process()
         let port: UInt16
         let errorLog: String
+        let token: String
 
         init(project: WebProject, arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws {
             var environment = project.lanes.environment.merging(extraEnvironment) { $1 }
@@ -132,11 +133,24 @@ struct WebProject {
                 throw ServerDidNotStart(output: errors)
             }
             port = found
+            // The token the server keeps in the state folder (0600): what the login address hands a browser.
+            let tokenFile = (arguments.firstIndex(of: "--state-dir").map { arguments[$0 + 1] } ?? project.state) + "/web-token"
+            guard let token = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                if process.isRunning { process.terminate() }
+                throw ServerDidNotStart(output: "no token in \(tokenFile): " + errors)
+            }
+            self.token = token.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
-        func get(_ target: String, headers: [String: String] = [:]) throws -> RawHTTP.Response {
-            try RawHTTP.request(port: port, target, headers: headers)
+        /// A request as a signed-in browser makes it (the `lanes_token` cookie), unless `signedIn` is false.
+        func get(_ target: String, signedIn: Bool = true, headers: [String: String] = [:]) throws -> RawHTTP.Response {
+            var headers = headers
+            if signedIn { headers["Cookie"] = headers["Cookie"] ?? "lanes_token=\(token)" }
+            return try RawHTTP.request(port: port, target, headers: headers)
         }
+
+        /// The address that signs a browser in.
+        var loginURL: String { "\(baseURL)/login?token=\(token)" }
 
         var baseURL: String { "http://127.0.0.1:\(port)" }
 

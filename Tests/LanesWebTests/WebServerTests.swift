@@ -52,7 +52,10 @@ import Testing
         #expect(failedOnly.body.contains("href=\"/runs/\(fixture.failed)\""))
         #expect(!failedOnly.body.contains("href=\"/runs/\(fixture.manual)\""))
         #expect(try server.get("/history?status=bogus").status == 400)
-        #expect(try server.get("/api/runs?status=%3Cb%3E").body.contains("&lt;b&gt;"))
+        // An API error is JSON (`<b>` stays inside a JSON string, served as JSON with nosniff).
+        let bad = try server.get("/api/runs?status=%3Cb%3E")
+        #expect(bad.status == 400 && bad.headers["content-type"]?.hasPrefix("application/json") == true)
+        #expect(bad.body.hasPrefix("{\"error\":\"unknown status '<b>'"), "\(bad.body)")
     }
 
     @Test func runPageShowsStepsTheFailingStepAndTheEscapedLog() throws {
@@ -203,7 +206,7 @@ import Testing
             #expect(response.status == 405, "\(method)")
             #expect(response.headers["allow"] == "GET, HEAD")
         }
-        let head = try RawHTTP.request(port: server.port, "/history", method: "HEAD")
+        let head = try RawHTTP.request(port: server.port, "/history", method: "HEAD", headers: ["Cookie": "lanes_token=\(server.token)"])
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
     }
@@ -253,7 +256,8 @@ import Testing
         let rebound = try RawHTTP.request(port: server.port, "/api/runs", host: "attacker.example:\(server.port)")
         #expect(rebound.status == 401)
         #expect(!rebound.body.contains("\"lane\""))
-        #expect(try RawHTTP.request(port: server.port, "/api/runs", host: "localhost:\(server.port)").status == 200)
+        #expect(try RawHTTP.request(port: server.port, "/api/runs", host: "localhost:\(server.port)",
+                                    headers: ["Cookie": "lanes_token=\(server.token)"]).status == 200)
     }
 
     @Test func theSecretCanaryIsNeverServed() throws {

@@ -1,7 +1,7 @@
 """Loads every page of `lanes serve` in headless Chromium (Selenium + chromedriver), checks what a
 reader sees, saves screenshots, and follows a live log while the lane runs.
 
-Usage: browser_test.py BASE_URL FAILED_RUN LIVE_RUN RELEASE_FILE SCREENSHOT_DIR
+Usage: browser_test.py BASE_URL FAILED_RUN LIVE_RUN RELEASE_FILE SCREENSHOT_DIR LOGIN_URL
 Prints one line per check; exits 1 on the first failure.
 """
 import os
@@ -14,7 +14,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-base, failed_run, live_run, release_file, shots = sys.argv[1:6]
+base, failed_run, live_run, release_file, shots, login = sys.argv[1:7]
 
 
 def check(condition, message):
@@ -32,6 +32,11 @@ driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opti
 driver.set_page_load_timeout(20)
 wait = WebDriverWait(driver, 20, poll_frequency=0.1)
 try:
+    # Signed out, the page says how to sign in; the address lanes serve printed sets the cookie.
+    driver.get(f"{base}/")
+    check("sign in" in driver.page_source.lower(), "a browser without the cookie is asked to sign in")
+    driver.get(login)
+    check(driver.current_url.rstrip("/") == base, "the login address sets the cookie and leads to the schedules")
     # The live log first, while the lane is still running: the page shows what the log held when it
     # loaded, then the script appends lines as the server sends them.
     driver.get(f"{base}/runs/{live_run}")

@@ -75,8 +75,9 @@ import Testing
         let directory = try TestData.brewerCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
         let before = try pbxproj(directory)
-        let step = try SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "target": "^Brewr$", "build_configuration": "Release",
-                                                 "settings": ["SWIFT_VERSION": "6.0"] as BuildSettingAssignments])
+        let step = try UpdateProjectProvisioning.resolve([
+            "xcodeproj": "Brewer.xcodeproj", "profile": TestData.fixtures.appendingPathComponent("Brewer_Staging_Expired.mobileprovision").path,
+            "target_filter": "^Brewr$"])
         await #expect {
             _ = try await step.run(in: context(directory, lines: Lines()))
         } throws: { error in
@@ -85,13 +86,54 @@ import Testing
         #expect(try pbxproj(directory) == before)
     }
 
+    /// Issue 33: `targets` are exact names, a list (fastlane's `targets: ["App"]` never reaches
+    /// `AppTests`); a name the project lacks is an error listing its targets, and nothing is written.
+    @Test func targetsAreExactNames() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let one = try await SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "targets": ["Brewer"], "build_configuration": "Release",
+                                                      "settings": ["SWIFT_VERSION": "6.0"] as BuildSettingAssignments])
+            .run(in: context(directory, lines: Lines()))
+        #expect(one.matchedTargets == ["Brewer"])
+        let two = try await UpdateCodeSigningSettings.resolve(StepArguments(text: ["path": "Brewer.xcodeproj", "targets": "Brewer,BrewerWidget",
+                                                                                   "build_configurations": "Release,Staging"]))
+            .run(in: context(directory, lines: Lines()))
+        #expect(two.matchedTargets == ["Brewer", "BrewerWidget"])
+        #expect(Set(two.changes.compactMap(\.configuration)) == ["Release", "Staging"])
+        let before = try pbxproj(directory)
+        let typo = try SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "target": ["Brewr"],
+                                                 "settings": ["SWIFT_VERSION": "5.0"] as BuildSettingAssignments])
+        await #expect {
+            _ = try await typo.run(in: context(directory, lines: Lines()))
+        } throws: { error in
+            "\(error)".contains("no target named 'Brewr'; targets: 'Brewer', 'BrewerWidget', 'BrewerTests', 'Brewer Staging Tools'")
+        }
+        #expect(try pbxproj(directory) == before)
+    }
+
+    /// Issue 33: without `xcodeproj`, the version steps use the one project in the Lanefile's folder,
+    /// as agvtool does; two projects are an error naming both.
+    @Test func theVersionStepsFindTheOneProject() async throws {
+        let directory = try TestData.brewerCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await IncrementBuildNumber.resolve(["build_number": "77"]).run(in: context(directory, lines: Lines()))
+        #expect(result.projectFile.hasSuffix("Brewer.xcodeproj/project.pbxproj"))
+        #expect(try await GetBuildNumber.resolve([:]).run(in: context(directory, lines: Lines())) == "77")
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("Brewer.xcodeproj"), to: directory.appendingPathComponent("Other.xcodeproj"))
+        await #expect {
+            _ = try await GetVersionNumber.resolve([:]).run(in: context(directory, lines: Lines()))
+        } throws: { error in
+            "\(error)".contains("get_version_number: 2 projects found: Brewer.xcodeproj, Other.xcodeproj")
+        }
+    }
+
     @Test func aMalformedProjectIsReportedWithLineAndColumnAndLeftAlone() async throws {
         let directory = try TestData.brewerCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Brewer.xcodeproj/project.pbxproj")
         let broken = try pbxproj(directory).replacing("SDKROOT = macosx;", with: "SDKROOT = macosx", maxReplacements: 1)
         try broken.write(to: file, atomically: true, encoding: .utf8)
-        let step = try SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "target": ".*",
+        let step = try SetBuildSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "targets": ["Brewer"],
                                                  "settings": ["SWIFT_VERSION": "6.0"] as BuildSettingAssignments])
         await #expect {
             _ = try await step.run(in: context(directory, lines: Lines()))
@@ -123,7 +165,7 @@ import Testing
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
             try plist(version).write(to: directory.appendingPathComponent("\(folder)/Info.plist"), atomically: true, encoding: .utf8)
         }
-        let result = try await IncrementBuildNumber.resolve(["xcodeproj": "Brewer.xcodeproj", "target": "^Brewer(Widget)?$"])
+        let result = try await IncrementBuildNumber.resolve(["xcodeproj": "Brewer.xcodeproj", "targets": ["Brewer", "BrewerWidget"]])
             .run(in: context(directory, lines: Lines()))
         #expect(try String(contentsOf: directory.appendingPathComponent("Brewer/Info.plist"), encoding: .utf8) == plist("42"))
         #expect(result.infoPlistChanges.map(\.after) == ["42"])
@@ -131,7 +173,7 @@ import Testing
         #expect(result.changes.count == 4 && result.changes.allSatisfy { $0.scope == "BrewerWidget" && $0.key == "CURRENT_PROJECT_VERSION" })
         #expect(try pbxproj(directory).components(separatedBy: "CURRENT_PROJECT_VERSION = 42;").count == 5)
 
-        let marketing = try await SetVersionNumber.resolve(["xcodeproj": "Brewer.xcodeproj", "version_number": "2.0", "target": "^BrewerWidget$"])
+        let marketing = try await SetVersionNumber.resolve(["xcodeproj": "Brewer.xcodeproj", "version_number": "2.0", "target": ["BrewerWidget"]])
             .run(in: context(directory, lines: Lines()))
         #expect(marketing.changes.map(\.key) == Array(repeating: "MARKETING_VERSION", count: 4))
     }
@@ -140,7 +182,7 @@ import Testing
         let directory = try TestData.brewerCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await UpdateCodeSigningSettings.resolve(["xcodeproj": "Brewer.xcodeproj", "use_automatic_signing": true,
-                                                                  "targets": "^Brewer$", "build_configuration": "Staging", "team_id": "ABCDE12345"])
+                                                                  "targets": ["Brewer"], "build_configurations": ["Staging"], "team_id": "ABCDE12345"])
             .run(in: context(directory, lines: Lines()))
         let keys = Set(result.changes.map(\.key))
         #expect(keys == ["DEVELOPMENT_TEAM", "DEVELOPMENT_TEAM[sdk=iphoneos*]", "PROVISIONING_PROFILE_SPECIFIER[sdk=iphoneos*]", "DevelopmentTeam"])

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Type-checks the code a Mac compiles and Linux never does: Sources/LanesPlatform (its +Darwin files and
 # every `#if canImport(Darwin)` branch) and Sources/LanesDriver, unmodified, for macOS 15 (Package.swift's
-# `.macOS(.v15)`). `make typecheck-darwin` runs it; `make test` runs that first.
+# `.macOS(.v15)`), and compiles the C kernel CMD5Lanes for both Mac architectures (on Linux only its
+# x86_64 path is ever built). `make typecheck-darwin` runs it; `make test` runs that first.
 #
 #   Tools/darwin-typecheck/run.sh [SCRATCH]     (SCRATCH defaults to .build/darwin-typecheck)
 #
@@ -86,6 +87,18 @@ echo "== LanesDriver for $T"
 # shellcheck disable=SC2086
 out=$(swiftc -typecheck -wmo $common -module-name LanesDriver $darwin_module -I "$scratch/out" $driver 2>&1 | quiet)
 [ -n "$out" ] && echo "$out"; echo "$out" | grep -q 'error:' && status=1
+echo "== CMD5Lanes (C) for arm64 and x86_64 macOS 15"
+for arch in arm64 x86_64; do
+  if [ "$(uname -s)" = Darwin ]; then
+    out=$(xcrun --sdk macosx clang -fsyntax-only -Werror -target $arch-apple-macosx15.0 -isysroot "$sdk" \
+      -I "$repo/Sources/CMD5Lanes/include" "$repo/Sources/CMD5Lanes/md5_lanes.c" 2>&1)
+  else
+    # clang's freestanding headers and stub/c (Libc's string.h): no glibc header enters.
+    out=$(clang -fsyntax-only -Werror -target $arch-apple-macosx15.0 -ffreestanding -nostdlibinc -isystem "$here/stub/c" \
+      -I "$repo/Sources/CMD5Lanes/include" "$repo/Sources/CMD5Lanes/md5_lanes.c" 2>&1)
+  fi
+  [ -n "$out" ] && { echo "$out"; status=1; }
+done
 echo "== canary: $planted Linux spellings must be rejected"
 # shellcheck disable=SC2086
 rejected=$(swiftc -typecheck $common -parse-as-library -module-name Canary $darwin_module -I "$scratch/out" "$here/canary.swift" 2>&1 \

@@ -83,17 +83,19 @@ public func installProvisioningProfile(
 /// Point Xcode targets at a provisioning profile: specifier, UUID, team, manual style, identity.
 ///
 /// The `update_project_provisioning` step; `lanes actions update_project_provisioning` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
-/// - Parameter profile: Path to the .mobileprovision file (environment LANES_PROVISIONING_PROFILE)
-/// - Parameter targetFilter: Regular expression searched in target names, as written (anchor with ^...$); all targets when absent (environment LANES_TARGET_FILTER; also named target)
-/// - Parameter buildConfiguration: Build configuration name, matched exactly; all configurations when absent (environment LANES_BUILD_CONFIGURATION; also named configuration)
-/// - Parameter configurationIsRegex: Treat build_configuration as a regular expression (default false)
-/// - Parameter codeSignIdentity: CODE_SIGN_IDENTITY to write (the imported certificate's name); else the one the profile implies (environment LANES_CODE_SIGN_IDENTITY)
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder (environment LANES_XCODEPROJ, then FL_PROJECT_PROVISIONING_PROJECT_PATH)
+/// - Parameter profile: Path to the .mobileprovision file (default: the profile this lane installed last) (environment LANES_PROVISIONING_PROFILE, then FL_PROJECT_PROVISIONING_PROFILE_FILE)
+/// - Parameter targets: Target names, matched exactly (or give target_filter); all targets when absent (also named target; default )
+/// - Parameter targetFilter: fastlane's regular expression searched in target names, as written (anchor with ^...$) (environment LANES_TARGET_FILTER, then FL_PROJECT_PROVISIONING_PROFILE_TARGET_FILTER, then FL_PROJECT_PROVISIONING_PROFILE_FILTER; also named build_configuration_filter)
+/// - Parameter buildConfiguration: Build configuration name, matched exactly; all configurations when absent (environment LANES_BUILD_CONFIGURATION, then FL_PROJECT_PROVISIONING_PROFILE_BUILD_CONFIGURATION; also named configuration)
+/// - Parameter configurationIsRegex: Treat build_configuration as a regular expression (as fastlane does) (default false)
+/// - Parameter codeSignIdentity: CODE_SIGN_IDENTITY to write (the imported certificate's name); else the one the profile implies (environment LANES_CODE_SIGN_IDENTITY, then FL_PROJECT_PROVISIONING_CODE_SIGN_IDENTITY; also named code_signing_identity)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func updateProjectProvisioning(
     xcodeproj: String? = nil,
     profile: String? = nil,
+    targets: [String]? = nil,
     targetFilter: String? = nil,
     buildConfiguration: String? = nil,
     configurationIsRegex: Bool? = nil,
@@ -103,6 +105,7 @@ public func updateProjectProvisioning(
     try await runStep(UpdateProjectProvisioning.self, [
         "xcodeproj": xcodeproj,
         "profile": profile,
+        "targets": targets,
         "target_filter": targetFilter,
         "build_configuration": buildConfiguration,
         "build_configuration_is_regex": configurationIsRegex,
@@ -114,22 +117,22 @@ public func updateProjectProvisioning(
 /// Set signing style, team, identity and profile of Xcode targets, SDK variants included.
 ///
 /// The `update_code_signing_settings` step; `lanes actions update_code_signing_settings` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ, then FL_PROJECT_SIGNING_PROJECT_PATH; also named path)
-/// - Parameter useAutomaticSigning: Automatic (true) or manual (false) signing (default false)
-/// - Parameter targets: Regular expression searched in target names, as written; all targets when absent (environment LANES_TARGET_FILTER)
-/// - Parameter buildConfiguration: Build configuration name, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION; also named configuration)
-/// - Parameter teamID: DEVELOPMENT_TEAM to write (environment LANES_TEAM_ID)
-/// - Parameter codeSignIdentity: CODE_SIGN_IDENTITY to write (environment LANES_CODE_SIGN_IDENTITY)
-/// - Parameter profileName: PROVISIONING_PROFILE_SPECIFIER to write
-/// - Parameter profileUUID: PROVISIONING_PROFILE to write
-/// - Parameter bundleIdentifier: PRODUCT_BUNDLE_IDENTIFIER to write (environment APP_IDENTIFIER)
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder (environment LANES_XCODEPROJ, then FL_PROJECT_SIGNING_PROJECT_PATH; also named path)
+/// - Parameter useAutomaticSigning: Automatic (true) or manual (false) signing (environment FL_PROJECT_USE_AUTOMATIC_SIGNING; default false)
+/// - Parameter targets: Target names, matched exactly; all targets when absent (environment LANES_TARGETS, then FL_PROJECT_SIGNING_TARGETS; also named target; default )
+/// - Parameter buildConfigurations: Build configuration names, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION, then FL_PROJECT_SIGNING_BUILD_CONFIGURATIONS; also named build_configuration, configuration; default )
+/// - Parameter teamID: DEVELOPMENT_TEAM to write (default: the lane's Configuration's teamID) (environment LANES_TEAM_ID, then FASTLANE_TEAM_ID)
+/// - Parameter codeSignIdentity: CODE_SIGN_IDENTITY to write (environment LANES_CODE_SIGN_IDENTITY, then FL_CODE_SIGN_IDENTITY)
+/// - Parameter profileName: PROVISIONING_PROFILE_SPECIFIER to write (environment FL_PROVISIONING_PROFILE_SPECIFIER)
+/// - Parameter profileUUID: PROVISIONING_PROFILE to write (environment FL_PROVISIONING_PROFILE)
+/// - Parameter bundleIdentifier: PRODUCT_BUNDLE_IDENTIFIER to write (environment APP_IDENTIFIER, then FL_APP_IDENTIFIER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func updateCodeSigningSettings(
     xcodeproj: String? = nil,
     useAutomaticSigning: Bool? = nil,
-    targets: String? = nil,
-    buildConfiguration: String? = nil,
+    targets: [String]? = nil,
+    buildConfigurations: [String]? = nil,
     teamID: String? = nil,
     codeSignIdentity: String? = nil,
     profileName: String? = nil,
@@ -141,7 +144,7 @@ public func updateCodeSigningSettings(
         "xcodeproj": xcodeproj,
         "use_automatic_signing": useAutomaticSigning,
         "targets": targets,
-        "build_configuration": buildConfiguration,
+        "build_configurations": buildConfigurations,
         "team_id": teamID,
         "code_sign_identity": codeSignIdentity,
         "profile_name": profileName,
@@ -154,22 +157,22 @@ public func updateCodeSigningSettings(
 /// Set build settings of Xcode targets (or the project) for a configuration.
 ///
 /// The `set_build_settings` step; `lanes actions set_build_settings` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
-/// - Parameter target: Regular expression searched in target names, as written; project-level settings when absent
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder (environment LANES_XCODEPROJ)
+/// - Parameter targets: Target names, matched exactly; the project-level settings when absent (also named target; default )
 /// - Parameter buildConfiguration: Build configuration name, matched exactly; all when absent (environment LANES_BUILD_CONFIGURATION; also named configuration)
 /// - Parameter settings: KEY=VALUE pairs separated by ';'
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func setBuildSettings(
     xcodeproj: String? = nil,
-    target: String? = nil,
+    targets: [String]? = nil,
     buildConfiguration: String? = nil,
     settings: BuildSettingAssignments,
     timeout: Double? = nil
 ) async throws -> XcodeEditResult {
     try await runStep(SetBuildSettings.self, [
         "xcodeproj": xcodeproj,
-        "target": target,
+        "targets": targets,
         "build_configuration": buildConfiguration,
         "settings": settings,
         "timeout": timeout,
@@ -179,21 +182,24 @@ public func setBuildSettings(
 /// Increment or set CURRENT_PROJECT_VERSION (and literal CFBundleVersion values).
 ///
 /// The `increment_build_number` step; `lanes actions increment_build_number` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
-/// - Parameter buildNumber: The new build number; the current one plus one when absent (environment LANES_BUILD_NUMBER)
-/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder, as agvtool finds it (environment LANES_XCODEPROJ, then FL_BUILD_NUMBER_PROJECT)
+/// - Parameter buildNumber: The new build number; the current one plus one when absent (environment LANES_BUILD_NUMBER, then FL_BUILD_NUMBER_BUILD_NUMBER)
+/// - Parameter skipInfoPlist: Leave the Info.plist files alone (only the build setting changes) (environment FL_BUILD_NUMBER_SKIP_INFO_PLIST; default false)
+/// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func incrementBuildNumber(
     xcodeproj: String? = nil,
     buildNumber: String? = nil,
-    target: String? = nil,
+    skipInfoPlist: Bool? = nil,
+    targets: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> XcodeEditResult {
     try await runStep(IncrementBuildNumber.self, [
         "xcodeproj": xcodeproj,
         "build_number": buildNumber,
-        "target": target,
+        "skip_info_plist": skipInfoPlist,
+        "targets": targets,
         "timeout": timeout,
     ])
 }
@@ -201,21 +207,21 @@ public func incrementBuildNumber(
 /// Set MARKETING_VERSION (and literal CFBundleShortVersionString values).
 ///
 /// The `set_version_number` step; `lanes actions set_version_number` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
-/// - Parameter versionNumber: The new version, such as 2.1.0 (environment LANES_VERSION_NUMBER)
-/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder (environment LANES_XCODEPROJ, then FL_VERSION_NUMBER_PROJECT)
+/// - Parameter versionNumber: The new version, such as 2.1.0 (environment LANES_VERSION_NUMBER, then FL_VERSION_NUMBER_VERSION_NUMBER)
+/// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func setVersionNumber(
     xcodeproj: String? = nil,
     versionNumber: String? = nil,
-    target: String? = nil,
+    targets: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> XcodeEditResult {
     try await runStep(SetVersionNumber.self, [
         "xcodeproj": xcodeproj,
         "version_number": versionNumber,
-        "target": target,
+        "targets": targets,
         "timeout": timeout,
     ])
 }
@@ -223,24 +229,24 @@ public func setVersionNumber(
 /// Raise MARKETING_VERSION by a patch, minor or major step (or set it); returns the new version.
 ///
 /// The `increment_version_number` step; `lanes actions increment_version_number` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
-/// - Parameter bumpType: patch, minor or major (default patch)
-/// - Parameter versionNumber: Set this version instead of raising the current one (environment LANES_VERSION_NUMBER)
-/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder, as agvtool finds it (environment LANES_XCODEPROJ, then FL_VERSION_NUMBER_PROJECT)
+/// - Parameter bumpType: bump (the last number), patch, minor or major (environment FL_VERSION_NUMBER_BUMP_TYPE; default bump)
+/// - Parameter versionNumber: Set this version instead of raising the current one (environment LANES_VERSION_NUMBER, then FL_VERSION_NUMBER_VERSION_NUMBER)
+/// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func incrementVersionNumber(
     xcodeproj: String? = nil,
     bumpType: BumpType? = nil,
     versionNumber: String? = nil,
-    target: String? = nil,
+    targets: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> String {
     try await runStep(IncrementVersionNumber.self, [
         "xcodeproj": xcodeproj,
         "bump_type": bumpType,
         "version_number": versionNumber,
-        "target": target,
+        "targets": targets,
         "timeout": timeout,
     ])
 }
@@ -248,18 +254,18 @@ public func incrementVersionNumber(
 /// Read MARKETING_VERSION (or a literal CFBundleShortVersionString) from the project.
 ///
 /// The `get_version_number` step; `lanes actions get_version_number` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
-/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder, as agvtool finds it (environment LANES_XCODEPROJ, then FL_VERSION_NUMBER_PROJECT)
+/// - Parameter targets: Target names, matched exactly; all targets when absent (environment FL_VERSION_NUMBER_TARGET; also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func getVersionNumber(
     xcodeproj: String? = nil,
-    target: String? = nil,
+    targets: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> String {
     try await runStep(ReadProjectVersion<MarketingVersionField>.self, [
         "xcodeproj": xcodeproj,
-        "target": target,
+        "targets": targets,
         "timeout": timeout,
     ])
 }
@@ -267,18 +273,18 @@ public func getVersionNumber(
 /// Read CURRENT_PROJECT_VERSION (or a literal CFBundleVersion) from the project.
 ///
 /// The `get_build_number` step; `lanes actions get_build_number` documents it.
-/// - Parameter xcodeproj: Path to the .xcodeproj folder (environment LANES_XCODEPROJ)
-/// - Parameter target: Regular expression searched in target names; all targets when absent
+/// - Parameter xcodeproj: The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder, as agvtool finds it (environment LANES_XCODEPROJ, then FL_BUILD_NUMBER_PROJECT)
+/// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func getBuildNumber(
     xcodeproj: String? = nil,
-    target: String? = nil,
+    targets: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> String {
     try await runStep(ReadProjectVersion<BuildNumberField>.self, [
         "xcodeproj": xcodeproj,
-        "target": target,
+        "targets": targets,
         "timeout": timeout,
     ])
 }

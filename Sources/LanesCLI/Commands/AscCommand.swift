@@ -3,6 +3,7 @@ import Foundation
 import Lanes
 import LanesAppStoreConnect
 import LanesUpload
+import LanesPlatform
 
 /// `lanes asc`: App Store Connect from the shell, with the key from the environment
 /// (APP_STORE_CONNECT_API_KEY_* or ASC_*), through the same client the steps use.

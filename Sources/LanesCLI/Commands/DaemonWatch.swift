@@ -14,16 +14,16 @@ enum DaemonWatch {
         guard let address = ListenAddress(parsing: http) else {
             throw LanesError(.usage, "--http '\(http)' is not HOST:PORT with an IPv4 address, such as 127.0.0.1:7340")
         }
-        let access: AccessPolicy
-        do { access = try AccessPolicy(address: address, token: environment[AccessPolicy.tokenVariable]) } catch {
-            throw LanesError(.configuration, error.description)
-        }
+        let access = try WebAccess.policy(address: address, stateDirectory: site.stateDirectory, environment: environment, report: report)
         let application = WebApplication(data: site.source, access: access)
         let server: HTTPServer
         do { server = try HTTPServer(listeningOn: address, report: report, handler: application.handle) } catch {
             throw LanesError(.environment, error.description)
         }
-        report("serving the history on http://\(server.address)/")
+        // The daemon's output may go to a log others read: it names where the token is, not the token.
+        let tokenSource = (environment[AccessPolicy.tokenVariable] ?? "").isEmpty
+            ? "\(site.stateDirectory)/\(WebToken.fileName)" : "$\(AccessPolicy.tokenVariable)"
+        report("serving the history on http://\(server.address)/ (sign a browser in once with http://\(server.address)\(AccessPolicy.loginPath)?token=TOKEN, the token in \(tokenSource))")
         Thread.detachNewThread {
             do { try server.run() } catch { report("the history page stopped: \(error); the daemon keeps scheduling") }
         }

@@ -45,7 +45,7 @@ struct DoctorCommand: ParsableCommand {
         let lanes = try inspection.declaredLanes()
         let declared = lanes.map { (lane: $0.name, variables: $0.environment, secrets: $0.secrets) }
         findings += SecretsCheckup.findings(declared: declared, variables: variables)
-        findings += LaneToolsCheckup.findings(declared: lanes.map { (lane: $0.name, tools: $0.tools ?? []) }, environment: environment)
+        findings += LaneToolsCheckup.findings(declared: lanes.map { (lane: $0.name, tools: $0.tools) }, environment: environment)
 
         // Messages name files and variables; the redactor is a second guard for any secret value.
         let redactor = Redactor(secrets: declared.flatMap(\.secrets).compactMap { variables[$0] }.filter { !$0.isEmpty })

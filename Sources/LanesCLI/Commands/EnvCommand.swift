@@ -73,7 +73,8 @@ struct EnvReport {
         (environment[name] ?? "").isEmpty ? "not set" : "set"
     }
 
-    /// `Debian GNU/Linux 12 (bookworm), Linux 6.1.0 x86_64`.
+    /// `Debian GNU/Linux 12 (bookworm), Linux 6.1.0 x86_64` or `macOS 15.6 (24G84), Darwin 24.6.0 arm64`:
+    /// the release from `sw_vers` on macOS (which has no /etc/os-release), from /etc/os-release elsewhere.
     static func operatingSystem() -> String {
         var system = utsname()
         uname(&system)
@@ -81,9 +82,26 @@ struct EnvReport {
             withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
         let kernel = "\(field(system.sysname)) \(field(system.release)) \(field(system.machine))"
-        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
-            .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
-            .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        let release = HostPlatform.isMacOS
+            ? ToolOutput.standardOutput(of: ["/usr/bin/sw_vers"]).flatMap(macOSRelease(swVers:))
+            : (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)).flatMap(linuxRelease(osRelease:))
         return release.map { "\($0), \(kernel)" } ?? kernel
+    }
+
+    /// `macOS 15.6 (24G84)` from `sw_vers`' lines (`ProductName:<tabs>macOS`, `ProductVersion:`, `BuildVersion:`).
+    static func macOSRelease(swVers output: String) -> String? {
+        var fields: [String: String] = [:]
+        for line in output.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        guard let name = fields["ProductName"], let version = fields["ProductVersion"] else { return nil }
+        return "\(name) \(version)" + (fields["BuildVersion"].map { " (\($0))" } ?? "")
+    }
+
+    /// `PRETTY_NAME` of /etc/os-release, unquoted.
+    static func linuxRelease(osRelease text: String) -> String? {
+        text.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+            .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
     }
 }

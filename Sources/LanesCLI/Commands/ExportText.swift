@@ -1,5 +1,6 @@
 import Foundation
 import Lanes
+import LanesPlatform
 
 /// Escaping for the formats `lanes export` writes. Lane, secret and variable names are identifiers
 /// (the Lanefile refuses others), but seeds, zones, paths, job names and images are free text, and

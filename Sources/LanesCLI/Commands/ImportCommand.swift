@@ -42,7 +42,9 @@ struct ImportFastlaneCommand: ParsableCommand {
     var noCompile = false
 
     func run() throws {
-        let outcome = try FastlaneImport(path: path, output: output, force: force, compile: !noCompile).perform()
+        let reportPath = report.map { $0.hasPrefix("/") ? $0 : FilePath.currentDirectory() + "/" + $0 }
+        let outcome = try FastlaneImport(path: path, output: output, force: force, compile: !noCompile,
+                                         ignoring: reportPath.map { [$0] } ?? []).perform()
         let text = json ? outcome.report.json : outcome.report.markdown
         if let report {
             do {
@@ -72,6 +74,8 @@ struct FastlaneImport {
     let output: String?
     let force: Bool
     let compile: Bool
+    /// Files the import writes besides the Lanefile (the report), added to `.gitignore` when in the project.
+    var ignoring: [String] = []
 
     struct Outcome {
         let lanefile: String
@@ -110,6 +114,21 @@ struct FastlaneImport {
             try AtomicFile.write(result.lanefile, to: destination)
         } catch {
             throw LanesError(.configuration, "cannot write \(destination): \(error)")
+        }
+        // `.lanes/` (run logs, keychains) and the report stay out of git: a step that commits
+        // (commit_version_bump) refuses a tree with untracked files it did not write.
+        let gitignore = project + "/.gitignore"
+        let projectPath = FilePath.realPath(project) ?? project
+        let ignored = ignoring.compactMap { path -> String? in
+            let resolved = (FilePath.realPath(FilePath.directory(of: path)) ?? FilePath.directory(of: path)) + "/" + FilePath.name(of: path)
+            return resolved.hasPrefix(projectPath + "/") ? "/" + String(resolved.dropFirst(projectPath.count + 1)) : nil
+        }
+        do {
+            if let merged = GitIgnoreEntries.merged(into: FilePath.exists(gitignore) ? try FilePath.read(gitignore) : nil, adding: ignored) {
+                try AtomicFile.write(merged, to: gitignore)
+            }
+        } catch {
+            throw LanesError(.configuration, "cannot update \(gitignore): \(error)")
         }
         if compile {
             let check = try Self.compile(destination)

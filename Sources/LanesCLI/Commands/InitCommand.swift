@@ -86,14 +86,20 @@ struct InitCommand: AsyncParsableCommand {
             if isatty(0) == 1, let answer = readLine() {
                 accepted = answer.isEmpty || answer.lowercased().hasPrefix("y")
             } else {
-                print("\nnot a terminal: writing the template; run `lanes init --import` or `lanes import fastlane` to import \(fastfile)")
+                // No one to ask (CI, a script): importing is what a project with fastlane needs; --template says otherwise.
+                print("\nnot a terminal: importing \(fastfile) (pass --template for the template instead)")
+                accepted = true
             }
         }
         guard accepted else { return false }
-        let outcome = try FastlaneImport(path: directory, output: nil, force: force, compile: true).perform()
         let report = directory + "/lanes-import.md"
+        let outcome = try FastlaneImport(path: directory, output: nil, force: force, compile: true, ignoring: [report]).perform()
         try AtomicFile.write(outcome.report.markdown, to: report)
         print("wrote \(outcome.lanefile) and lanes-import.md: \(outcome.summary)")
+        if !outcome.report.lostLanes.isEmpty {
+            throw LanesError(.internal, "the Lanefile lacks lanes the Fastfile defines: \(outcome.report.lostLanes.joined(separator: ", ")) (a bug of the importer)",
+                             hint: "please report it with the Fastfile; lanes-import.md lists what was imported")
+        }
         if outcome.report.compiled == false {
             throw LanesError(.compilation, "\(outcome.lanefile) does not compile yet; lanes-import.md lists the errors with their Fastfile lines")
         }

@@ -5,6 +5,7 @@ import LanesDoctor
 import LanesPlatform
 import LanesSchedule
 import LanesWeb
+import LanesWire
 
 /// What `lanes doctor` and `lanes serve` read from the compiled Lanefile: the lanes' declared
 /// variables and secrets (`lanes list --json`), the signing declaration (`lanes list signing --json`)
@@ -15,13 +16,8 @@ struct ProjectInspection {
 
     var projectDirectory: String { FilePath.directory(of: lanefile) }
 
-    struct DeclaredLane: Decodable {
-        let name: String
-        let environment: [String]
-        let secrets: [String]
-        /// Absent from the listing of a Lanefile runner built before lanes declared tools.
-        let tools: [String]?
-    }
+    /// A lane of the listing (`LanesWire.LaneListingRecord`): its name and the names it needs.
+    typealias DeclaredLane = LaneListingRecord.Lane
 
     struct SigningListing: Decodable {
         struct Entry: Decodable {
@@ -38,7 +34,7 @@ struct ProjectInspection {
     }
 
     func declaredLanes() throws -> [DeclaredLane] {
-        try decode([DeclaredLane].self, from: list(["list", "--json"]), what: "lanes")
+        try decode(LaneListingRecord.self, from: list(["list", "--json"]), what: "lanes").lanes
     }
 
     /// The signing material of every configuration `CodeSigning` names, paths resolved against the project.

@@ -86,10 +86,10 @@ struct ScheduleEntry {
             ("seed", .string(seed)),
             ("triggers", .array(triggers.map { trigger in
                 .object([
-                    ("kind", .string(trigger.kind)),
+                    ("kind", .string(trigger.kind == "pollSCM" ? "poll_scm" : trigger.kind)),
                     ("spec", .string(trigger.spec)),
                     ("resolved", .array(trigger.resolved.map { .string($0) })),
-                    ("timeZone", .string(trigger.zone)),
+                    ("time_zone", .string(trigger.zone)),
                     ("next", .array(trigger.next.map { .string($0) })),
                 ])
             })),

@@ -4,6 +4,7 @@ import Lanes
 import LanesCron
 import LanesPlatform
 import LanesSchedule
+import LanesWire
 
 /// Options of the scheduling commands: which Lanefile, and where its schedule state lives.
 struct ProjectScheduleOptions: ParsableArguments {
@@ -80,7 +81,7 @@ enum LanefileTriggers {
             throw LanesError(.configuration, "\(lanefile) cannot be listed (`lanes list` exited \(status); see the errors above)")
         }
         do {
-            return try JSONDecoder().decode(TriggerDeclaration.Listing.self, from: Data(output)).lanes
+            return TriggerDeclaration.lanes(in: try WireDecoder().decode(LaneListingRecord.self, from: output))
         } catch {
             throw LanesError(.internal, "cannot read the lanes the compiled Lanefile listed: \(error)")
         }

@@ -13,8 +13,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the run history, schedules and signing health as a read-only web page.",
         discussion: """
-            Binds to 127.0.0.1 unless --http names another address; then every request needs the token \
-            in \(AccessPolicy.tokenVariable) (Authorization: Bearer TOKEN, or a lanes_token cookie). \
+            Binds to 127.0.0.1 unless --http names another address. Every request needs the token \
+            (Authorization: Bearer TOKEN, or the lanes_token cookie the printed sign-in address sets): \
+            \(AccessPolicy.tokenVariable), else the one kept in the state folder's \(WebToken.fileName) (0600); \
+            off loopback \(AccessPolicy.tokenVariable) is required. \
             Pages: / (schedules), /history, /runs/ID, /signing; JSON under /api/.
             """)
 
@@ -44,19 +46,20 @@ struct ServeCommand: ParsableCommand {
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let environment = ProcessEnvironment.current()
         let site = try WebSite(project: project, environment: environment, environmentName: env, warningDays: warningDays)
-        let access: AccessPolicy
-        do { access = try AccessPolicy(address: address, token: environment[AccessPolicy.tokenVariable]) } catch {
-            throw LanesError(.configuration, error.description)
-        }
+        let errors = TextOutput.standardError(Redactor())
+        let access = try WebAccess.policy(address: address, stateDirectory: site.stateDirectory, environment: environment,
+                                          report: { errors.writeLine("lanes serve: \($0)") })
         let application = WebApplication(data: site.source, access: access)
         let server: HTTPServer
-        let errors = TextOutput.standardError(Redactor())
         do {
             server = try HTTPServer(listeningOn: address, report: { errors.writeLine("lanes serve: \($0)") }, handler: application.handle)
         } catch {
             throw LanesError(.environment, error.description)
         }
         errors.writeLine("lanes serve: http://\(server.address)/ (history in \(site.stateDirectory))")
+        // For the owner's eyes: this terminal is theirs. The daemon, whose output may go to a
+        // shared log, names the token's file instead.
+        errors.writeLine("lanes serve: sign a browser in once with \(access.loginURL(serverAddress: server.address))")
         // It returns only when the listening socket broke: never a silent exit 0.
         do { try server.run() } catch { throw LanesError(.environment, "lanes serve stopped: \(error.description)") }
     }
@@ -86,15 +89,37 @@ struct WebSite {
         } ?? environment
         let checkup = SigningCheckup(warningDays: warningDays)
         // A Lanefile that stops compiling (mid-edit) leaves the page showing what was last known,
-        // as the daemon keeps running its last good version, instead of an error page.
+        // as the daemon keeps running its last good version, instead of an error page. What is
+        // known starts with what the Lanefile said when the page started, before any request.
         let schedules = LastKnown<[LaneScheduleView]>()
         let material = LastKnown<[SigningMaterial]>()
+        _ = try? schedules.refresh { try inspection?.schedules() ?? [] }
+        _ = try? material.refresh { try inspection?.signingMaterial() ?? [] }
         source = HistoryDatabaseSource(
             stateDirectory: stateDirectory,
             schedules: { try schedules.refresh { try inspection?.schedules() ?? [] } },
             signingHealth: {
                 try material.refresh { try inspection?.signingMaterial() ?? [] }.map { checkup.check($0, variables: variables, at: Date()) }
             })
+    }
+}
+
+/// The token the page requires: `LANES_WEB_TOKEN` when set, else the one kept in the state folder.
+enum WebAccess {
+    static func policy(address: ListenAddress, stateDirectory: String, environment: [String: String],
+                       report: (String) -> Void) throws -> AccessPolicy {
+        do {
+            if let given = environment[AccessPolicy.tokenVariable], !given.isEmpty {
+                return try AccessPolicy(address: address, token: given)
+            }
+            let kept = try WebToken.loadOrCreate(stateDirectory: stateDirectory)
+            if kept.replacedExposed {
+                report("\(kept.path) could be read by others; it now holds a new token (browsers must sign in again)")
+            }
+            return try AccessPolicy(address: address, token: kept.token, explicit: false)
+        } catch {
+            throw LanesError(.configuration, error.description)
+        }
     }
 }
 

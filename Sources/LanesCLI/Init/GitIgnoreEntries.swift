@@ -7,10 +7,10 @@ struct GitIgnoreEntries {
 
     /// `existing` (the current `.gitignore`, or nil) with the missing lines appended under a comment;
     /// nil when nothing is missing.
-    static func merged(into existing: String?) -> String? {
+    static func merged(into existing: String?, adding extra: [String] = []) -> String? {
         let present = Set((existing ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         // The negation only works below `.env.*`: when that line is added, the negation follows it again.
-        let missing = required.filter { !present.contains($0) || ($0 == "!.env.example" && !present.contains(".env.*")) }
+        let missing = (required + extra).filter { !present.contains($0) || ($0 == "!.env.example" && !present.contains(".env.*")) }
         guard !missing.isEmpty else { return nil }
         var text = existing ?? ""
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }

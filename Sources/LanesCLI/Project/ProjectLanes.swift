@@ -1,11 +1,12 @@
 import Foundation
 import Lanes
 import LanesPlatform
+import LanesWire
 
 /// The lanes of the project's Lanefile as its compiled runner lists them (`list --json`): names,
 /// descriptions, option and variable names. Never values, so nothing here can carry a secret.
 struct ProjectLanes {
-    struct LaneDescription: Decodable, Equatable {
+    struct LaneDescription: Equatable {
         let name: String
         let description: String
         let environment: [String]
@@ -34,7 +35,10 @@ struct ProjectLanes {
             throw LanesError(.configuration, "\(handoff.lanefile): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         do {
-            return ProjectLanes(lanes: try JSONDecoder().decode([LaneDescription].self, from: data))
+            let listing = try WireDecoder().decode(LaneListingRecord.self, from: Array(data))
+            return ProjectLanes(lanes: listing.lanes.map {
+                LaneDescription(name: $0.name, description: $0.description, environment: $0.environment, secrets: $0.secrets)
+            })
         } catch {
             throw LanesError(.internal, "the runner of \(handoff.lanefile) listed its lanes in an unexpected form: \(error)")
         }

@@ -165,6 +165,15 @@ struct SwiftFastfileReader {
                 while current.kind != .end, !current.isPunct("{") { advance() }
                 advance()
                 statements += readMembers()
+            } else if current.isWord("extension"), peek(1).isWord("Fastfile") {
+                // Lanes written in `extension Fastfile { ... }` are the class's own.
+                while current.kind != .end, !current.isPunct("{") { advance() }
+                advance()
+                statements += readMembers()
+            } else if current.isWord("extension") || current.isWord("struct") || current.isWord("enum") || current.isWord("func") {
+                // Other declarations (helpers for the lanes' own Swift): not lanes.
+                while current.kind != .end, !current.isPunct("{") { advance() }
+                if current.isPunct("{") { skipBalanced() }
             } else {
                 advance()
             }
@@ -402,6 +411,13 @@ struct SwiftFastfileReader {
                 advance(); advance()
                 var arguments: [RubyNode] = [], keywords: [RubyPair] = []
                 if current.isPunct("(") { (arguments, keywords) = try readArguments() }
+                if case .name("self", _) = node {
+                    // `self.testLane()` calls the lane `test`, `self.helper()` the class's own function.
+                    let callName = name.hasSuffix("Lane") && name.count > 4 ? String(name.dropLast(4)) : Self.snakeCase(name)
+                    node = .call(RubyCall(receiver: nil, name: callName, arguments: arguments, keywords: keywords, block: nil,
+                                          position: position, hasParentheses: true, safeNavigation: false))
+                    continue
+                }
                 node = .call(RubyCall(receiver: node, name: Self.snakeCase(name), arguments: arguments, keywords: keywords, block: nil,
                                       position: position, hasParentheses: true, safeNavigation: false))
                 continue

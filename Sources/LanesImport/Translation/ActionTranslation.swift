@@ -35,7 +35,12 @@ extension FastfileTranslator {
             var options: [String] = []
             for pair in call.keywords + hashArguments(call) {
                 guard let key = pair.key.symbolText else { throw Untranslatable("a lane called with a computed option name") }
-                let value = try expression(pair.value)
+                let value: SwiftValue
+                if let text = pair.value.symbolText, case .string = pair.value, !text.isEmpty, Credentials.isCredentialName(key) {
+                    value = credentialSecret(Credentials.environmentName(key), line: pair.key.position.line, origin: "option \(key) of lane \(call.name)")
+                } else {
+                    value = try expression(pair.value)
+                }
                 guard let text = value.asString ?? (value.kind == .optionalString ? "\(value.code) ?? \"\"" : nil)
                     ?? (value.kind == .optionalBool ? "String(\(value.code) ?? false)" : nil) else {
                     throw Untranslatable("a lane called with an option that is not text")
@@ -54,12 +59,12 @@ extension FastfileTranslator {
         if Self.rubyMethods.contains(call.name) {
             throw Untranslatable("the Ruby method `\(call.name)`")
         }
-        guard let action = FastlaneActionMap.action(named: call.name) else {
+        guard let action = CatalogLookup.action(named: call.name) else {
             return try fastlaneCall(call, reason: "not in lanes' fastlane action map (a plugin or a custom action?)", asStatement: asStatement)
         }
         switch action.mapping {
         case .step(let id, let renames, let unsupported, _):
-            guard StepCatalog.step(id: id) != nil else {
+            guard CatalogLookup.steps[id] != nil else {
                 return try fastlaneCall(call, reason: "lanes has no step \(id) yet", asStatement: asStatement)
             }
             let value = try stepCall(call, action: action, stepID: id, renames: renames, unsupported: unsupported, asStatement: asStatement)
@@ -151,8 +156,7 @@ extension FastfileTranslator {
 
     private mutating func stepCall(_ call: RubyCall, action: FastlaneAction, stepID: String, renames: [String: String],
                                    unsupported: [String: String], asStatement: Bool) throws -> SwiftValue {
-        guard let step = StepCatalog.step(id: stepID) else { throw Untranslatable("no step \(stepID)") }
-        let info = step.info
+        guard let info = CatalogLookup.steps[stepID] else { throw Untranslatable("no step \(stepID)") }
         let droppedBefore = report.droppedOptions.count
         let line = call.position.line
         if call.block != nil { throw Untranslatable("\(call.name) with a Ruby block") }
@@ -172,8 +176,11 @@ extension FastfileTranslator {
                 drop("(computed)", of: call.name, line: line, reason: "an option name computed at run time")
                 continue
             }
-            let lanesName = renames[key] ?? key
-            guard let option = info.options.first(where: { $0.name == lanesName && $0.name != "timeout" }) else {
+            // As `FastlaneAction.stepOption(for:)`, on the step's cached info: the map's rename, else the
+            // option or one of its declared aliases; an option of fastlane's interface only is accepted.
+            let found = renames[key].flatMap { info.option(named: $0) } ?? info.option(named: key)
+            guard let option = found, option.name != "timeout" else {
+                if info.definition.ignoredOptions[key] != nil { continue }
                 drop(key, of: call.name, line: pair.key.position.line, reason: unsupported[key] ?? "the lanes step \(stepID) has no option \(key)")
                 continue
             }

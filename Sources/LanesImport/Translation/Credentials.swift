@@ -76,6 +76,19 @@ enum Credentials {
         return option.hasPrefix(prefix + "_") || option == prefix ? option : prefix + "_" + option
     }
 
+    /// A secret's name for a credential known by its value alone (`"https://hooks.slack.com/..."`
+    /// assigned to a local, given to a lane): what the value is, or where it was.
+    static func nameForValue(_ value: String, place: String) -> String {
+        let lower = value.lowercased()
+        if lower.contains("hooks.slack.com/") { return "SLACK_URL" }
+        if lower.contains("discord.com/api/webhooks/") || lower.contains("discordapp.com/api/webhooks/") { return "DISCORD_WEBHOOK_URL" }
+        if lower.contains("webhook.office.com/") || lower.contains("outlook.office.com/webhook") { return "TEAMS_WEBHOOK_URL" }
+        if lower.hasPrefix("ghp_") || lower.hasPrefix("github_pat_") || lower.hasPrefix("gho_") || lower.hasPrefix("ghs_") { return "GITHUB_TOKEN" }
+        if lower.hasPrefix("glpat-") { return "GITLAB_TOKEN" }
+        if lower.hasPrefix("xox") { return "SLACK_API_TOKEN" }
+        return environmentName(place) + "_SECRET"
+    }
+
     /// `api-token` as `API_TOKEN`: upper case letters, digits and underscores.
     static func environmentName(_ text: String) -> String {
         var name = ""

@@ -5,7 +5,11 @@ extension FastfileTranslator {
     /// stays in place instead of being hoisted before the statement.
     mutating func expression(_ node: RubyNode, assigning: Bool = false, optionalRead: Bool = false) throws -> SwiftValue {
         switch node {
-        case .string(let parts, _):
+        case .string(let parts, let position):
+            // A credential written as a literal is read from a declared secret, never copied.
+            if parts.count == 1, case .text(let text) = parts[0], Credentials.looksLikeCredential(text) {
+                return credentialSecret(Credentials.nameForValue(text, place: lane.name), line: position.line, origin: "a literal")
+            }
             return try stringValue(parts)
         case .symbol(let text, _):
             return .literal(text)
@@ -71,6 +75,12 @@ extension FastfileTranslator {
         default:
             throw Untranslatable("a Ruby expression the importer does not translate")
         }
+    }
+
+    /// A declared secret standing for a credential literal, as text (the Redactor masks it in the output).
+    mutating func credentialSecret(_ name: String, line: Int, origin: String) -> SwiftValue {
+        recordSecretToCreate(name, line: line, origin: origin)
+        return SwiftValue("(try secret(\(SwiftText.literal(name))).value)", .string)
     }
 
     private mutating func stringValue(_ parts: [RubyStringPart]) throws -> SwiftValue {

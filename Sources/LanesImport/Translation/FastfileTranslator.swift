@@ -70,6 +70,8 @@ struct FastfileTranslator {
     /// fastlane lane name (`beta`, `ios beta`) to lanes lane name.
     var laneNames: [String: String] = [:]
     var helperMethods: Set<String> = []
+    /// Each lane definition's name (a lane defined twice has two).
+    var definitionNames: [SourcePosition: String] = [:]
     let configuration: FastlaneConfiguration
     let statementTexts: [SourcePosition: String]
     let secretNames = SecretNames(variables: [:])
@@ -232,6 +234,7 @@ struct FastfileTranslator {
                 report.notes.append("line \(definition.position.line): fastlane's lane `\(fastlaneName(definition))` is the lane `\(name)`\(typed).")
             }
             laneNames[fastlaneName(definition)] = name
+            definitionNames[definition.position] = name
             if laneNames[definition.name] == nil || definition.platform == currentPlatform { laneNames[definition.name] = name }
         }
     }
@@ -289,7 +292,21 @@ struct FastfileTranslator {
              // `$name`/`@name` at the top level: read by every lane, like a constant.
              .assign(.globalVariable(let name, _), let value, nil, _) where globals[name] == nil,
              .assign(.instanceVariable(let name, _), let value, nil, _) where globals[name] == nil:
-            if !swiftNameTaken(name), let literal = (try? literalValue(value)) ?? globalExpression(value) {
+            // A credential (by the constant's name or its value) is never copied: a computed global reads the secret.
+            let credential = value.symbolText.map { text in !text.isEmpty && (Credentials.isCredentialName(name) || Credentials.looksLikeCredential(text)) } == true
+            if credential, case .string = value, !swiftNameTaken(name) {
+                let constant = swiftIdentifier(name)
+                let secretName = Credentials.looksLikeCredential(value.symbolText ?? "") ? Credentials.nameForValue(value.symbolText ?? "", place: name)
+                    : Credentials.environmentName(name)
+                globals[name] = .string
+                globalConstants[name] = "(try \(constant))"
+                globalConstantNames.insert(constant)
+                recordSecretToCreate(secretName, line: line, origin: "the constant \(name)", declared: false)
+                globalLines.comment(line: "\(name) was a credential written in the Fastfile: it is read from the secret \(secretName).", source: line)
+                globalLines.emit("var \(constant): String { get throws { try secret(\(SwiftText.literal(secretName))).value } }", source: line)
+                return
+            }
+            if !credential, !swiftNameTaken(name), let literal = (try? literalValue(value)) ?? globalExpression(value) {
                 let constant = swiftIdentifier(name)
                 globals[name] = literal.kind
                 globalConstants[name] = constant
@@ -314,7 +331,7 @@ struct FastfileTranslator {
                                              hasParentheses: false, safeNavigation: false)))
             return
         case .call(let call) where call.receiver == nil:
-            if let action = FastlaneActionMap.action(named: call.name) {
+            if let action = CatalogLookup.action(named: call.name) {
                 if case .implicit(let reason) = action.mapping {
                     record(call.name, line: line, .implicit, reason)
                     globalLines.comment(line: "fastlane's `\(call.name)` is not needed: \(reason).", source: line)
@@ -403,7 +420,7 @@ struct FastfileTranslator {
     // MARK: Lanes and hooks
 
     private mutating func translateLane(_ definition: LaneDefinition, into body: inout LanefileEmitter) {
-        let name = laneNames[fastlaneName(definition)] ?? definition.name
+        let name = definitionNames[definition.position] ?? laneNames[fastlaneName(definition)] ?? definition.name
         lane = LaneState(name: name)
         let keywords = definition.block.keywords
         lane.optionsParameter = definition.block.parameters.first.flatMap { first in keywords.contains { $0.name == first } ? nil : first }
@@ -614,7 +631,7 @@ struct FastfileTranslator {
         for line in text.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             let word = String(trimmed.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
-            guard !word.isEmpty, FastlaneActionMap.action(named: word) != nil, !["sh", "echo", "puts"].contains(word) else { continue }
+            guard !word.isEmpty, CatalogLookup.action(named: word) != nil, !["sh", "echo", "puts"].contains(word) else { continue }
             words.append(word)
         }
         return words
@@ -637,7 +654,7 @@ struct FastfileTranslator {
         if Self.rubyMethods.contains(call.name) || lane.local(call.name) != nil || laneNames[call.name] != nil || helperMethods.contains(call.name) {
             return false
         }
-        return FastlaneActionMap.action(named: call.name) != nil || !call.arguments.isEmpty || !call.keywords.isEmpty
+        return CatalogLookup.action(named: call.name) != nil || !call.arguments.isEmpty || !call.keywords.isEmpty
     }
 
     // MARK: Names
@@ -659,7 +676,7 @@ struct FastfileTranslator {
         }
         var identifier = String(scalars)
         if identifier.isEmpty || !(identifier.unicodeScalars.first!.properties.isXIDStart || identifier.first == "_") { identifier = "value" + identifier }
-        if Self.swiftKeywords.contains(identifier) || StepCatalog.builtIn.contains(where: { $0.definition.functionName == identifier }) {
+        if Self.swiftKeywords.contains(identifier) || CatalogLookup.stepFunctionNames.contains(identifier) {
             identifier += "Value"
         }
         return identifier

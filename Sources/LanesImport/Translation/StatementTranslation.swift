@@ -196,7 +196,13 @@ extension FastfileTranslator {
                 }
                 return
             }
-            var right = try expression(value, assigning: true)
+            var right: SwiftValue
+            if let text = value.symbolText, case .string = value, !text.isEmpty, Credentials.isCredentialName(name) {
+                // `api_token = "..."`: the name says it is a credential.
+                right = credentialSecret(Credentials.environmentName(name), line: line, origin: "`\(name) =`")
+            } else {
+                right = try expression(value, assigning: true)
+            }
             if right.kind == .void { throw Untranslatable("the value of an action that returns nothing in lanes") }
             if right.kind == .nilLiteral { right = SwiftValue("nil as String?", .optionalString) }
             if let existing = lane.local(name) {
@@ -319,7 +325,7 @@ extension FastfileTranslator {
             lane.shellDirectory = saved
             return
         }
-        if call.block != nil, call.receiver == nil, FastlaneActionMap.action(named: call.name) == nil, laneNames[call.name] == nil {
+        if call.block != nil, call.receiver == nil, CatalogLookup.action(named: call.name) == nil, laneNames[call.name] == nil {
             throw Untranslatable("a Ruby block (`\(call.name) do ... end`)")
         }
         if call.receiver != nil {

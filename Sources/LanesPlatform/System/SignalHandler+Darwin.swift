@@ -4,5 +4,9 @@ extension SignalHandler {
     static func setHandler(_ action: inout sigaction, _ handler: @convention(c) (Int32) -> Void) {
         action.__sigaction_u.__sa_handler = handler
     }
+
+    static func handlerAddress(_ action: sigaction) -> Int {
+        unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+    }
 }
 #endif

@@ -1,3 +1,4 @@
+public import LanesPlatform
 /// What a step from a Swift package says about itself, for `lanes actions` (served by `lanes-tool`,
 /// which cannot load the package) and the step reference. The runner of a Lanefile that registers
 /// package steps prints them with `__steps`; `__run-step ID ...` runs one like `lanes run`.

@@ -1,6 +1,6 @@
 internal import Foundation
 import Synchronization
-import LanesUpload
+internal import LanesPlatform
 
 /// Work that blocks a thread (a socket transfer, a libgit2 network call) run from a step: on a
 /// thread of its own, never on the cooperative pool (two cores give it two threads), with the

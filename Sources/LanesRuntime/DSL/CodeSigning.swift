@@ -1,3 +1,4 @@
+internal import LanesPlatform
 /// Where a Lanefile's signing material lives and which configurations use it, as values the
 /// compiled runner lists (`lanes list signing --json`), so `lanes doctor` and the daemon's expiry
 /// watch can check every configuration's certificate and profile without running a lane.

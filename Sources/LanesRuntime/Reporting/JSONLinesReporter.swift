@@ -1,79 +1,70 @@
 internal import LanesPlatform
-/// `--json`: one JSON object per line on standard output, for machines.
+internal import LanesWire
+
+/// `--json`: one JSON object per line on standard output, for machines. Each line is a
+/// `LanesWire.RunEventRecord`, the type the history reads them back with.
 public struct JSONLinesReporter: Reporter {
     let output: TextOutput
-    /// Facts about the run added to `lane_started`: its trigger (`manual`, `ci`, `timer`, `scm`) and commit.
-    let runContext: [(String, JSONValue)]
+    /// Facts about the run that `lane_started` carries.
+    let runContext: RunContext
 
-    public init(output: TextOutput) { self.init(output: output, runContext: []) }
+    /// `lane_started`'s facts: the trigger (`manual`, `ci`, `timer`, `scm`) and the commit checked out.
+    struct RunContext: Sendable {
+        var trigger: String?
+        var commit: String?
+    }
 
-    init(output: TextOutput, runContext: [(String, JSONValue)]) {
+    public init(output: TextOutput) { self.init(output: output, runContext: RunContext()) }
+
+    init(output: TextOutput, runContext: RunContext) {
         self.output = output
         self.runContext = runContext
     }
 
     /// A line the Lanefile printed itself (`print`), already redacted, as an output event.
     @Sendable static func printedLineEvent(_ line: String) -> String {
-        JSONValue.object([("event", "output"), ("source", "print"), ("line", .string(line))]).serialized
+        RunEventRecord.output(.init(step: nil, source: RunEventRecord.Output.printed, line: line)).line
     }
-
-    private static let outputEventStart = Array(#"{"event":"output","step":"#.utf8)
-    private static let outputEventLineKey = Array(#","line":"#.utf8)
 
     public func report(_ event: RunEvent) {
         if case .output(let step, let line) = event {
-            // The hot path (a child may print millions of lines): the same text `fields(for:)` gives,
-            // written without building the value, and queued with the lines around it.
+            // The hot path (a child may print millions of lines): the record's bytes, written
+            // without building the value, and queued with the lines around it.
             let line = output.redactor.redact(line)
-            output.writeEncodedOutputLine { bytes in
-                bytes.append(contentsOf: Self.outputEventStart)
-                bytes.append(contentsOf: String(step).utf8)  // a small string: no allocation
-                bytes.append(contentsOf: Self.outputEventLineKey)
-                JSONText.appendQuoted(line, to: &bytes)
-                bytes.append(UInt8(ascii: "}"))
-            }
+            output.writeEncodedOutputLine { bytes in RunEventRecord.Output.appendEncoded(step: step, line: line, to: &bytes) }
             return
         }
-        output.writeEncodedLine(JSONValue.object(fields(for: event)).serialized(redactor: output.redactor))
+        guard let encoded = try? WireEncoder().encode(record(for: event)) else { return }
+        output.writeEncodedLine(encoded.serialized(redactor: output.redactor))
     }
 
-    private func fields(for event: RunEvent) -> [(String, JSONValue)] {
+    func record(for event: RunEvent) -> RunEventRecord {
         switch event {
         case .laneStarted(let lane, let at):
-            return [("event", "lane_started"), ("lane", .string(lane)), ("time", .string(at.iso8601))] + runContext
+            return .laneStarted(.init(lane: lane, time: at, trigger: runContext.trigger, commit: runContext.commit))
         case .stepStarted(let start):
-            return [("event", "step_started"), ("step", .number(Double(start.index))), ("id", .string(start.id)),
-                    ("banner", .string(start.banner)), ("time", .string(start.at.iso8601)),
-                    ("options", .object(start.options.map { option in
-                        (option.name, .object([("value", .string(option.shownValue)), ("source", .string(option.source.description))]))
-                    }))]
+            return .stepStarted(.init(step: start.index, id: start.id, banner: start.banner, time: start.at,
+                                      options: WireFields(start.options.map { ($0.name, .init(value: $0.shownValue, source: $0.source.description)) })))
         case .output(let step, let line):
-            return [("event", "output"), ("step", .number(Double(step))), ("line", .string(line))]
+            return .output(.init(step: step, line: line))
         case .message(let text):
-            return [("event", "message"), ("text", .string(text))]
+            return .message(.init(text: text))
         case .result(let result):
-            return [("event", "result"), ("value", result.json)]
+            return .result(.init(value: result.json))
         case .stepFinished(let record):
-            var fields: [(String, JSONValue)] = [
-                ("event", "step_finished"), ("step", .number(Double(record.index))), ("id", .string(record.id)),
-                ("duration_ms", .number((record.duration.secondsValue * 1000).rounded())),
-                ("result", .string(record.succeeded ? "ok" : "failed")),
-            ]
-            if case .failed(let message, let tail) = record.outcome {
-                fields.append(("error", .string(message)))
-                fields.append(("output_tail", .array(tail.map { .string($0) })))
-            }
-            if !record.facts.isEmpty { fields.append(("reported", record.facts.json)) }
-            return fields
+            var error: String?, tail: [String]?
+            if case .failed(let message, let lines) = record.outcome { (error, tail) = (message, lines) }
+            return .stepFinished(.init(step: record.index, id: record.id, durationMilliseconds: record.duration.milliseconds,
+                                       succeeded: record.succeeded, error: error, outputTail: tail,
+                                       reported: record.facts.isEmpty ? nil : record.facts.record))
         case .laneFinished(let summary):
-            var fields: [(String, JSONValue)] = [
-                ("event", "lane_finished"), ("lane", .string(summary.lane)),
-                ("result", .string(summary.failure == nil ? "ok" : "failed")),
-                ("duration_ms", .number((summary.duration.secondsValue * 1000).rounded())),
-                ("steps", .number(Double(summary.steps.count))),
-            ]
-            if let failure = summary.failure { fields.append(("error", .string(failure))) }
-            return fields
+            return .laneFinished(.init(lane: summary.lane, succeeded: summary.failure == nil, durationMilliseconds: summary.duration.milliseconds,
+                                       steps: summary.steps.count, error: summary.failure))
         }
     }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded.
+    var milliseconds: Int64 { Int64((secondsValue * 1000).rounded()) }
 }

@@ -1,5 +1,6 @@
 import Synchronization
 internal import LanesPlatform
+internal import LanesWire
 
 /// `--junit PATH`: a JUnit XML report with one test case per step, written atomically when the
 /// lane ends so CI servers (Jenkins, GitLab) can show each step.
@@ -57,8 +58,9 @@ public final class JUnitReporter: Reporter {
         }
     }
 
-    /// The report. Every piece of text is redacted before it is escaped: a secret registered late
-    /// (after a line was recorded) is still caught, and masking never touches the XML itself.
+    /// The report (`LanesWire.JUnitDocument`, the one JUnit writer): one case per step. Every piece
+    /// of text is redacted before the writer escapes it: a secret registered late (after a line was
+    /// recorded) is still caught, and masking never touches the XML itself.
     func document(for summary: LaneSummary) -> String {
         var steps = records.withLock { $0 }
         let output = outputs.withLock { $0 }
@@ -67,31 +69,16 @@ public final class JUnitReporter: Reporter {
             steps.append(StepRecord(index: steps.count + 1, id: "lane", banner: summary.lane, duration: .zero,
                                     outcome: .failed(message: failure, outputTail: [])))
         }
-        let failures = steps.filter { !$0.succeeded }.count
-        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="lanes" tests="\#(steps.count)" failures="\#(failures)" time="\#(seconds(summary.duration))">"# + "\n"
-        xml += #"  <testsuite name="\#(escape(summary.lane))" tests="\#(steps.count)" failures="\#(failures)" errors="0" time="\#(seconds(summary.duration))">"# + "\n"
-        for step in steps {
-            let name = "\(step.index). \(step.id): \(step.banner)"
-            xml += #"    <testcase classname="lanes.\#(escape(summary.lane))" name="\#(escape(name))" time="\#(seconds(step.duration))">"# + "\n"
+        let cases = steps.map { step in
+            var outcome = JUnitDocument.Outcome.passed
             if case .failed(let message, let tail) = step.outcome {
-                xml += #"      <failure message="\#(escape(message))">\#(escape(tail.joined(separator: "\n")))</failure>"# + "\n"
+                outcome = .failed([JUnitDocument.Failure(message: redactor.redact(message), body: redactor.redact(tail.joined(separator: "\n")))])
             }
-            if let lines = output[step.index], !lines.isEmpty {
-                xml += "      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n"
-            }
-            xml += "    </testcase>\n"
+            return JUnitDocument.Case(classname: "lanes." + redactor.redact(summary.lane), name: redactor.redact("\(step.index). \(step.id): \(step.banner)"),
+                                      time: step.duration.secondsValue, outcome: outcome,
+                                      systemOut: output[step.index].map { redactor.redact($0.joined(separator: "\n")) })
         }
-        xml += "  </testsuite>\n</testsuites>\n"
-        return xml
-    }
-
-    private func seconds(_ duration: Duration) -> String {
-        let millis = (duration.secondsValue * 1000).rounded()
-        return String(Double(millis) / 1000)
-    }
-
-    private func escape(_ text: String) -> String {
-        MarkupText.escape(redactor.redact(text))
+        let suite = JUnitDocument.Suite(name: redactor.redact(summary.lane), cases: cases, time: summary.duration.secondsValue)
+        return JUnitDocument(name: "lanes", suites: [suite]).xml
     }
 }

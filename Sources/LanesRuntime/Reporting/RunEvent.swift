@@ -1,4 +1,5 @@
 public import LanesPlatform  // ErrorKind in public declarations
+public import LanesWire
 
 /// What happens while lanes run, as reporters see it. Text in events is already redacted.
 public enum RunEvent: Sendable {

@@ -1,4 +1,5 @@
 import LanesXcode
+internal import LanesWire
 
 /// What a step's result says about the run as a whole: the version and build number it set or
 /// built, the artifacts it made. `step_finished` carries them as `reported`, and the history shows
@@ -16,12 +17,9 @@ public struct RunFacts: Sendable, Hashable {
 
     public var isEmpty: Bool { version == nil && buildNumber == nil && artifacts.isEmpty }
 
-    var json: JSONValue {
-        var fields: [(String, JSONValue)] = []
-        if let version { fields.append(("version", .string(version))) }
-        if let buildNumber { fields.append(("build_number", .string(buildNumber))) }
-        if !artifacts.isEmpty { fields.append(("artifacts", .array(artifacts.map { .string($0) }))) }
-        return .object(fields)
+    /// How `step_finished` carries them (`reported`).
+    var record: RunEventRecord.ReportedFacts {
+        RunEventRecord.ReportedFacts(version: version, buildNumber: buildNumber, artifacts: artifacts.isEmpty ? nil : artifacts)
     }
 }
 

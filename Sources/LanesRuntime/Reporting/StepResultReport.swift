@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesGit
+public import LanesPlatform
 
 /// A step's result as `lanes run` shows it: lines for a person, a JSON value for `--json`.
 public struct StepResultReport: Sendable {

@@ -1,4 +1,5 @@
 public import LanesPlatform  // ErrorKind in public declarations
+internal import LanesWire
 
 /// Runs one lane from the command line: requirements first, then hooks and body, then cleanups,
 /// and reports the summary. Returns the exit status.

@@ -4,13 +4,15 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 import LanesCron
+internal import LanesPlatform
+internal import LanesWire
 
 /// `lanes list`: the lanes as values, from the compiled Lanefile, never by scanning its text.
 /// Schedules are parsed here too, so a bad cron spec shows up before any daemon runs it; each shows
 /// the seed `H` was hashed with and the minute and hour it resolved to, for comparing with Jenkins.
 struct LaneListing {
     struct ScheduleRow {
-        /// `schedule` (a timer) or `pollSCM`.
+        /// `schedule` (a timer) or `poll_scm`.
         let kind: String
         let spec: String
         let seed: String
@@ -30,7 +32,7 @@ struct LaneListing {
         self.schedules = try LaneSchedule.all(in: lanefile, timeZones: timeZones).mapValues { entries in
             entries.map { entry in
                 let times = entry.resolvedTimes
-                return ScheduleRow(kind: entry.kind == .timer ? "schedule" : "pollSCM", spec: entry.spec, seed: entry.seed, minutes: times.map(\.minute), hours: times.map(\.hour),
+                return ScheduleRow(kind: entry.kind == .timer ? LaneListingRecord.Schedule.timer : LaneListingRecord.Schedule.pollSCM, spec: entry.spec, seed: entry.seed, minutes: times.map(\.minute), hours: times.map(\.hour),
                                    next: entry.nextRun(after: now, timeZones: timeZones)?.description ?? "never")
             }
         }
@@ -39,7 +41,7 @@ struct LaneListing {
     func render(_ format: RunnerArguments.ListFormat) -> String {
         switch format {
         case .table: table
-        case .json: JSONValue.array(lanefile.lanes.map(describe)).serialized + "\n"
+        case .json: ((try? WireEncoder().encodeText(record)) ?? "{}") + "\n"
         case .names: Self.names(of: lanefile)
         }
     }
@@ -49,50 +51,31 @@ struct LaneListing {
         lanefile.lanes.map { $0.name + "\n" }.joined()
     }
 
-    private func describe(_ lane: Lane) -> JSONValue {
-        .object([
-            ("name", .string(lane.name)),
-            ("description", .string(lane.summary)),
-            ("options", .array(lane.options.map(describe))),
-            ("environment", .array(lane.requiredEnvironment.map { .string($0) })),
-            ("secrets", .array(lane.requiredSecrets.map { .string($0) })),
-            ("tools", .array(lane.requiredTools.map { .string($0) })),
-            ("schedules", .array((schedules[lane.name] ?? []).map { row in
-                .object([("kind", .string(row.kind)), ("spec", .string(row.spec)), ("seed", .string(row.seed)),
-                         ("minute", .string(row.minutes.joined(separator: ";"))),
-                         ("hour", .string(row.hours.joined(separator: ";"))), ("next", .string(row.next))])
-            })),
-            ("triggers", describe(lane.triggers, of: lane)),
-        ])
-    }
-
-    /// What `lanes schedule`, `lanes daemon` and `lanes export` read: the specs as written, the seed
-    /// `H` is hashed from and the zone.
-    private func describe(_ triggers: LaneTriggers, of lane: Lane) -> JSONValue {
-        .object([
-            ("schedule", .array(lane.timerSpecs.map { .string($0) })),
-            ("pollSCM", .array(triggers.pollSCM.map { .string($0) })),
-            ("hashSeed", .string(lane.scheduleSeed)),
-            ("timeZone", triggers.timeZone.map { .string($0) } ?? .null),
-        ])
-    }
-
-    private func describe(_ option: OptionInfo) -> JSONValue {
-        .object([
-            ("name", .string(option.name)),
-            ("type", .string(option.typeName)),
-            ("summary", .string(option.summary)),
-            ("env", option.environmentVariable.map { .string($0) } ?? .null),
-            ("secret", .bool(option.isSecret)),
-            ("required", .bool(option.isRequired)),
-            ("default", option.defaultText.map { .string($0) } ?? .null),
-        ])
+    /// The lanes as `lanes list --json` writes them (`LanesWire.LaneListingRecord`).
+    var record: LaneListingRecord {
+        LaneListingRecord(lanes: lanefile.lanes.map { lane in
+            LaneListingRecord.Lane(
+                name: lane.name, description: lane.summary,
+                options: lane.options.map { option in
+                    LaneListingRecord.Option(name: option.name, type: option.typeName, summary: option.summary, env: option.environmentVariable,
+                                             secret: option.isSecret, required: option.isRequired, default: option.defaultText)
+                },
+                environment: lane.requiredEnvironment, secrets: lane.requiredSecrets, tools: lane.requiredTools,
+                schedules: (schedules[lane.name] ?? []).map { row in
+                    LaneListingRecord.Schedule(kind: row.kind, spec: row.spec, seed: row.seed, minute: row.minutes.joined(separator: ";"),
+                                               hour: row.hours.joined(separator: ";"), next: row.next)
+                },
+                // What `lanes schedule`, `lanes daemon` and `lanes export` read: the specs as written,
+                // the seed `H` is hashed from and the zone.
+                triggers: LaneListingRecord.Triggers(schedule: lane.timerSpecs, pollSCM: lane.triggers.pollSCM,
+                                                     hashSeed: lane.scheduleSeed, timeZone: lane.triggers.timeZone))
+        })
     }
 
     /// `H 0 * * 0-4 (seed nightly: minute 37, hour 0; next 2026-11-23T00:37:00Z)`; a Poll SCM
     /// trigger starts with `pollSCM `.
     static func summary(of row: ScheduleRow) -> String {
-        (row.kind == "pollSCM" ? "pollSCM " : "") + "\(row.spec) (seed \(row.seed): minute \(row.minutes.joined(separator: "/")), hour \(row.hours.joined(separator: "/")); next \(row.next))"
+        (row.kind == LaneListingRecord.Schedule.pollSCM ? "pollSCM " : "") + "\(row.spec) (seed \(row.seed): minute \(row.minutes.joined(separator: "/")), hour \(row.hours.joined(separator: "/")); next \(row.next))"
     }
 
     private var table: String {

@@ -1,4 +1,5 @@
 import Synchronization
+internal import LanesWire
 
 /// One running lane: its context and reporter. Steps called from a lane body find it through a
 /// task-local value, the scoped way Swift offers to hand ambient context down an async call tree
@@ -49,7 +50,8 @@ public final class LaneRun: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let stepContext = context.with(log: log)
+            let stepContext = context.forStep(id, options: options, log: log,
+                                              secretOptions: { Set(S.info.options.filter(\.isSecret).map(\.name)) })
             let output = try await StepDeadline(seconds: timeout, stepID: id).run { try await step.run(in: stepContext) }
             let facts = (output as? any RunFactsReporting)?.runFacts ?? RunFacts()
             finish(StepRecord(index: index, id: id, banner: banner, duration: clock.now - start, outcome: .succeeded,
@@ -123,9 +125,14 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
 }
 
 extension StepContext {
-    func with(log: StepLog) -> StepContext {
-        StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
-                    log: log, cleanups: cleanups, processes: processes, values: values)
+    /// The context one step runs in: its log, and its processes behind the one check that no
+    /// secret reaches a child's arguments (`SecretFreeArguments`).
+    func forStep(_ id: String, options: [ResolvedOption], log: StepLog,
+                 secretOptions: @escaping @Sendable () -> Set<String>) -> StepContext {
+        let guarded = SecretFreeArguments(base: processes, step: id, options: options, secretOptions: secretOptions,
+                                          redactor: environment.redactor)
+        return StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
+                           log: log, cleanups: cleanups, processes: guarded, values: values)
     }
 }
 

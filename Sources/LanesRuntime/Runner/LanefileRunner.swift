@@ -183,19 +183,25 @@ public enum PackageStepRequest {
     public static let run = "__run-step"
 }
 
-/// Runs the lane in a task that Ctrl-C (SIGINT) or a CI abort (SIGTERM) cancels; cleanups then run
-/// as the lane unwinds. A second signal runs the cleanups at once and exits.
+/// Runs the lane in a task that Ctrl-C (SIGINT), a CI abort (SIGTERM) or a closed terminal or ssh
+/// session (SIGHUP) cancels; cleanups then run as the lane unwinds. A second signal runs the
+/// cleanups at once and exits.
 enum InterruptibleTask {
     static let interruptedStatus: Int32 = 130
 
-    /// Unblocks SIGINT and SIGTERM in this thread, which every later thread inherits. A parent may
+    /// The signals that stop a lane. SIGHUP is one of them unless lanes was started with it
+    /// ignored (`nohup lanes deploy`): whoever did that asked for the lane to outlive the terminal.
+    static func stopSignals(hangupIgnored: Bool) -> [Int32] {
+        hangupIgnored ? [SIGINT, SIGTERM] : [SIGINT, SIGTERM, SIGHUP]
+    }
+
+    /// Unblocks the stop signals in this thread, which every later thread inherits. A parent may
     /// start lanes with them blocked (a thread pool's worker blocks signals, and a spawned child
     /// keeps its parent thread's mask): Ctrl-C and a CI abort would then never reach the lane.
     static func acceptInterrupts() {
         var interrupts = sigset_t()
         sigemptyset(&interrupts)
-        sigaddset(&interrupts, SIGINT)
-        sigaddset(&interrupts, SIGTERM)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&interrupts, number) }
         pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
     }
 
@@ -204,7 +210,7 @@ enum InterruptibleTask {
         let signals = SignalCount()
         let lane = Mutex<Task<ErrorKind?, Never>?>(nil)
         var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
+        for number in stopSignals(hangupIgnored: SignalHandler.isIgnored(SIGHUP)) {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {

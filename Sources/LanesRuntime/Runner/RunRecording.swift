@@ -1,4 +1,5 @@
 internal import LanesPlatform
+internal import LanesWire
 
 /// Every lane run writes its `--json` events to `events.jsonl` in a run folder under the project's
 /// state folder (`logs/<run>/`), whatever its reporter on the terminal. The runner writes only this
@@ -21,8 +22,7 @@ struct RunRecording {
                 return nil
             }
             let now = Timestamp.now()
-            let name = ProjectState.outsideRunFolderName(
-                startedMilliseconds: Int64(now.secondsSinceEpoch) * 1000 + Int64(now.nanoseconds / 1_000_000), processID: ProjectState.currentProcessID)
+            let name = ProjectState.outsideRunFolderName(startedMilliseconds: now.millisecondsSince1970, processID: ProjectState.currentProcessID)
             folder = state + "/" + ProjectState.runsFolderName + "/" + name
         }
         let path = folder + "/" + ProjectState.eventsFileName
@@ -42,12 +42,10 @@ struct RunRecording {
     }
 
     /// `lane_started`'s run facts: the trigger and the commit checked out.
-    static func context(arguments: RunnerArguments, environment: [String: String]) -> [(String, JSONValue)] {
+    static func context(arguments: RunnerArguments, environment: [String: String]) -> JSONLinesReporter.RunContext {
         let trigger = arguments.runFolder != nil ? (environment["LANES_RUN_TRIGGER"] ?? "timer")
                                                  : CISystem.detect(in: environment) == nil ? "manual" : "ci"
-        var fields: [(String, JSONValue)] = [("trigger", .string(trigger))]
-        if let commit = GitHead.commit(from: arguments.projectDirectory) { fields.append(("commit", .string(commit))) }
-        return fields
+        return JSONLinesReporter.RunContext(trigger: trigger, commit: GitHead.commit(from: arguments.projectDirectory))
     }
 }
 

@@ -1,13 +1,7 @@
 internal import LanesPlatform
 internal import COpenSSL
+import LanesHTTP
 import Synchronization
-
-/// OpenSSL's process-wide start: the one in COpenSSL's shim, shared with LanesSigning.
-enum OpenSSLStart {
-    private static let started: Bool = lanes_openssl_start() == 1
-
-    static func ensure() { _ = started }
-}
 
 /// A message digest computed incrementally, so that a file of any size is hashed in constant memory.
 /// Not Sendable: it owns an OpenSSL context; one per task.
@@ -80,14 +74,14 @@ enum FileDigest {
 
     /// Feeds `length` bytes of `path` from `offset` to every digest, in one pass.
     static func compute(_ digests: [Digest], path: String, offset: Int64 = 0, length: Int64? = nil) throws(UploadError) {
-        let file = try ArtifactFile.open(path)
+        let file = try ArtifactFile.artifact(path)
         defer { file.close() }
         let total = length ?? (file.size - offset)
         var buffer = [UInt8](repeating: 0, count: min(blockSize, max(1, Int(total))))
         var done: Int64 = 0
         while done < total {
             let wanted = Int(min(Int64(buffer.count), total - done))
-            let count = try file.read(into: &buffer, count: wanted, at: offset + done)
+            let count = try file.readArtifact(into: &buffer, count: wanted, at: offset + done)
             buffer.withUnsafeBytes { raw in digests.forEach { $0.update(UnsafeRawBufferPointer(rebasing: raw[0..<count])) } }
             done += Int64(count)
         }
@@ -118,34 +112,8 @@ extension FileDigest {
 extension Array where Element == UInt8 {
     var hex: String { Hex.encode(self) }
 
-    var base64: String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity((count + 2) / 3 * 4)
-        var index = 0
-        while index < count {
-            let chunk = self[index..<Swift.min(index + 3, count)]
-            let b0 = chunk[chunk.startIndex]
-            let b1 = chunk.count > 1 ? chunk[chunk.startIndex + 1] : 0
-            let b2 = chunk.count > 2 ? chunk[chunk.startIndex + 2] : 0
-            out.append(alphabet[Int(b0 >> 2)])
-            out.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
-            out.append(chunk.count > 1 ? alphabet[Int((b1 & 0x0f) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-            out.append(chunk.count > 2 ? alphabet[Int(b2 & 0x3f)] : UInt8(ascii: "="))
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    var base64: String { Base64.encode(self) }
 
     /// Base64 with the URL alphabet and no padding, as JWTs use.
-    var base64URL: String {
-        String(base64.compactMap { character -> Character? in
-            switch character {
-            case "+": "-"
-            case "/": "_"
-            case "=": nil
-            default: character
-            }
-        })
-    }
+    var base64URL: String { Base64.encodeURL(self) }
 }

@@ -1,5 +1,6 @@
 internal import LanesPlatform
 internal import COpenSSL
+import LanesHTTP
 
 /// Signs JSON Web Tokens with a PEM private key through OpenSSL: RS256 for Google service accounts,
 /// ES256 (raw r||s, as RFC 7518 requires, not OpenSSL's DER) for App Store Connect.

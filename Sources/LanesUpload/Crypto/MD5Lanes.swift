@@ -1,4 +1,5 @@
 internal import CMD5Lanes
+import LanesHTTP
 
 /// The MD5s of up to eight byte ranges of one file, computed together: the C kernel advances one
 /// message per vector lane, about 3 to 5 times as fast as OpenSSL's MD5 of one message, which is
@@ -25,7 +26,7 @@ enum MD5Lanes {
     static func digests(path: String, ranges: [(offset: Int64, length: Int64)], kernel: Kernel = .fastest,
                         cancellation: TransferCancellation? = nil) throws(UploadError) -> [[UInt8]] {
         precondition(ranges.count <= width, "MD5Lanes hashes at most \(width) ranges at once")
-        let file = try ArtifactFile.open(path)
+        let file = try ArtifactFile.artifact(path)
         defer { file.close() }
         var state = LaneState(kernel: kernel)
         var buffers = [[UInt8]](repeating: [UInt8](repeating: 0, count: roundSize), count: width)
@@ -37,7 +38,7 @@ enum MD5Lanes {
             for (lane, range) in ranges.enumerated() {
                 let wanted = Int(min(Int64(roundSize), (range.length - done[lane]) / 64 * 64))
                 guard wanted > 0 else { continue }
-                try file.readExactly(into: &buffers[lane], count: wanted, at: range.offset + done[lane])
+                try file.readArtifactExactly(into: &buffers[lane], count: wanted, at: range.offset + done[lane])
                 blocks[lane] = wanted / 64
                 done[lane] += Int64(wanted)
             }
@@ -50,7 +51,7 @@ enum MD5Lanes {
         for (lane, range) in ranges.enumerated() {
             let tail = Int(range.length - done[lane])
             var block = [UInt8](repeating: 0, count: tail < 56 ? 64 : 128)
-            if tail > 0 { try file.readExactly(into: &block, count: tail, at: range.offset + done[lane]) }
+            if tail > 0 { try file.readArtifactExactly(into: &block, count: tail, at: range.offset + done[lane]) }
             block[tail] = 0x80
             let bits = UInt64(range.length) &* 8
             for byte in 0..<8 { block[block.count - 8 + byte] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(byte))) }

@@ -1,3 +1,4 @@
+import LanesHTTP
 /// Facts about the build an artifact came from, kept with it where the destination allows
 /// (the local store's manifest; S3 and HTTP ignore them).
 public struct ArtifactMetadata: Sendable, Hashable, Codable {

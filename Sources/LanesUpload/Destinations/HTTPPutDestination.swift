@@ -1,3 +1,4 @@
+import LanesHTTP
 /// A PUT of the whole file to a URL (Artifactory, Nexus raw repositories, WebDAV), with the
 /// checksum headers those servers verify, and basic or bearer authentication from the environment:
 /// `LANES_HTTP_TOKEN` (bearer), or `LANES_HTTP_USER` with `LANES_HTTP_PASSWORD` (basic).
@@ -53,7 +54,7 @@ public struct HTTPPutDestination: ArtifactDestination {
     }
 
     public func upload(file path: String, metadata: ArtifactMetadata, progress: any ProgressReporter) throws(UploadError) -> UploadReceipt {
-        let file = try ArtifactFile.open(path)
+        let file = try ArtifactFile.artifact(path)
         let size = file.size
         file.close()
         let target = url.path.hasSuffix("/") ? url.with(path: url.path + HTTPURL.encode(FilePathName.last(path)), query: url.query) : url

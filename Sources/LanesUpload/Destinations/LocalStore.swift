@@ -4,6 +4,7 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 internal import LanesPlatform
+import LanesHTTP
 
 /// A content-addressed store in a directory: the bytes go to `objects/ab/abcdef...` (named by their
 /// SHA-256, so the same artifact is stored once), and each upload adds a JSON manifest under
@@ -33,7 +34,7 @@ public struct LocalStore: ArtifactDestination {
     }
 
     public func upload(file path: String, metadata: ArtifactMetadata, progress: any ProgressReporter) throws(UploadError) -> UploadReceipt {
-        let source = try ArtifactFile.open(path)
+        let source = try ArtifactFile.artifact(path)
         defer { source.close() }
         let name = FilePathName.last(path)
         let counter = TransferCounter(name: name, total: source.size, reporter: progress)
@@ -55,7 +56,7 @@ public struct LocalStore: ArtifactDestination {
         do {
             defer { close(descriptor) }
             while offset < source.size {
-                let count = try source.read(into: &buffer, count: Int(min(Int64(buffer.count), source.size - offset)), at: offset)
+                let count = try source.readArtifact(into: &buffer, count: Int(min(Int64(buffer.count), source.size - offset)), at: offset)
                 sha.update(Array(buffer[0..<count]))
                 guard FileDescriptorIO.writeAll(Array(buffer[0..<count]), to: descriptor) else { throw storeError("write \(temporary)") }
                 offset += Int64(count)

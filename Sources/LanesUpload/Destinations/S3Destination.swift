@@ -1,3 +1,4 @@
+import LanesHTTP
 /// `s3://BUCKET/KEY` as an `ArtifactDestination`.
 public struct S3Destination: ArtifactDestination {
     public let bucket: String

@@ -1,3 +1,4 @@
+import LanesHTTP
 /// Where `lanes upload FILE --to DESTINATION` sends a file, parsed from the DESTINATION text:
 ///
 /// - a directory path, or `file:///dir`: the local content-addressed store;
@@ -16,7 +17,7 @@ public enum UploadDestination: Sendable, Hashable, CustomStringConvertible {
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             guard let url = HTTPURL(text) else {
-                throw .usage("--to \(Self.withoutUserInfo(text)): not a valid http(s) URL", hint: "use https://host[:port]/path; credentials go in LANES_HTTP_TOKEN or LANES_HTTP_USER/LANES_HTTP_PASSWORD, never in the URL")
+                throw .usage("--to \(HTTPURL.withoutUserInfo(text)): not a valid http(s) URL", hint: "use https://host[:port]/path; credentials go in LANES_HTTP_TOKEN or LANES_HTTP_USER/LANES_HTTP_PASSWORD, never in the URL")
             }
             self = .http(url)
         } else if lower.hasPrefix("s3://") {
@@ -52,14 +53,6 @@ public enum UploadDestination: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `scheme://user:password@host/...` without `user:password@`, so that an error never repeats it.
-    static func withoutUserInfo(_ text: String) -> String {
-        guard let schemeEnd = text.firstRange(of: "://") else { return text }
-        let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
-        return String(text[..<schemeEnd.upperBound]) + "…@" + String(rest[rest.index(after: at)...])
-    }
 
     /// The project number inside an app ID `1:NUMBER:platform:hex`.
     static func firebaseProjectNumber(_ appID: String) -> String? {

@@ -1,3 +1,4 @@
+import LanesHTTP
 extension S3Client {
     /// The keys under `prefix` (ListObjectsV2, every page), for stores that read a whole prefix
     /// (a fastlane match bucket).

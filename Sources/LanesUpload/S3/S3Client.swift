@@ -1,3 +1,4 @@
+import LanesHTTP
 /// Where an S3 bucket is served, and how buckets are addressed there.
 public struct S3Endpoint: Sendable {
     public enum Addressing: Sendable, Hashable {
@@ -156,9 +157,10 @@ public struct S3Client: Sendable {
         return (Int64(response.header("Content-Length") ?? "") ?? -1, response.header("ETag") ?? "")
     }
 
-    public func getObject(bucket: String, key: String) throws(UploadError) -> [UInt8] {
-        // A download the caller asked for: its size is the object's, not an API answer's.
-        let response = try send("GET", bucket: bucket, key: key, maximumResponseBody: .max)
+    /// - Parameter maximumBytes: a larger object fails the download (a caller that keeps it in
+    ///   memory bounds it); by default its size is the object's, not an API answer's.
+    public func getObject(bucket: String, key: String, maximumBytes: Int = .max) throws(UploadError) -> [UInt8] {
+        let response = try send("GET", bucket: bucket, key: key, maximumResponseBody: maximumBytes)
         guard response.isSuccess else { throw failure(response, bucket: bucket, key: key, action: "download the object") }
         return response.body
     }

@@ -1,4 +1,5 @@
 internal import LanesPlatform
+import LanesHTTP
 
 /// The shared credentials and config files, read once per resolution.
 struct ProfileFiles {

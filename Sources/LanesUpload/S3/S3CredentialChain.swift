@@ -5,6 +5,7 @@ internal import Foundation
 #endif
 internal import LanesPlatform
 import Synchronization
+import LanesHTTP
 
 /// Finds S3 credentials the way the AWS CLI does, first match wins:
 ///

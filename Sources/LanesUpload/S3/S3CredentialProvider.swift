@@ -1,4 +1,5 @@
 import Synchronization
+import LanesHTTP
 
 /// The credentials an S3 client signs with, renewed before they expire so that an upload may
 /// outlive them (a 10 GB upload against one-hour keys from STS, a container or IMDS).

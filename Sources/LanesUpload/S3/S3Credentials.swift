@@ -1,4 +1,5 @@
 internal import LanesPlatform
+import LanesHTTP
 
 /// An access key pair, as `S3CredentialChain` found it (the environment, a profile, STS, a
 /// container or instance metadata service).
@@ -66,13 +67,7 @@ public struct S3Credentials: Sendable {
             index += 6
         }
         guard index == bytes.count else { return nil }
-        // Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = Int(CivilDate(year: Int64(year), month: month, day: day).dayNumber)
         return days * 86_400 + hour * 3600 + minute * 60 + second - offset
     }
 

@@ -1,5 +1,6 @@
 internal import LanesPlatform
 import Synchronization
+import LanesHTTP
 
 /// How an object is cut into parts.
 public struct S3UploadOptions: Sendable, Hashable {
@@ -128,7 +129,7 @@ public struct S3Uploader: Sendable {
     }
 
     public func upload(file path: String, bucket: String, key: String, progress: any ProgressReporter) throws(UploadError) -> S3UploadResult {
-        let file = try ArtifactFile.open(path)
+        let file = try ArtifactFile.artifact(path)
         let size = file.size
         file.close()
         let counter = TransferCounter(name: FilePathName.last(path), total: size, reporter: progress)

@@ -1,4 +1,5 @@
 internal import LanesPlatform
+import LanesHTTP
 
 /// AWS Signature Version 4 (for S3, and for STS when assuming a role), on OpenSSL's HMAC-SHA256 and SHA-256.
 struct SigV4Signer: Sendable {

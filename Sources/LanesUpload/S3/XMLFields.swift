@@ -1,3 +1,4 @@
+import LanesHTTP
 /// Just enough XML for S3's answers: the text of named elements, and the blocks of repeated ones.
 /// S3 responses are flat, namespace-prefixed at most on the root, and never use CDATA.
 enum XMLFields {

@@ -3,6 +3,7 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+import LanesHTTP
 
 /// An App Store Connect API key, from its parts. Which parts comes from the step layer (the
 /// `app_store_connect_api_key` step's declared options and their environment variables, fastlane's

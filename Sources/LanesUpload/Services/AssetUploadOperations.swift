@@ -1,4 +1,6 @@
 import Synchronization
+import LanesHTTP
+internal import LanesPlatform
 
 /// One of App Store Connect's `uploadOperations` (Apple's `UploadOperation` schema): which byte range
 /// of the file goes where, with which method and headers. Builds (`buildUploadFiles`) and
@@ -17,7 +19,7 @@ public enum AssetUpload {
     public static func md5(of path: String) throws(UploadError) -> (hex: String, size: Int64) {
         let md5 = Digest(.md5)
         try FileDigest.compute([md5], path: path)
-        let file = try ArtifactFile.open(path)
+        let file = try ArtifactFile.artifact(path)
         defer { file.close() }
         return (md5.finish().hex, file.size)
     }

@@ -1,3 +1,4 @@
+import LanesHTTP
 /// What to do with a release once Firebase has it.
 public struct FirebaseReleaseOptions: Sendable, Hashable {
     public var releaseNotes: String?
@@ -51,7 +52,7 @@ public struct FirebaseAppDistribution: ArtifactDestination {
 
     public func upload(file path: String, metadata: ArtifactMetadata, progress: any ProgressReporter) throws(UploadError) -> UploadReceipt {
         guard let project = UploadDestination.firebaseProjectNumber(appID) else { throw .usage("\(destination): not a Firebase app ID") }
-        let file = try ArtifactFile.open(path)
+        let file = try ArtifactFile.artifact(path)
         let size = file.size
         file.close()
         let token = try accessToken()

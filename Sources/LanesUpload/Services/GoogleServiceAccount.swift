@@ -3,6 +3,7 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+import LanesHTTP
 
 /// A Google service account key, from `FIREBASE_SERVICE_ACCOUNT` (a path, or the JSON itself) or
 /// `GOOGLE_APPLICATION_CREDENTIALS` (a path).

@@ -3,6 +3,7 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+import LanesHTTP
 
 /// JSON in and out of HTTP bodies, through Codable.
 enum JSONBody {

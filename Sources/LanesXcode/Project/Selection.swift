@@ -2,12 +2,15 @@
 /// "Release-Staging"), by regular expression when asked, or all.
 public enum ConfigurationFilter: Sendable, Hashable, CustomStringConvertible {
     case named(String)
+    /// Any of several exact names (fastlane's `build_configurations` list).
+    case namedAny([String])
     case matching(String)
     case all
 
     public var description: String {
         switch self {
         case .named(let name): "named '\(name)'"
+        case .namedAny(let names): "named " + names.map { "'\($0)'" }.joined(separator: " or ")
         case .matching(let pattern): "matching /\(pattern)/"
         case .all: "(any)"
         }
@@ -27,8 +30,25 @@ public enum ConfigurationFilter: Sendable, Hashable, CustomStringConvertible {
     public func accepts(_ name: String) throws(XcodeProjectError) -> Bool {
         switch self {
         case .named(let expected): return name == expected
+        case .namedAny(let names): return names.contains(name)
         case .matching(let pattern): return name.contains(try compile(pattern, what: "configuration"))
         case .all: return true
+        }
+    }
+}
+
+/// Which targets to touch: by exact names (fastlane's `targets`, `target`), by a regular expression
+/// where an option says so (update_project_provisioning's `target_filter`), or all.
+public enum TargetFilter: Sendable, Hashable, CustomStringConvertible {
+    case named([String])
+    case matching(String)
+    case all
+
+    public var description: String {
+        switch self {
+        case .named(let names): names.map { "'\($0)'" }.joined(separator: ", ")
+        case .matching(let pattern): "/\(pattern)/"
+        case .all: "(all)"
         }
     }
 }
@@ -53,6 +73,22 @@ extension XcodeProject {
         }
         guard !matched.isEmpty else { throw .noTargetMatched(pattern: pattern, available: targets.map(\.name)) }
         return TargetSelection(pattern: pattern, matched: matched, unmatched: unmatched)
+    }
+
+    /// The targets a filter selects. Every name given must be a target's (a typo must not silently
+    /// edit nothing); the error lists the project's targets.
+    public func targets(_ filter: TargetFilter) throws(XcodeProjectError) -> TargetSelection {
+        switch filter {
+        case .matching(let pattern):
+            return try targets(matching: pattern)
+        case .all:
+            return TargetSelection(pattern: filter.description, matched: targets, unmatched: [])
+        case .named(let names):
+            let missing = names.filter { name in !targets.contains { $0.name == name } }
+            guard missing.isEmpty else { throw .noTargetNamed(names: missing, available: targets.map(\.name)) }
+            return TargetSelection(pattern: filter.description, matched: targets.filter { names.contains($0.name) },
+                                   unmatched: targets.filter { !names.contains($0.name) })
+        }
     }
 
     /// The configurations of each target that pass the filter. Throws when a target has none, naming

@@ -5,6 +5,8 @@ public enum XcodeProjectError: Error, Sendable, Equatable, CustomStringConvertib
     case missingObject(id: String, referencedBy: String)
     case invalidPattern(pattern: String, what: String, reason: String)
     case noTargetMatched(pattern: String, available: [String])
+    /// Targets given by exact name, some of which the project does not have.
+    case noTargetNamed(names: [String], available: [String])
     case noConfigurationMatched(filter: String, scope: String, available: [String])
 
     public var description: String {
@@ -18,6 +20,9 @@ public enum XcodeProjectError: Error, Sendable, Equatable, CustomStringConvertib
         case .noTargetMatched(let pattern, let available):
             "no target matches '\(pattern)'; targets: \(available.map { "'\($0)'" }.joined(separator: ", ")). "
                 + "Patterns are searched as written: anchor with ^...$ to match one name exactly"
+        case .noTargetNamed(let names, let available):
+            "no target named \(names.map { "'\($0)'" }.joined(separator: ", ")); targets: \(available.map { "'\($0)'" }.joined(separator: ", ")). "
+                + "Target names are matched exactly"
         case .noConfigurationMatched(let filter, let scope, let available):
             "no build configuration \(filter) in \(scope); configurations: \(available.map { "'\($0)'" }.joined(separator: ", "))"
         }

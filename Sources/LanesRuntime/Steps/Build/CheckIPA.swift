@@ -4,6 +4,7 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
+internal import LanesPlatform
 
 /// `check_ipa`: reads an .ipa (Info.plist, embedded profile) and refuses it when its bundle
 /// identifier is not the configuration's, or it does not embed the profile the lane installed.

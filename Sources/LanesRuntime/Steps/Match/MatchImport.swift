@@ -169,7 +169,7 @@ public struct MatchDecrypt: Step {
             var clear: [String: [UInt8]] = [:]
             for path in opened.files.encryptedPaths { clear[path] = try reader.decrypt(path) }
             let root = context.resolve(output)
-            try MatchFiles(clear).write(into: root)
+            try MatchFiles(clear).writePrivately(into: root)
             context.log.line("warning: \(root) now holds private keys in clear; delete it when done (rm -rf \(root))")
             return clear.keys.sorted()
         } catch let error as MatchError {

@@ -7,6 +7,7 @@ import LanesGit
 import LanesUpload
 internal import LanesPlatform
 import LanesMatch
+import LanesHTTP
 
 extension MatchType: OptionValue {}
 extension MatchPlatform: OptionValue {}
@@ -249,10 +250,18 @@ struct MatchS3Storage: Sendable {
         }
     }
 
-    func read() throws -> MatchFiles {
+    /// The objects the match layout names (`MatchLayout.isStoredFile`), within the storage limits.
+    func read(limits: MatchStorageLimits = .standard) throws -> MatchFiles {
+        let paths = try client.listObjects(bucket: bucket, prefix: prefix).map { String($0.dropFirst(prefix.count)) }
+            .filter(MatchLayout.isStoredFile)
+        guard paths.count <= limits.files else { throw limits.tooManyFiles("s3://\(bucket)/\(prefix)") }
         var files = MatchFiles()
-        for key in try client.listObjects(bucket: bucket, prefix: prefix) where !key.hasSuffix("/") {
-            files[String(key.dropFirst(prefix.count))] = try client.getObject(bucket: bucket, key: key)
+        var total = 0
+        for path in paths {
+            let bytes = try client.getObject(bucket: bucket, key: prefix + path, maximumBytes: limits.fileBytes)
+            total += bytes.count
+            guard total <= limits.totalBytes else { throw limits.tooMuch("s3://\(bucket)/\(prefix)") }
+            files[path] = bytes
         }
         return files
     }

@@ -5,6 +5,7 @@ internal import Foundation
 #endif
 import LanesSigning
 import LanesMatch
+internal import LanesPlatform
 
 /// `sync_code_signing` (fastlane's `match`): reads the team's match storage as fastlane wrote it,
 /// decrypts in memory, imports the newest valid certificate of the type into the lane's keychain

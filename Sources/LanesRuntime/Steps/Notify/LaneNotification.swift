@@ -1,5 +1,6 @@
 import LanesUpload
 internal import LanesPlatform
+import LanesHTTP
 
 /// When the running lane started, for the duration a notification reports.
 public enum LaneStartTime: LaneValueKey {

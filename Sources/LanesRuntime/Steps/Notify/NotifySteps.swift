@@ -1,3 +1,4 @@
+internal import LanesPlatform
 /// `slack`: a message to a Slack incoming webhook about the lane.
 public struct Slack: Step {
     public static let definition = StepDefinition(

@@ -2,6 +2,7 @@ import LanesBuild
 import LanesUpload
 internal import Foundation
 internal import LanesPlatform
+import LanesHTTP
 
 /// A release `set_github_release` created.
 public struct GitHubRelease: Sendable, Hashable, CustomStringConvertible {

@@ -23,10 +23,6 @@ public struct ShellCommand: Step {
 
     public func run(in context: StepContext) async throws -> ShellResult {
         guard !arguments.isEmpty else { throw LanesError(.usage, "sh: no command given") }
-        if arguments.contains(where: context.environment.redactor.containsSecret) {
-            throw LanesError(.configuration, "sh: refusing to pass a secret value as a process argument to \(arguments[0])",
-                             hint: "child processes see every secret in their environment; read it from there, or use standard input")
-        }
         let collected = LineCollector(byteLimit: ShellResult.keptOutputBytes)
         let outcome = try await context.processes.run(
             ProcessRequest(arguments, workingDirectory: directory.map(context.resolve) ?? context.projectDirectory)

@@ -1,6 +1,8 @@
 import LanesUpload
 import LanesGit
 import Synchronization
+internal import LanesPlatform
+import LanesHTTP
 
 extension StepContext {
     /// Runs `work` with the uploader for a step: the lane's variables with the step's resolved

@@ -42,14 +42,14 @@ public struct SetBuildSettings: Step {
         summary: "Set build settings of Xcode targets (or the project) for a configuration",
         category: .xcode,
         examples: [StepExample(
-            swift: #"try await setBuildSettings(xcodeproj: "Brewer.xcodeproj", target: "^Brewer$", buildConfiguration: "Staging", settings: ["SWIFT_VERSION": "6.0"])"#,
-            commandLine: ["xcodeproj:Brewer.xcodeproj", "target:^Brewer$", "build_configuration:Staging", "settings:SWIFT_VERSION=6.0"])]
+            swift: #"try await setBuildSettings(xcodeproj: "Brewer.xcodeproj", targets: ["Brewer"], buildConfiguration: "Staging", settings: ["SWIFT_VERSION": "6.0"])"#,
+            commandLine: ["xcodeproj:Brewer.xcodeproj", "targets:Brewer", "build_configuration:Staging", "settings:SWIFT_VERSION=6.0"])]
     )
 
-    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    var xcodeproj: String
-    @StepOption("target", "Regular expression searched in target names, as written; project-level settings when absent")
-    var target: String?
+    @StepOption("xcodeproj", "The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder", env: "LANES_XCODEPROJ")
+    var xcodeproj: String?
+    @StepOption("targets", "Target names, matched exactly; the project-level settings when absent", default: [], aliases: ["target"])
+    var targets: [String]
     @StepOption("build_configuration", "Build configuration name, matched exactly; all when absent", env: "LANES_BUILD_CONFIGURATION",
                 aliases: ["configuration"])
     var buildConfiguration: String?
@@ -60,16 +60,16 @@ public struct SetBuildSettings: Step {
 
     private var values: [(key: String, value: BuildSettingValue)] { settings.pairs.map { ($0.key, .string($0.value)) } }
 
-    public var banner: String { "Setting \(settings.pairs.map(\.key).joined(separator: ", ")) in \(xcodeproj)" }
+    public var banner: String { "Setting \(settings.pairs.map(\.key).joined(separator: ", ")) in \(xcodeproj ?? "the project")" }
 
     public func run(in context: StepContext) async throws -> XcodeEditResult {
-        let file = XcodeProjectFile(xcodeproj, in: context)
+        let file = XcodeProjectFile(try ProjectDiscovery.xcodeproj(xcodeproj, in: context, step: Self.definition.id), in: context)
         let project = try file.load()
         let configurations: [BuildConfiguration]
         var matched: [String] = []
-        if let target {
-            let (selection, picked) = try selectConfigurations(in: project, targets: target, configuration: buildConfiguration,
-                                                               configurationIsRegex: false, context: context)
+        if !targets.isEmpty {
+            let (selection, picked) = try selectConfigurations(in: project, targets: .named(targets),
+                                                               configurations: buildConfiguration.map(ConfigurationFilter.named) ?? .all, context: context)
             configurations = picked
             matched = selection.matched.map(\.name)
         } else {

@@ -7,6 +7,9 @@ internal import LanesPlatform
 public protocol ProjectVersionField: Sendable {
     static var version: VersionNumber { get }
     static var definition: StepDefinition { get }
+    /// fastlane's variables for the action's `xcodeproj` and `target`.
+    static var projectVariables: [String] { get }
+    static var targetVariables: [String] { get }
 }
 
 /// Reads the highest value of one version field the project's targets hold.
@@ -15,15 +18,18 @@ public struct ReadProjectVersion<Field: ProjectVersionField>: Step {
 
     public static var definition: StepDefinition { Field.definition }
 
-    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    var xcodeproj: String
-    @StepOption("target", "Regular expression searched in target names; all targets when absent")
-    var target: String?
+    @StepOption("xcodeproj", "The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder, as agvtool finds it",
+                env: "LANES_XCODEPROJ", fastlaneEnv: Field.projectVariables)
+    var xcodeproj: String?
+    @StepOption("targets", "Target names, matched exactly; all targets when absent", fastlaneEnv: Field.targetVariables, default: [],
+                aliases: ["target"])
+    var targets: [String]
 
     public init() {}
 
     public func run(in context: StepContext) async throws -> String {
-        try readVersion(Field.version, xcodeproj: xcodeproj, target: target, context: context)
+        try readVersion(Field.version, xcodeproj: try ProjectDiscovery.xcodeproj(xcodeproj, in: context, step: Field.definition.id),
+                        targets: targets, context: context)
     }
 }
 
@@ -32,6 +38,8 @@ public typealias GetVersionNumber = ReadProjectVersion<MarketingVersionField>
 
 public enum MarketingVersionField: ProjectVersionField {
     public static let version = VersionNumber.marketing
+    public static let projectVariables = ["FL_VERSION_NUMBER_PROJECT"]
+    public static let targetVariables = ["FL_VERSION_NUMBER_TARGET"]
     public static let definition = StepDefinition(
         id: "get_version_number",
         summary: "Read MARKETING_VERSION (or a literal CFBundleShortVersionString) from the project",
@@ -46,6 +54,8 @@ public typealias GetBuildNumber = ReadProjectVersion<BuildNumberField>
 
 public enum BuildNumberField: ProjectVersionField {
     public static let version = VersionNumber.build
+    public static let projectVariables = ["FL_BUILD_NUMBER_PROJECT"]
+    public static let targetVariables: [String] = []
     public static let definition = StepDefinition(
         id: "get_build_number",
         summary: "Read CURRENT_PROJECT_VERSION (or a literal CFBundleVersion) from the project",
@@ -55,9 +65,10 @@ public enum BuildNumberField: ProjectVersionField {
     )
 }
 
-/// Which part of a semantic version `increment_version_number` raises.
+/// Which part of a semantic version `increment_version_number` raises: fastlane's `bump` (its
+/// default) raises the last number whatever the count (`1.2` -> `1.3`).
 public enum BumpType: String, Sendable, CaseIterable, OptionValue {
-    case patch, minor, major
+    case bump, patch, minor, major
 }
 
 /// `increment_version_number`: raises the marketing version (patch, minor or major) or sets it.
@@ -74,27 +85,30 @@ public struct IncrementVersionNumber: Step {
                                commandLine: ["xcodeproj:Brewer.xcodeproj", "version_number:2.0.0"])]
     )
 
-    @StepOption("xcodeproj", "Path to the .xcodeproj folder", env: "LANES_XCODEPROJ")
-    var xcodeproj: String
-    @StepOption("bump_type", "patch, minor or major", default: .patch)
+    @StepOption("xcodeproj", "The .xcodeproj (or the folder holding it); default: the one in the Lanefile's folder, as agvtool finds it",
+                env: "LANES_XCODEPROJ", fastlaneEnv: ["FL_VERSION_NUMBER_PROJECT"])
+    var xcodeproj: String?
+    @StepOption("bump_type", "bump (the last number), patch, minor or major", fastlaneEnv: ["FL_VERSION_NUMBER_BUMP_TYPE"], default: .bump)
     var bumpType: BumpType
-    @StepOption("version_number", "Set this version instead of raising the current one", env: "LANES_VERSION_NUMBER")
+    @StepOption("version_number", "Set this version instead of raising the current one", env: "LANES_VERSION_NUMBER",
+                fastlaneEnv: ["FL_VERSION_NUMBER_VERSION_NUMBER"])
     var versionNumber: String?
-    @StepOption("target", "Regular expression searched in target names; all targets when absent")
-    var target: String?
+    @StepOption("targets", "Target names, matched exactly; all targets when absent", default: [], aliases: ["target"])
+    var targets: [String]
 
     public init() {}
 
     public func run(in context: StepContext) async throws -> String {
+        let project = try ProjectDiscovery.xcodeproj(xcodeproj, in: context, step: Self.definition.id)
         let next: String
         if let versionNumber {
             next = versionNumber
         } else {
-            let current = try readVersion(.marketing, xcodeproj: xcodeproj, target: target, context: context)
+            let current = try readVersion(.marketing, xcodeproj: project, targets: targets, context: context)
             next = try Self.bumped(current, bumpType)
             context.log.line("MARKETING_VERSION: \(current) -> \(next) (\(bumpType.rawValue))")
         }
-        _ = try await runVersionStep(.marketing, explicit: next, xcodeproj: xcodeproj, target: target, context: context)
+        _ = try await runVersionStep(.marketing, explicit: next, xcodeproj: project, targets: targets, context: context)
         return next
     }
 
@@ -105,8 +119,10 @@ public struct IncrementVersionNumber: Step {
             throw LanesError(.configuration, "increment_version_number: MARKETING_VERSION is '\(version)', not MAJOR.MINOR.PATCH numbers",
                              hint: "pass version_number explicitly")
         }
+        if bump == .bump { return (parts.dropLast().map { $0! } + [parts.last!! + 1]).map(String.init).joined(separator: ".") }
         var numbers = parts.map { $0! } + Array(repeating: 0, count: 3 - parts.count)
         switch bump {
+        case .bump: break
         case .patch: numbers[2] += 1
         case .minor: numbers[1] += 1; numbers[2] = 0
         case .major: numbers[0] += 1; numbers[1] = 0; numbers[2] = 0
@@ -183,16 +199,16 @@ private func plistEditor(_ path: String) throws -> InfoPlistEditor {
 }
 
 /// The highest value of `version` the selected targets hold.
-private func readVersion(_ version: VersionNumber, xcodeproj: String, target: String?, context: StepContext) throws -> String {
+private func readVersion(_ version: VersionNumber, xcodeproj: String, targets: [String], context: StepContext) throws -> String {
     let file = XcodeProjectFile(xcodeproj, in: context)
     let project = try file.load()
     let selection: TargetSelection
-    do { selection = try project.targets(matching: target ?? ".*") } catch { throw LanesError(.configuration, "\(file.path): \(error)") }
+    do { selection = try project.targets(targets.isEmpty ? .all : .named(targets)) } catch { throw LanesError(.configuration, "\(file.path): \(error)") }
     let update = VersionUpdate(version: version, file: file)
     let plan = try update.plan(project, targets: selection.matched)
     guard let value = update.currentValues(plan).max(by: { VersionNumber.isOlder($0, than: $1) }) else {
         throw LanesError(.configuration, "\(file.path): no target sets \(version.buildSettingKey) or a literal \(version.infoPlistKey)",
-                         hint: target == nil ? "set the version in Xcode first" : "check the target pattern '\(target!)'")
+                         hint: targets.isEmpty ? "set the version in Xcode first" : "check the targets \(targets.joined(separator: ", "))")
     }
     context.log.line("\(version.buildSettingKey) = \(value)")
     return value

@@ -9,6 +9,9 @@ internal import LanesPlatform
 struct VersionUpdate {
     let version: VersionNumber
     let file: XcodeProjectFile
+    /// fastlane's skip_info_plist: only build settings change, and a literal plist value is not
+    /// a reason to leave a configuration's setting out.
+    var skipInfoPlist = false
 
     struct Plan {
         var configurations: [BuildConfiguration] = []
@@ -21,7 +24,7 @@ struct VersionUpdate {
         do {
             for target in targets {
                 var plistIsLiteral = false
-                for configuration in try project.configurations(of: target) {
+                for configuration in try project.configurations(of: target) where !skipInfoPlist {
                     guard let relative = try project.infoPlistPath(of: configuration) else { continue }
                     let path = file.absolute(relative)
                     guard let value = try literalValue(in: path) else { continue }

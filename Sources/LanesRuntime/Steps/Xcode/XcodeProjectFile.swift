@@ -82,10 +82,10 @@ public struct InfoPlistChange: Sendable, Hashable, Codable, CustomStringConverti
 }
 
 extension StepContext {
-    /// Says which targets a pattern selected and which it left, so an over-broad pattern shows.
+    /// Says which targets a filter selected and which it left, so an over-broad pattern shows.
     func logSelection(_ selection: TargetSelection) {
         let skipped = selection.unmatched.isEmpty ? "" : " (not matched: \(selection.unmatched.map(\.name).joined(separator: ", ")))"
-        log.line("targets matching '\(selection.pattern)': \(selection.matched.map(\.name).joined(separator: ", "))\(skipped)")
+        log.line("targets \(selection.pattern): \(selection.matched.map(\.name).joined(separator: ", "))\(skipped)")
     }
 
     func logChanges(_ changes: [XcodeSettingChange], file: String) {
@@ -94,15 +94,34 @@ extension StepContext {
     }
 }
 
-/// The selected configurations: a target pattern (nil = every target) and a configuration name or pattern (nil = all).
-func selectConfigurations(in project: XcodeProject, targets pattern: String?, configuration: String?, configurationIsRegex: Bool,
+/// The selected configurations: the targets and a configuration filter.
+func selectConfigurations(in project: XcodeProject, targets: TargetFilter, configurations filter: ConfigurationFilter,
                           context: StepContext) throws -> (TargetSelection, [BuildConfiguration]) {
     do {
-        let selection = try project.targets(matching: pattern ?? ".*")
+        let selection = try project.targets(targets)
         context.logSelection(selection)
-        let filter: ConfigurationFilter = configuration.map { configurationIsRegex ? .matching($0) : .named($0) } ?? .all
         return (selection, try project.configurations(of: selection.matched, filter))
     } catch {
         throw LanesError(.configuration, "\(project.document.path ?? "project.pbxproj"): \(error)")
+    }
+}
+
+extension TargetFilter {
+    /// Exact names (all targets when none is given), or a step's regular expression where it has one.
+    static func given(names: [String], pattern: String? = nil, step: String) throws -> TargetFilter {
+        switch (names.isEmpty, pattern) {
+        case (true, nil): .all
+        case (false, nil): .named(names)
+        case (true, let pattern?): .matching(pattern)
+        case (false, _?): throw LanesError(.usage, "\(step): give targets (exact names) or target_filter (a regular expression), not both")
+        }
+    }
+}
+
+extension ConfigurationFilter {
+    /// Exact names (all configurations when none is given), or one regular expression.
+    static func given(names: [String], isRegex: Bool = false) -> ConfigurationFilter {
+        if isRegex, let pattern = names.first { return .matching(names.count == 1 ? pattern : names.map { "(?:\($0))" }.joined(separator: "|")) }
+        return names.isEmpty ? .all : .namedAny(names)
     }
 }

@@ -35,7 +35,7 @@ public protocol Sleeper: Sendable {
 /// Sleeps the calling thread; with a `TransferCancellation`, in slices of at most 50 ms so that a
 /// cancelled transfer stops waiting (between retries, between polls of a service) within that.
 public struct ThreadSleeper: Sleeper {
-    let cancellation: TransferCancellation?
+    package let cancellation: TransferCancellation?
 
     public init(cancellation: TransferCancellation? = nil) {
         self.cancellation = cancellation

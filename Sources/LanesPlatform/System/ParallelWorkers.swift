@@ -1,9 +1,8 @@
-internal import LanesPlatform
 
 /// Runs `body(worker)` on `count` POSIX threads and waits for all of them. Uploads block in
 /// socket calls, so they need real threads, not a pool sized to the cores.
-enum ParallelWorkers {
-    static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+public enum ParallelWorkers {
+    public static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         guard count > 1 else { body(0); return }
         var threads: [PlatformThread] = []
         for worker in 0..<count {

@@ -21,7 +21,7 @@ public final class TransferCancellation: Sendable {
     }
 
     /// Follows `connection` while a request uses it; false when the transfer was already cancelled.
-    func track(_ connection: HTTPConnection) -> Bool {
+    package func track(_ connection: HTTPConnection) -> Bool {
         state.withLock { state in
             guard !state.cancelled else { return false }
             state.open[ObjectIdentifier(connection)] = connection
@@ -29,9 +29,9 @@ public final class TransferCancellation: Sendable {
         }
     }
 
-    func untrack(_ connection: HTTPConnection) {
+    package func untrack(_ connection: HTTPConnection) {
         _ = state.withLock { $0.open.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
-    var error: TransportError { TransportError(reason: .cancelled, detail: "the transfer was cancelled") }
+    package var error: TransportError { TransportError(reason: .cancelled, detail: "the transfer was cancelled") }
 }

@@ -29,7 +29,7 @@ public struct SystemNameResolver: NameResolver {
         Self.lookup(host: host, port: port, flags: 0)
     }
 
-    static func lookup(host: String, port: Int, flags: Int32) -> Result<[ResolvedAddress], TransportError> {
+    package static func lookup(host: String, port: Int, flags: Int32) -> Result<[ResolvedAddress], TransportError> {
         var hints = addrinfo()
         hints.ai_socktype = StreamSocket.streamType
         hints.ai_family = AF_UNSPEC
@@ -55,8 +55,8 @@ public struct SystemNameResolver: NameResolver {
 /// Runs a resolver with a deadline: the lookup goes on a detached thread and the caller waits at
 /// most `timeout` (watching `cancellation`); a lookup that ends later is dropped by its thread.
 /// IP literals need no lookup and are converted on the spot.
-enum DeadlineResolution {
-    static func resolve(host: String, port: Int, timeout: Double, resolver: any NameResolver,
+package enum DeadlineResolution {
+    package static func resolve(host: String, port: Int, timeout: Double, resolver: any NameResolver,
                         cancellation: TransferCancellation?) throws(TransportError) -> [ResolvedAddress] {
         if TLSContext.isIPLiteral(host) {
             return try SystemNameResolver.lookup(host: host, port: port, flags: AI_NUMERICHOST).get()
@@ -82,7 +82,7 @@ enum DeadlineResolution {
 
 extension Double {
     /// `2`, `0.5`: seconds as a person writes them.
-    var formattedSeconds: String {
+    package var formattedSeconds: String {
         self == self.rounded() ? String(Int(self)) : String(self)
     }
 }

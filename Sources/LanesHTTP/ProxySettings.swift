@@ -6,13 +6,13 @@ public struct ProxyServer: Sendable, CustomStringConvertible {
     public let host: String
     public let port: Int
     /// `Basic base64(user:password)`, or nil without credentials.
-    let authorization: String?
+    package let authorization: String?
     /// The password (and the whole header value), for the redactor.
     public let secrets: [String]
 
     /// Parses a proxy variable's value; the error names `variable` and never repeats a password.
-    init(parsing text: String, variable: String) throws(TransportError) {
-        let shown = UploadDestination.withoutUserInfo(text)
+    package init(parsing text: String, variable: String) throws(TransportError) {
+        let shown = HTTPURL.withoutUserInfo(text)
         var rest = Substring(text)
         if let scheme = rest.firstRange(of: "://") {
             let name = rest[..<scheme.lowerBound].lowercased()
@@ -37,7 +37,7 @@ public struct ProxyServer: Sendable, CustomStringConvertible {
         let hasPort = !rest.hasSuffix("]") && rest.contains(":")
         port = hasPort ? url.port : 1080  // curl's default proxy port
         if let user, let password {
-            let header = "Basic " + Array("\(user):\(password)".utf8).base64
+            let header = "Basic " + Base64.encode(Array("\(user):\(password)".utf8))
             authorization = header
             secrets = [password, header, String(header.dropFirst(6))].filter { !$0.isEmpty }
         } else {
@@ -48,7 +48,7 @@ public struct ProxyServer: Sendable, CustomStringConvertible {
 
     public var description: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
-    var url: HTTPURL { HTTPURL(isTLS: false, host: host, port: port, path: "/") }
+    package var url: HTTPURL { HTTPURL(isTLS: false, host: host, port: port, path: "/") }
 }
 
 /// Which requests go through a proxy, read from the environment as curl reads it: `https_proxy` /
@@ -81,7 +81,7 @@ public struct ProxySettings: Sendable {
     }
 
     /// The proxy `url` goes through, nil for a direct connection.
-    func proxy(for url: HTTPURL) throws(TransportError) -> ProxyServer? {
+    package func proxy(for url: HTTPURL) throws(TransportError) -> ProxyServer? {
         guard let chosen = url.isTLS ? https : http, !bypasses(url) else { return nil }
         return try chosen.get()
     }
@@ -100,12 +100,12 @@ public struct ProxySettings: Sendable {
 /// One entry of `NO_PROXY`, with curl's meaning: a host name matches itself and every name below
 /// it (`example.com` and `.example.com` both match `www.example.com`), an IP address matches only
 /// itself, `ADDRESS/BITS` a range, and an entry with `:PORT` only that port.
-struct NoProxyRule: Sendable {
-    let name: String
-    let port: Int?
-    let network: (address: [UInt8], bits: Int)?
+package struct NoProxyRule: Sendable {
+    package let name: String
+    package let port: Int?
+    package let network: (address: [UInt8], bits: Int)?
 
-    init?(_ entry: String) {
+    package init?(_ entry: String) {
         var text = entry.lowercased()
         var port: Int?
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
@@ -129,7 +129,7 @@ struct NoProxyRule: Sendable {
         }
     }
 
-    func matches(host: String, port: Int) -> Bool {
+    package func matches(host: String, port: Int) -> Bool {
         if let wanted = self.port, wanted != port { return false }
         if let network {
             guard let address = Self.addressBytes(host), address.count == network.address.count else { return false }
@@ -147,7 +147,7 @@ struct NoProxyRule: Sendable {
     }
 
     /// The bytes of an IPv4 or IPv6 literal, nil for a name.
-    static func addressBytes(_ text: String) -> [UInt8]? {
+    package static func addressBytes(_ text: String) -> [UInt8]? {
         var four = in_addr()
         if inet_pton(AF_INET, text, &four) == 1 { return withUnsafeBytes(of: &four) { Array($0) } }
         var six = in6_addr()

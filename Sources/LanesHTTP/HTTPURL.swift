@@ -45,31 +45,31 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
         self.init(isTLS: tls, host: host.lowercased(), port: port, path: pathPart.isEmpty ? "/" : pathPart, query: queryPart)
     }
 
-    var defaultPort: Bool { port == (isTLS ? 443 : 80) }
+    package var defaultPort: Bool { port == (isTLS ? 443 : 80) }
 
     /// The Host header value.
-    var authority: String {
+    package var authority: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return defaultPort ? name : "\(name):\(port)"
     }
 
     /// What goes on the request line.
-    var target: String { query.map { "\(path)?\($0)" } ?? path }
+    package var target: String { query.map { "\(path)?\($0)" } ?? path }
 
     /// The same server with another path and query.
-    func with(path: String, query: String? = nil) -> HTTPURL {
+    package func with(path: String, query: String? = nil) -> HTTPURL {
         HTTPURL(isTLS: isTLS, host: host, port: port, path: path, query: query)
     }
 
     /// An API path below this base URL's path (`https://proxy/asc` + `/v1/apps` is `https://proxy/asc/v1/apps`),
     /// so an API served under a prefix keeps it.
-    func appending(path: String, query: String? = nil) -> HTTPURL {
+    package func appending(path: String, query: String? = nil) -> HTTPURL {
         let base = self.path.hasSuffix("/") ? String(self.path.dropLast()) : self.path
         return with(path: base + (path.hasPrefix("/") ? path : "/" + path), query: query)
     }
 
     /// Scheme, host and port: the key connections are pooled under.
-    var origin: String { "\(isTLS ? "https" : "http")://\(authority)" }
+    package var origin: String { "\(isTLS ? "https" : "http")://\(authority)" }
 
     /// The URL without its query: query strings may hold signatures, so only this form is printed.
     public var description: String { origin + path }
@@ -77,5 +77,14 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     /// RFC 3986 percent-encoding of everything but unreserved characters (and "/" when `keepSlash`).
     public static func encode(_ text: String, keepSlash: Bool = false) -> String {
         PercentEncoding.encode(text, keeping: keepSlash ? [UInt8(ascii: "/")] : [])
+    }
+
+    /// `scheme://user:password@host/...` without `user:password@`, so that an error never repeats it.
+    package static func withoutUserInfo(_ text: String) -> String {
+        guard let schemeEnd = text.firstRange(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
+        return String(text[..<schemeEnd.upperBound]) + "…@" + String(rest[rest.index(after: at)...])
     }
 }

@@ -21,7 +21,7 @@ public final class HTTPClient: Sendable {
     public let expectContinueFrom: Int64
 
     /// How many same-origin 307/308 redirects one request follows.
-    static let maximumRedirects = 5
+    package static let maximumRedirects = 5
 
     /// `sleeper` defaults to a thread sleep that `cancellation` cuts short; `proxies` to the
     /// process environment's proxy variables (a step passes the lane's).
@@ -60,7 +60,7 @@ public final class HTTPClient: Sendable {
 
     /// Where a redirect response sends `request` again, nil when `response` is no redirect; throws
     /// for a redirect lanes does not follow.
-    static func redirectTarget(of response: HTTPResponse, for request: HTTPRequest) throws(TransportError) -> HTTPURL? {
+    package static func redirectTarget(of response: HTTPResponse, for request: HTTPRequest) throws(TransportError) -> HTTPURL? {
         guard [301, 302, 303, 307, 308].contains(response.status) else { return nil }
         let what = "\(request.method) \(request.url) answered \(response.status)"
         guard let location = response.header("Location"), !location.isEmpty else {

@@ -24,8 +24,8 @@ public struct RequestTimeouts: Sendable, Hashable {
 
 /// One TCP connection, optionally under TLS, speaking HTTP/1.1 with keep-alive.
 /// Used by one thread at a time: the pool hands it out exclusively.
-final class HTTPConnection: @unchecked Sendable {
-    let origin: String
+package final class HTTPConnection: @unchecked Sendable {
+    package let origin: String
     private let descriptor: Int32
     private let tls: OpaquePointer?
     private var buffer = [UInt8](repeating: 0, count: 65536)
@@ -37,8 +37,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// What a response may cost, whatever the server sends: upload APIs answer in a few kilobytes,
     /// so a head, a body or a run of `1xx` answers beyond these is refused, not buffered.
-    static let maximumHead = 64 << 10
-    static let maximumInformational = 16
+    package static let maximumHead = 64 << 10
+    package static let maximumInformational = 16
     /// The current request's `maximumResponseBody`.
     private var maximumBody = 16 << 20
 
@@ -62,12 +62,12 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Makes a blocked `send`/`recv` on this connection return (from another thread): the
     /// descriptor stays open, so it cannot be reused for another file meanwhile.
-    func interrupt() {
+    package func interrupt() {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     /// Connects to `url`'s server, or through `proxy`: to the proxy, with a `CONNECT` tunnel for https.
-    static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext, proxy: ProxyServer? = nil,
+    package static func open(to url: HTTPURL, timeouts: RequestTimeouts, tlsContext: TLSContext, proxy: ProxyServer? = nil,
                      resolver: any NameResolver = SystemNameResolver(),
                      cancellation: TransferCancellation? = nil) throws(TransportError) -> HTTPConnection {
         let server = proxy?.url ?? url
@@ -185,7 +185,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Whether the server closed this idle connection (readable with nothing, or EOF): then it is
     /// not reused, which would fail the next request for nothing.
-    var isStale: Bool {
+    package var isStale: Bool {
         if bufferEnd > bufferStart { return true }
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&poller, 1, 0) != 0
@@ -197,7 +197,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// With `continueWait`, the head carries `Expect: 100-continue` and the body waits up to that
     /// long for the server's `100 Continue`: a final answer instead (a refusal, a redirect) comes
     /// back without the body ever going out, and the connection is not reused.
-    func exchange(_ request: HTTPRequest, continueWait: Double? = nil, onSent: (Int64) -> Void) throws(TransportError) -> HTTPResponse {
+    package func exchange(_ request: HTTPRequest, continueWait: Double? = nil, onSent: (Int64) -> Void) throws(TransportError) -> HTTPResponse {
         reusable = false
         // A CR or LF in the target or a header would end the line and let the rest inject headers.
         for text in [request.method, request.url.target] + request.headers.flatMap({ [$0.name, $0.value] })
@@ -248,8 +248,8 @@ final class HTTPConnection: @unchecked Sendable {
             try writeAll(bytes)
             onSent(Int64(bytes.count))
         case .file(let path, let offset, let length):
-            let file: ArtifactFile
-            do { file = try ArtifactFile.open(path) } catch { throw TransportError(reason: .protocolViolation, detail: error.message) }
+            let file: PositionedFile
+            do { file = try PositionedFile.open(path) } catch { throw TransportError(reason: .protocolViolation, detail: error.description) }
             defer { file.close() }
             if tls == nil {
                 // Plain TCP: on Linux the kernel copies from the page cache to the socket (no user-space copy).
@@ -272,7 +272,7 @@ final class HTTPConnection: @unchecked Sendable {
                 let wanted = Int(min(Int64(block.count), length - sent))
                 let count: Int
                 do { count = try file.read(into: &block, count: wanted, at: offset + sent) } catch {
-                    throw TransportError(reason: .protocolViolation, detail: error.message)
+                    throw TransportError(reason: .protocolViolation, detail: error.description)
                 }
                 try writeAll(block, count: count)
                 sent += Int64(count)
@@ -453,7 +453,8 @@ final class HTTPConnection: @unchecked Sendable {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    /// Without leading and trailing spaces and tabs (header values, INI lines).
+    package var trimmingSpaces: String {
         var view = Substring(self)
         while view.first == " " || view.first == "\t" { view = view.dropFirst() }
         while view.last == " " || view.last == "\t" { view = view.dropLast() }
@@ -463,10 +464,10 @@ extension String {
 
 /// An OpenSSL client context: the system's trust store (or `SSL_CERT_FILE`), TLS 1.2 or later,
 /// host name verification. Thread-safe for making sessions.
-final class TLSContext: @unchecked Sendable {
+package final class TLSContext: @unchecked Sendable {
     private let context: OpaquePointer?
 
-    init() {
+    package init() {
         OpenSSLStart.ensure()
         // OpenSSL writes to the socket itself, with no per-call flag against SIGPIPE: every SSL_* call that may write
         // runs in `StreamSocket.withoutBrokenPipeSignal`, so SIGPIPE stays as the lane set it.
@@ -480,7 +481,7 @@ final class TLSContext: @unchecked Sendable {
 
     deinit { if let context { SSL_CTX_free(context) } }
 
-    func handshake(descriptor: Int32, host: String) throws(TransportError) -> OpaquePointer {
+    package func handshake(descriptor: Int32, host: String) throws(TransportError) -> OpaquePointer {
         ERR_clear_error()
         guard let context, let session = SSL_new(context) else {
             throw TransportError(reason: .tls, detail: "cannot create a TLS session")
@@ -508,7 +509,7 @@ final class TLSContext: @unchecked Sendable {
     }
 
     /// What to do about a refused certificate, by cause: a CA bundle helps only for an unknown issuer.
-    static func hint(forVerifyResult code: Int) -> String {
+    package static func hint(forVerifyResult code: Int) -> String {
         switch Int32(code) {
         case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
             return "the certificate is for another host name: check the URL, or the server's certificate"
@@ -523,7 +524,7 @@ final class TLSContext: @unchecked Sendable {
         }
     }
 
-    static func isIPLiteral(_ host: String) -> Bool {
+    package static func isIPLiteral(_ host: String) -> Bool {
         var address = in6_addr()
         return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }

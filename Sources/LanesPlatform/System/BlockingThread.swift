@@ -1,4 +1,3 @@
-internal import LanesPlatform
 
 /// Work that blocks a thread (socket transfers) run from async code: on a thread of its own, never
 /// on the cooperative pool (two cores give it two threads), with the task's cancellation passed on

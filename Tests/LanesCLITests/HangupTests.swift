@@ -1,0 +1,50 @@
+import Foundation
+import LanesTestSupport
+import Testing
+
+/// Issue 31: SIGHUP (a closed terminal or ssh session) killed the runner with no cleanup, and the
+/// step's child kept running. It now stops the lane as SIGTERM does.
+@Suite struct HangupTests {
+    @Test func sighupStopsTheLaneRunsFinallyAndEndsTheStepsChild() throws {
+        let project = LanesProcess.temporaryDirectory("hangup")
+        defer { try? FileManager.default.removeItem(at: project) }
+        try """
+        import Lanes
+
+        let lanes = Lanefile {
+            Lane("wait", "Runs until the terminal goes") {
+                try await sh("sh", "-c", "echo $$ > step.pid; touch lane-started; exec sleep 120")
+            }
+            Finally { lane in try echo("finally \\(lane) ran") }
+        }
+
+        """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let lanes = LanesProcess()
+        #expect(try lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
+        let running = try lanes.start(["wait"], in: project)
+        let marker = project.appendingPathComponent("lane-started").path
+        #expect(waitUntil(timeout: 120) { FileManager.default.fileExists(atPath: marker) }, "the lane started")
+        let pidText = try String(contentsOf: project.appendingPathComponent("step.pid"), encoding: .utf8)
+        let step = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(running.process.processIdentifier, SIGHUP)
+        // The runner ends its step before it exits; a runner killed outright leaves the sleep,
+        // which holds no pipe of this test (its output goes to the runner's own pipe).
+        let ended = waitUntil(timeout: 30) { !isRunning(step) }
+        if !ended { kill(step, SIGKILL) }
+        let result = running.finish()
+        #expect(ended, "the step's child outlived SIGHUP of its lane")
+        #expect(result.status == 130, "\(result.output)")
+        #expect(result.standardOutput.contains("finally wait ran"), "\(result.output)")
+        #expect(result.standardError.contains("interrupted by a signal"), "\(result.standardError)")
+    }
+
+    /// Alive and not a zombie waiting for init.
+    private func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/stat") else { return false }
+        defer { try? handle.close() }
+        let stat = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import LanesPlatform
+import Testing
+@testable import LanesRuntime
+
+/// Issue 31: SIGHUP stops a lane as SIGTERM does, unless lanes was started with it ignored
+/// (`nohup`), which asks for the lane to outlive the terminal.
+@Suite struct HangupSignalTests {
+    @Test func sighupIsAStopSignalUnlessItWasIgnoredAtStart() {
+        #expect(InterruptibleTask.stopSignals(hangupIgnored: false) == [SIGINT, SIGTERM, SIGHUP])
+        #expect(InterruptibleTask.stopSignals(hangupIgnored: true) == [SIGINT, SIGTERM])
+    }
+
+    /// SIGWINCH's default action is to do nothing, so the test process loses nothing while it is
+    /// ignored for a moment.
+    @Test func anIgnoredSignalIsSeenAsIgnored() {
+        #expect(!SignalHandler.isIgnored(SIGWINCH))
+        signal(SIGWINCH, SIG_IGN)
+        #expect(SignalHandler.isIgnored(SIGWINCH))
+        signal(SIGWINCH, SIG_DFL)
+        #expect(!SignalHandler.isIgnored(SIGWINCH))
+    }
+}
