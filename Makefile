@@ -42,18 +42,22 @@ APT_PACKAGES += ruby  # evaluates Formula/lanes.rb against a stand-in for Homebr
 PIP_PACKAGES += selenium
 PIP_PACKAGES += botocore  # the STS stand-in checks lanes' AssumeRole signatures with botocore's own signer (awscli 1.46 no longer pulls it in)
 PIP_PACKAGES += openapi-core  # the local App Store Connect validates lanes' requests against Apple's OpenAPI description
+# Android's tools from Debian as independent references: aapt compiles real APKs (against the framework's
+# resources) and reads them back (`aapt dump badging`), protoc writes and reads a bundle's protobuf manifest,
+# zipalign and apksigner sign and verify for sign_apk.
+APT_PACKAGES += aapt android-framework-res protobuf-compiler zipalign apksigner
 # The tests find the virtual environment's python3 and tools first.
 TEST_PATH := $(CURDIR)/$(VENV)/bin:$$PATH
 
 # Modules a compiled Lanefile loads (built with library evolution; see Package.swift).
-LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesWire LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesHTTP LanesUpload LanesAppStoreConnect LanesMatch
+LANEFILE_MODULES := Lanes LanesRuntime LanesPlatform LanesWire LanesCron LanesXcode LanesSigning LanesGit LanesBuild LanesHTTP LanesUpload LanesAppStoreConnect LanesMatch LanesGooglePlay
 
 # Rewrites the generated Lanefile step functions and docs/steps.md from the step declarations.
 .PHONY: generate
 generate:
 	$(SWIFT) run StepCodegen
 
-.PHONY: all deps test-deps venv build build-tests typecheck-darwin test demo install install-files dist dist-files bench bench-install bench-startup bench-history bench-lanefile-compile bench-lanefile-scale bench-packages bench-cli bench-upload deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import bench-import-size clean
+.PHONY: all deps test-deps venv build build-tests typecheck-darwin test demo install install-files dist dist-files bench bench-install bench-startup bench-history bench-lanefile-compile bench-lanefile-scale bench-packages bench-cli bench-upload bench-google-play deps-upload-servers bench-signing bench-cron fuzz-cron bench-xcode bench-git bench-schedule bench-buildlog bench-redaction fuzz-redaction bench-archive bench-import bench-import-size clean
 
 all: build
 
@@ -135,7 +139,8 @@ ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTe
 PARALLEL_LIMIT ?= 900
 test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
-	@status=0; PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || status=$$?; \
+	@status=0; rm -f .build/test-status; { PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)' || echo $$? > .build/test-status; } 2>&1 | tee .build/test-parallel.log; \
+	[ ! -f .build/test-status ] || { status=$$(cat .build/test-status); rm -f .build/test-status; Tools/unfinished-tests.sh .build/test-parallel.log; }; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
 		echo "make test: the parallel suites stalled for $(PARALLEL_LIMIT) s (a harness hang, not a test failure): running them once more"; \
 		PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'; \
@@ -324,6 +329,13 @@ bench-upload: test-deps deps-upload-servers
 	$(SWIFT) build -c release --product lanes-tool
 	$(SWIFT) build -c release --product UploadBenchmark
 	PATH="$(TEST_PATH)" .build/release/UploadBenchmark --lanes .build/release/lanes-tool
+
+# A 2 GiB sparse .aab through Google's resumable protocol to the local Google Play: lanes beside curl -T,
+# failing unless lanes' peak memory stays flat from 32 MiB to 2 GiB.
+bench-google-play: test-deps
+	$(SWIFT) build -c release --product lanes-tool
+	$(SWIFT) build -c release --product GooglePlayUploadBenchmark
+	PATH="$(TEST_PATH)" .build/release/GooglePlayUploadBenchmark --lanes .build/release/lanes-tool
 
 clean:
 	rm -rf .build

@@ -57,18 +57,20 @@ let package = Package(
         .target(name: "LanesUpload", dependencies: ["COpenSSL", "CMD5Lanes", "LanesHTTP", "LanesPlatform"], swiftSettings: resilient),
         // App Store Connect's REST API (JWT, pages, retries, Apple's errors) over the HTTP client.
         .target(name: "LanesAppStoreConnect", dependencies: ["LanesHTTP", "LanesUpload", "LanesPlatform"], swiftSettings: resilient),
+        // The Google Play Developer API (service-account tokens, edits, tracks, listings, resumable uploads) over the HTTP client.
+        .target(name: "LanesGooglePlay", dependencies: ["LanesHTTP", "LanesUpload", "LanesPlatform"], swiftSettings: resilient),
         // Steps, their catalog, the runner and the Lanefile DSL: everything but the generated step functions.
         .target(
             name: "LanesRuntime",
             dependencies: [
                 "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesPlatform", "LanesWire", "LanesBuild", "LanesHTTP", "LanesUpload", "LanesAppStoreConnect", "LanesMatch",
-                .product(name: "Logging", package: "swift-log"),
+                "LanesGooglePlay", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: resilient
         ),
         // The module a Lanefile imports: the runtime re-exported and the step functions StepCodegen writes.
         .target(name: "Lanes", dependencies: ["LanesRuntime", "LanesWire", "LanesCron", "LanesXcode", "LanesSigning", "LanesGit", "LanesBuild", "LanesHTTP", "LanesUpload",
-                                              "LanesAppStoreConnect", "LanesMatch"],
+                                              "LanesAppStoreConnect", "LanesMatch", "LanesGooglePlay"],
                 swiftSettings: resilient),
         // `lanes doctor`'s checks (toolchain, signing expiry, secrets), shared with the daemon's expiry watch and the web page.
         .target(name: "LanesDoctor", dependencies: ["LanesSigning", "LanesGit", "LanesPlatform"]),
@@ -109,6 +111,7 @@ let package = Package(
         .executableTarget(name: "RedactionBenchmark", dependencies: ["LanesRuntime", "LanesPlatform"], path: "Benchmarks/RedactionBenchmark"),
         .executableTarget(name: "RedactionFuzz", dependencies: ["Lanes"], path: "Benchmarks/RedactionFuzz"),
         .executableTarget(name: "UploadBenchmark", dependencies: ["LanesUpload", "LanesHTTP", "LanesPlatform"], path: "Benchmarks/UploadBenchmark"),
+        .executableTarget(name: "GooglePlayUploadBenchmark", dependencies: ["LanesGooglePlay", "LanesHTTP", "LanesUpload", "LanesPlatform"], path: "Benchmarks/GooglePlayUploadBenchmark"),
         .executableTarget(name: "GitBenchmark", dependencies: ["LanesGit", "LanesPlatform"], path: "Benchmarks/GitBenchmark"),
         .executableTarget(name: "BuildLogBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/BuildLogBenchmark"),
         .executableTarget(name: "ArchiveBenchmark", dependencies: ["LanesBuild", "LanesPlatform"], path: "Benchmarks/ArchiveBenchmark"),
@@ -132,6 +135,8 @@ let package = Package(
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesHTTP", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
         .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
+        .testTarget(name: "LanesGooglePlayTests", dependencies: ["LanesTestSupport", "LanesGooglePlay", "LanesHTTP", "LanesUpload", "LanesBuild", "Lanes", "LanesPlatform"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "LanesMatchTests", dependencies: ["LanesTestSupport", "LanesMatch", "LanesSigning", "LanesGit", "LanesHTTP", "LanesUpload", "Lanes", "LanesPlatform"], exclude: ["match_format.py"]),
     ]
 )

@@ -17,7 +17,8 @@ do {
     }
 } catch let error as any ClassifiedError {
     // Every module's errors have the one shape: message, hint, and a kind that picks the exit status.
-    TextOutput.standardError(Redactor()).writeLine("error: \(error.shapedDescription)")
+    // A message may quote a server, a file or a tool: its control characters are shown, not obeyed.
+    TextOutput.standardError(Redactor()).writeLine("error: \(TerminalText.visible(error.shapedDescription, keepingLineBreaks: true))")
     exit(error.lanesKind.exitStatus)
 } catch {
     LanesCommand.exit(withError: error)

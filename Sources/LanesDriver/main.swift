@@ -23,12 +23,13 @@ do {
         try driver.run()
     }
 } catch let error as DriverError {
-    if !error.message.isEmpty { writeStandardError("error: \(error.shapedDescription)") }
+    // Messages carry outside text (the compiler's diagnostics quote the Lanefile): shown, not obeyed.
+    if !error.message.isEmpty { writeStandardError("error: \(TerminalText.visible(error.shapedDescription, keepingLineBreaks: true))") }
     exit(error.exitStatus)
 } catch let error as any ClassifiedError {
-    writeStandardError("error: \(error.shapedDescription)")
+    writeStandardError("error: \(TerminalText.visible(error.shapedDescription, keepingLineBreaks: true))")
     exit(error.lanesKind.exitStatus)
 } catch {
-    writeStandardError("error: \(error)")
+    writeStandardError("error: \(TerminalText.visible("\(error)", keepingLineBreaks: true))")
     exit(ErrorKind.configuration.exitStatus)
 }

@@ -52,6 +52,7 @@ public final class HTTPClient: Sendable {
         var current = request
         for _ in 0...Self.maximumRedirects {
             let response = try sendRetrying(current, progress: progress)
+            guard current.followsRedirects else { return response }
             guard let next = try Self.redirectTarget(of: response, for: current) else { return response }
             current.url = next
         }

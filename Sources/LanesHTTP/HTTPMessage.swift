@@ -28,6 +28,9 @@ public struct HTTPRequest: Sendable {
     /// The largest response body accepted: API answers are small, so 16 MiB unless the caller asked
     /// for a download (S3's GetObject), which sets its own.
     public var maximumResponseBody: Int = 16 << 20
+    /// Whether a 307/308 is followed. Google's resumable uploads answer an unfinished upload with
+    /// `308 Resume Incomplete` (no Location): their chunks set this to false and read the 308 themselves.
+    public var followsRedirects = true
 
     public init(method: String, url: HTTPURL, headers: [(name: String, value: String)] = [], body: RequestBody = .empty,
                 idempotent: Bool? = nil) {

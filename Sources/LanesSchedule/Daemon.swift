@@ -36,7 +36,9 @@ public final class Daemon {
     /// History writes that failed (full disk, read-only or locked database), retried in order
     /// before anything else; while any is left no new run starts (a run is recorded before it runs).
     private var pendingWrites: [(what: String, write: () throws(HistoryStoreError) -> Void)] = []
-    private var writeRetryDelay: Double = 0
+    /// While the history cannot be written: when to try again, and the pause that doubles after
+    /// each failed try (1 s up to 60 s). Said once when it starts and once when it ends.
+    private var historyRetry: (at: Double, delay: Double)?
 
     public init(store: HistoryStore, logDirectory: String, clock: any CronClock, defaultZone: any CronTimeZone,
                 policy: SchedulePolicy = SchedulePolicy(), poller: (any ChangePoller)?, events: any DaemonEventSource,
@@ -64,17 +66,18 @@ public final class Daemon {
         }
         report("scheduling \(scheduler.lanes.count) lane(s); state in \(store.path)")
         while true {
-            // A run is recorded before it starts: while the history cannot be written, nothing starts.
-            if flushWrites() {
+            // A run is recorded before it starts: while the history cannot be written, nothing
+            // starts, and the write is tried again only when its pause is over.
+            if historyRetry.map({ clock.now().secondsSince1970 >= $0.at }) ?? true, flushWrites() {
                 startDueRuns()
                 startPolls()
                 collectPolls()
             }
-            var next = [scheduler.nextWake()?.secondsSince1970, polls.earliestStart.map { $0 + pollDeadline }].compactMap { $0 }.min()
-            if writeRetryDelay > 0 {
-                let retry = clock.now().secondsSince1970 + writeRetryDelay
-                if next.map({ $0 > retry }) ?? true { next = retry }
-            }
+            let pollWake = polls.earliestStart.map { $0 + pollDeadline }
+            // Due runs wait for the history: while it fails, the retry (not a due instant already
+            // past) is what wakes the loop.
+            let next = historyRetry.map { retry in [retry.at, pollWake].compactMap { $0 }.min() }
+                ?? [scheduler.nextWake()?.secondsSince1970, pollWake].compactMap { $0 }.min()
             events.wake(at: next)
             for event in events.next() {
                 switch event {
@@ -90,36 +93,52 @@ public final class Daemon {
         }
     }
 
-    /// Records `write` in the history now, or keeps it for a retry when the history cannot be written.
+    /// Records `write` in the history now, or keeps it for a retry when the history cannot be written
+    /// (then it waits for the retry, in order, with the writes before it).
     private func record(_ what: String, _ write: @escaping () throws(HistoryStoreError) -> Void) {
         pendingWrites.append((what, write))
-        flushWrites()
+        if historyRetry == nil { flushWrites() }
     }
 
     /// Retries the writes that failed, oldest first; true when none is left. The daemon keeps
-    /// scheduling (and reaping) meanwhile, and says so on every failed retry.
+    /// reaping meanwhile.
     @discardableResult
     private func flushWrites() -> Bool {
+        var wrote = false
         while let first = pendingWrites.first {
             do { try first.write() } catch {
                 writeFailed(error, while: first.what)
                 return false
             }
             pendingWrites.removeFirst()
+            wrote = true
         }
-        if writeRetryDelay > 0 { report("the run history can be written again; every delayed record is written") }
-        writeRetryDelay = 0
+        if wrote { historyWritten() }
         return true
     }
 
+    /// A write worked: if the history was failing, it is said once that it works again.
+    private func historyWritten() {
+        guard historyRetry != nil else { return }
+        historyRetry = nil
+        report("the run history can be written again; every delayed record is written")
+    }
+
+    /// Says once that the history cannot be written (not on every retry: a read-only or full
+    /// disk would otherwise fill the log), and backs off: 1 s, 2 s, 4 s... up to 60 s between tries.
     private func writeFailed(_ error: HistoryStoreError, while what: String) {
-        writeRetryDelay = min(max(writeRetryDelay * 2, 1), 60)
-        report("ERROR: cannot write the run history (\(error)) while \(what); \(pendingWrites.count) record(s) kept, no new run starts until it works; retrying in \(Int(writeRetryDelay)) s")
+        let delay = historyRetry.map { min($0.delay * 2, 60) } ?? 1
+        if historyRetry == nil {
+            report("ERROR: cannot write the run history (\(error)) while \(what); \(pendingWrites.count) record(s) kept, no new run starts until it works; retrying, less and less often (up to every 60 s), and saying when it works again")
+        }
+        historyRetry = (clock.now().secondsSince1970 + delay, delay)
     }
 
     private func startDueRuns() {
         do throws(HistoryStoreError) {
-            start(try scheduler.takeDueRuns())
+            let due = try scheduler.takeDueRuns()
+            historyWritten()
+            start(due)
         } catch {
             // Nothing was recorded, so nothing starts: the due runs are decided on the retry.
             writeFailed(error, while: "recording due runs")

@@ -97,8 +97,9 @@ public final class TerminalProgressBar: ProgressReporter {
     }
 }
 
-enum ByteCount {
-    static func text(_ bytes: Int64) -> String {
+/// A byte count for people: "1.4 GB" (powers of 1000, as the progress lines say).
+public enum ByteCount {
+    public static func text(_ bytes: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var value = Double(bytes)
         var unit = 0

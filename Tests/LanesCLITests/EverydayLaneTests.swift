@@ -235,6 +235,7 @@ import Testing
         }
         let types = names.map { $0.replacing("Optional<", with: "").replacing("Array<", with: "").replacing(">", with: "")
             .replacing("?", with: "").replacing("[", with: "").replacing("]", with: "") }
+            .flatMap { $0.components(separatedBy: ": ") }  // a dictionary's key and value types (`[String: String]`)
         let unique = Set(types).subtracting(["", "Void"]).sorted()
         #expect(unique.contains("ExportOptions") && unique.contains("GitTag") && unique.contains("TestRunResult"))
         try """

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import LanesPlatform
+@testable import LanesPlatform
 import LanesTestSupport
 @testable import LanesRuntime
 
@@ -37,11 +37,12 @@ import LanesTestSupport
         var text: String { received.withLock { String(decoding: $0, as: UTF8.self) } }
         var readCount: Int { reads.withLock { $0 } }
 
-        /// Waits until `condition` holds for what arrived, up to `limit` (a bound for a broken
-        /// build, not a duration the test relies on).
-        func wait(upTo limit: Duration = .seconds(120), until condition: (String) -> Bool) async throws -> Bool {
-            let deadline = ContinuousClock.now + limit
-            while ContinuousClock.now < deadline {
+        /// Waits until `condition` holds for what arrived, for at most `polls` looks a millisecond
+        /// apart (a bound for a broken build, not a duration the test relies on). Counted in looks,
+        /// not on a clock: while other suites hold every thread of the cooperative pool neither this
+        /// loop nor the child's task runs, and a wall-clock deadline would expire before either did.
+        func wait(polls: Int = 120_000, until condition: (String) -> Bool) async throws -> Bool {
+            for _ in 0..<polls {
                 if condition(text) { return true }
                 try await Task.sleep(for: .milliseconds(1))
             }
@@ -191,7 +192,7 @@ final class Counter: Sendable {
         let pieces: [String] = ["a", "\t", "\u{1B}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\u{A0}", "é", "€", "𝄞", "\u{C2}"]
         for _ in 0..<2000 {
             let text = (0..<Int(generator.next() % 8)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
-            let onBytes = Array(text.utf8).withUnsafeBufferPointer(TerminalText.containsControl)
+            let onBytes = Array(text.utf8).withUnsafeBufferPointer { TerminalText.containsControl($0) }
             #expect(onBytes == text.unicodeScalars.contains(where: TerminalText.isControl), "seed \(seed): \(text.debugDescription)")
         }
     }

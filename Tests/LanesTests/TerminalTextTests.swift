@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import LanesRuntime
+@testable import LanesPlatform
 
 /// Issue 21: control characters from build logs and .ipa metadata never reach the terminal raw.
 @Suite struct TerminalTextTests {

@@ -34,6 +34,8 @@ struct DeliveryServiceTests {
         #expect(receipt.location == "projects/123456789012/apps/1:123456789012:ios:0a1b2c3d4e5f6789/releases/r-1")
         let log = try services.log()
         #expect(log.errors.isEmpty, "\(log.errors)")
+        // Each Firebase request was also checked against Google's discovery document, where it is at hand.
+        #expect(try services.validatedAgainstDiscovery() == FileManager.default.fileExists(atPath: FakeDeliveryServices.firebaseDiscovery))
         let upload = try #require(log.events.first { $0["event"] as? String == "firebase-upload" })
         #expect(upload["sha256"] as? String == (try TestFiles.sha256(of: file)))
         #expect(upload["fileName"] as? String == "App.ipa")
@@ -110,6 +112,19 @@ struct FakeDeliveryServices: Sendable {
         let response = try client.send(HTTPRequest(method: "GET", url: try #require(HTTPURL(base + "/_log"))))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         return (document["log"] as? [[String: Any]] ?? [], document["errors"] as? [String] ?? [])
+    }
+
+    /// ../shared/googleplay/firebaseappdistribution.v1.json beside the repository (or under $LANES_SHARED_DIR).
+    static var firebaseDiscovery: String {
+        let shared = ProcessInfo.processInfo.environment["LANES_SHARED_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? TestServers.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared").path
+        return shared + "/googleplay/firebaseappdistribution.v1.json"
+    }
+
+    func validatedAgainstDiscovery() throws -> Bool {
+        let response = try HTTPClient().send(HTTPRequest(method: "GET", url: try #require(HTTPURL(base + "/_log"))))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        return document["validated"] as? Bool ?? false
     }
 
     func otherRSAKey() throws -> String { try generate(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]) }

@@ -71,6 +71,9 @@ def reset(config):
         "screenshotSets": config.get("screenshotSets", []), "screenshots": config.get("screenshots", []),
         "screenshotPolls": config.get("screenshotPolls", 0), "inHouse": config.get("inHouse", False),
         "betaDetails": config.get("betaDetails", {}), "screenshotFailure": config.get("screenshotFailure"),
+        # An error answer for one path, as a server (or a proxy in front of it) might word it: its
+        # detail may hold terminal escapes, or echo the request's bearer token back.
+        "failure": config.get("failure"),
     }
     fake_signing_portal.reset(state, config)
 
@@ -234,6 +237,13 @@ class Handler(JSONHandler):
         parts = path.strip("/").split("/")
         if self.throttled(path):
             return
+        failure = state["failure"]
+        if failure and failure["path"] == path:
+            detail = failure.get("detail", "")
+            if failure.get("echoToken"):
+                detail += " (request token: " + self.headers.get("Authorization", "")[len("Bearer "):] + ")"
+            return self.apple_error(failure.get("status", 403), failure.get("code", "FORBIDDEN_ERROR"),
+                                    failure.get("title", "This request is forbidden for security reasons"), detail)
         if fake_signing_portal.route(self, state, method, path, body):
             return
         if state["conflict"] == path and method == "POST":

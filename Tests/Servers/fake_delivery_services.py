@@ -3,7 +3,10 @@
 upload tests. It implements the documented endpoints, checks every request it receives (JWTs with
 PyJWT + cryptography, an implementation independent of lanes' OpenSSL code; JSON bodies field by
 field; checksums of the bytes it got), answers 400 with the reason when a check fails, and records
-what it saw at GET /_log. (App Store Connect's stand-in is fake_app_store_connect.py.)
+what it saw at GET /_log. Firebase requests are also checked against Google's discovery document
+(../shared/googleplay/firebaseappdistribution.v1.json beside the repository, through discovery.py):
+method, path and its parameters' patterns, query parameters, body schema, the media upload protocol.
+(App Store Connect's stand-in is fake_app_store_connect.py, Google Play's fake_google_play.py.)
 
     fake_delivery_services.py BASE [OWNER_PID]   writes BASE/port and BASE/google.pem (RSA)
 """
@@ -11,6 +14,7 @@ import hashlib, json, os, sys, threading, urllib.parse
 
 import jwt
 
+from discovery import Discovery, Invalid as Undescribed
 from fake_server_common import JSONHandler, serve, write_key
 
 BASE = sys.argv[1]
@@ -21,6 +25,9 @@ os.makedirs(BASE, exist_ok=True)
 rsa_key = write_key(BASE, "google.pem", "rsa")
 
 CLIENT_EMAIL = "lanes-ci@example-project.iam.gserviceaccount.com"
+DISCOVERY = os.path.join(os.environ.get("LANES_SHARED_DIR") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared"),
+                         "googleplay/firebaseappdistribution.v1.json")
+firebase_api = Discovery(DISCOVERY) if os.path.exists(DISCOVERY) else None
 lock = threading.Lock()
 state = {"log": [], "errors": [], "tokens": set(), "releases": {}, "polls": {}}
 
@@ -46,7 +53,7 @@ class Handler(JSONHandler):
             body = self.read_body()
             if method == "GET" and url.path == "/_log":
                 with lock:
-                    return self.answer(200, {"log": state["log"], "errors": state["errors"]})
+                    return self.answer(200, {"log": state["log"], "errors": state["errors"], "validated": firebase_api is not None})
             if url.path == "/token":
                 return self.token(method, body)
             return self.firebase(method, url, body)
@@ -94,6 +101,12 @@ class Handler(JSONHandler):
     def firebase(self, method, url, body):
         self.bearer()
         path = url.path
+        if firebase_api is not None:
+            query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
+            try:
+                firebase_api.check_request(method, path, query, {k: v for k, v in self.headers.items()}, body)
+            except Undescribed as error:
+                raise Invalid(f"not as Google's discovery document describes it: {error}")
         if method == "POST" and path.startswith("/upload/v1/projects/") and path.endswith("/releases:upload"):
             check(self.headers.get("X-Goog-Upload-Protocol") == "raw", "X-Goog-Upload-Protocol must be raw")
             check(self.headers.get("X-Goog-Upload-File-Name"), "X-Goog-Upload-File-Name missing")

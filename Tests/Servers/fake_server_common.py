@@ -1,6 +1,6 @@
 """What lanes' Python stand-ins for remote services share: the private keys they write for lanes to
 sign with, JSON answers, the port file lanes waits for, and the watchdog that ends a server whose
-test process died. Imported by fake_app_store_connect.py and fake_delivery_services.py."""
+test process died. Imported by fake_app_store_connect.py, fake_delivery_services.py and fake_google_play.py."""
 import json, os, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -38,9 +38,12 @@ class JSONHandler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-def serve(handler, base, owner):
-    """Listens on 127.0.0.1 (a free port), writes BASE/port atomically, exits when process OWNER does."""
+def serve(handler, base, owner, on_bound=None):
+    """Listens on 127.0.0.1 (a free port), calls ON_BOUND(port) (files that name the address), writes
+    BASE/port atomically, exits when process OWNER does."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    if on_bound is not None:
+        on_bound(server.server_address[1])
     with open(os.path.join(base, "port.tmp"), "w") as handle:
         handle.write(str(server.server_address[1]))
     os.replace(os.path.join(base, "port.tmp"), os.path.join(base, "port"))

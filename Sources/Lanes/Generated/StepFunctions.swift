@@ -591,6 +591,169 @@ public func gradle(
     ])
 }
 
+/// Run a Gradle task (task + Flavor + BuildType) with ./gradlew; returns the APKs and AABs it wrote.
+///
+/// The `gradle` step (alias `build_android_app`); `lanes actions gradle` documents it.
+/// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
+/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
+/// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
+/// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
+/// - Parameter projectDir: The Gradle project's root folder (environment FL_GRADLE_PROJECT_DIR; default .)
+/// - Parameter gradlePath: The Gradle program; relative to project_dir (default ./gradlew) (environment FL_GRADLE_PATH)
+/// - Parameter properties: Project properties as name=value (-Pname=value); secret-looking ones go through ORG_GRADLE_PROJECT_name instead (default )
+/// - Parameter systemProperties: JVM system properties as name=value (-Dname=value) (default )
+/// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func buildAndroidApp(
+    task: String? = nil,
+    flavor: String? = nil,
+    buildType: String? = nil,
+    tasks: [String]? = nil,
+    flags: String? = nil,
+    projectDir: String? = nil,
+    gradlePath: String? = nil,
+    properties: [String]? = nil,
+    systemProperties: [String]? = nil,
+    serial: String? = nil,
+    timeout: Double? = nil
+) async throws -> GradleResult {
+    try await runStep(Gradle.self, [
+        "task": task,
+        "flavor": flavor,
+        "build_type": buildType,
+        "tasks": tasks,
+        "flags": flags,
+        "project_dir": projectDir,
+        "gradle_path": gradlePath,
+        "properties": properties,
+        "system_properties": systemProperties,
+        "serial": serial,
+        "timeout": timeout,
+    ])
+}
+
+/// Run a Gradle task (task + Flavor + BuildType) with ./gradlew; returns the APKs and AABs it wrote.
+///
+/// The `gradle` step (alias `assemble`); `lanes actions gradle` documents it.
+/// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
+/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
+/// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
+/// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
+/// - Parameter projectDir: The Gradle project's root folder (environment FL_GRADLE_PROJECT_DIR; default .)
+/// - Parameter gradlePath: The Gradle program; relative to project_dir (default ./gradlew) (environment FL_GRADLE_PATH)
+/// - Parameter properties: Project properties as name=value (-Pname=value); secret-looking ones go through ORG_GRADLE_PROJECT_name instead (default )
+/// - Parameter systemProperties: JVM system properties as name=value (-Dname=value) (default )
+/// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func assemble(
+    task: String? = nil,
+    flavor: String? = nil,
+    buildType: String? = nil,
+    tasks: [String]? = nil,
+    flags: String? = nil,
+    projectDir: String? = nil,
+    gradlePath: String? = nil,
+    properties: [String]? = nil,
+    systemProperties: [String]? = nil,
+    serial: String? = nil,
+    timeout: Double? = nil
+) async throws -> GradleResult {
+    try await runStep(Gradle.self, [
+        "task": task,
+        "flavor": flavor,
+        "build_type": buildType,
+        "tasks": tasks,
+        "flags": flags,
+        "project_dir": projectDir,
+        "gradle_path": gradlePath,
+        "properties": properties,
+        "system_properties": systemProperties,
+        "serial": serial,
+        "timeout": timeout,
+    ])
+}
+
+/// Run a Gradle task (task + Flavor + BuildType) with ./gradlew; returns the APKs and AABs it wrote.
+///
+/// The `gradle` step (alias `bundle`); `lanes actions gradle` documents it.
+/// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
+/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
+/// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
+/// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
+/// - Parameter projectDir: The Gradle project's root folder (environment FL_GRADLE_PROJECT_DIR; default .)
+/// - Parameter gradlePath: The Gradle program; relative to project_dir (default ./gradlew) (environment FL_GRADLE_PATH)
+/// - Parameter properties: Project properties as name=value (-Pname=value); secret-looking ones go through ORG_GRADLE_PROJECT_name instead (default )
+/// - Parameter systemProperties: JVM system properties as name=value (-Dname=value) (default )
+/// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func bundle(
+    task: String? = nil,
+    flavor: String? = nil,
+    buildType: String? = nil,
+    tasks: [String]? = nil,
+    flags: String? = nil,
+    projectDir: String? = nil,
+    gradlePath: String? = nil,
+    properties: [String]? = nil,
+    systemProperties: [String]? = nil,
+    serial: String? = nil,
+    timeout: Double? = nil
+) async throws -> GradleResult {
+    try await runStep(Gradle.self, [
+        "task": task,
+        "flavor": flavor,
+        "build_type": buildType,
+        "tasks": tasks,
+        "flags": flags,
+        "project_dir": projectDir,
+        "gradle_path": gradlePath,
+        "properties": properties,
+        "system_properties": systemProperties,
+        "serial": serial,
+        "timeout": timeout,
+    ])
+}
+
+/// Align and sign an APK with zipalign and apksigner, then verify the signature.
+///
+/// The `sign_apk` step; `lanes actions sign_apk` documents it.
+/// - Parameter apkPath: The APK to sign (default: the lane's last gradle APK) (environment SIGN_APK_PATH)
+/// - Parameter signedAPKPath: Where the signed APK goes (default: beside it, -signed.apk) (environment SIGN_APK_SIGNED_PATH)
+/// - Parameter keystorePath: The keystore (JKS or PKCS#12) (environment SIGN_APK_KEYSTORE_PATH)
+/// - Parameter alias: The key's alias in the keystore (environment SIGN_APK_ALIAS)
+/// - Parameter storepass: The keystore's password (environment SIGN_APK_STOREPASS; secret)
+/// - Parameter keypass: The key's password (default: the keystore's) (environment SIGN_APK_KEYPASS; secret)
+/// - Parameter zipalign: Align the APK with zipalign before signing (environment SIGN_APK_ZIPALIGN; default true)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func signApk(
+    apkPath: String? = nil,
+    signedAPKPath: String? = nil,
+    keystorePath: String? = nil,
+    alias: String? = nil,
+    storepass: Secret? = nil,
+    keypass: Secret? = nil,
+    zipalign: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> SignedAPK {
+    try await runStep(SignAPK.self, [
+        "apk_path": apkPath,
+        "signed_apk_path": signedAPKPath,
+        "keystore_path": keystorePath,
+        "alias": alias,
+        "storepass": storepass,
+        "keypass": keypass,
+        "zipalign": zipalign,
+        "timeout": timeout,
+    ])
+}
+
 /// Resolve a Swift package's dependencies (swift package resolve).
 ///
 /// The `swift_package_resolve` step; `lanes actions swift_package_resolve` documents it.
@@ -1280,6 +1443,340 @@ public func uploadToAppStore(
         "wait_processing_interval": waitProcessingInterval,
         "wait_processing_timeout_duration": processingTimeout,
         "dry_run": dryRun,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload Android bundles or APKs, release notes and store listings to Google Play in one edit.
+///
+/// The `upload_to_play_store` step; `lanes actions upload_to_play_store` documents it.
+/// - Parameter packageName: The app's package name (default: read from the first bundle or APK) (environment SUPPLY_PACKAGE_NAME)
+/// - Parameter jsonKey: The service account's JSON key file (environment SUPPLY_JSON_KEY)
+/// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
+/// - Parameter aab: The .aab to upload (default: the lane's last gradle bundle, else supply's: the last *.aab here) (environment SUPPLY_AAB)
+/// - Parameter aabPaths: Several .aab files to upload (environment SUPPLY_AAB_PATHS; default )
+/// - Parameter apk: The .apk to upload (default: the lane's last gradle APK when it built no bundle) (environment SUPPLY_APK)
+/// - Parameter apkPaths: Several .apk files to upload (environment SUPPLY_APK_PATHS; default )
+/// - Parameter track: The track: production, beta, alpha, internal or a custom track (environment SUPPLY_TRACK; default production)
+/// - Parameter releaseStatus: completed, inProgress, halted or draft (a rollout under 1 makes it inProgress) (environment SUPPLY_RELEASE_STATUS; default completed)
+/// - Parameter rollout: The fraction of users who get the release (0 < rollout <= 1)
+/// - Parameter versionName: The release's name (default: the manifest's versionName) (environment SUPPLY_VERSION_NAME)
+/// - Parameter versionCode: The release to promote or roll out, when nothing is uploaded (environment SUPPLY_VERSION_CODE)
+/// - Parameter releaseNotes: Release notes by language ({"en-US": "..."}); over metadata_path's changelogs
+/// - Parameter metadataPath: supply's metadata folder (<locale>/title.txt, images/, changelogs/<versionCode>.txt); default fastlane/metadata/android or metadata when present (environment SUPPLY_METADATA_PATH)
+/// - Parameter mapping: A mapping.txt (deobfuscation file) for the uploaded version codes (environment SUPPLY_MAPPING)
+/// - Parameter mappingPaths: Several mapping files, one per uploaded binary (environment SUPPLY_MAPPING_PATHS; default )
+/// - Parameter skipUploadAPK: Do not upload APKs (environment SUPPLY_SKIP_UPLOAD_APK; default false)
+/// - Parameter skipUploadAAB: Do not upload bundles (environment SUPPLY_SKIP_UPLOAD_AAB; default false)
+/// - Parameter skipUploadMetadata: Do not update listings (title, descriptions, video) (environment SUPPLY_SKIP_UPLOAD_METADATA; default false)
+/// - Parameter skipUploadChangelogs: Do not take release notes from metadata_path's changelogs (environment SUPPLY_SKIP_UPLOAD_CHANGELOGS; default false)
+/// - Parameter skipUploadImages: Do not upload images (icon, feature graphic, TV banner) (environment SUPPLY_SKIP_UPLOAD_IMAGES; default false)
+/// - Parameter skipUploadScreenshots: Do not replace screenshots (environment SUPPLY_SKIP_UPLOAD_SCREENSHOTS; default false)
+/// - Parameter trackPromoteTo: Promote the track's release to this track (when nothing is uploaded) (environment SUPPLY_TRACK_PROMOTE_TO)
+/// - Parameter trackPromoteReleaseStatus: The promoted release's status (environment SUPPLY_TRACK_PROMOTE_RELEASE_STATUS; default completed)
+/// - Parameter validateOnly: Validate the edit with Google Play, then delete it: nothing is published (environment SUPPLY_VALIDATE_ONLY; default false)
+/// - Parameter changesNotSentForReview: Commit without sending the changes for review (environment SUPPLY_CHANGES_NOT_SENT_FOR_REVIEW; default false)
+/// - Parameter inAppUpdatePriority: The release's in-app update priority (0 to 5) (environment SUPPLY_IN_APP_UPDATE_PRIORITY)
+/// - Parameter versionCodesToRetain: Version codes kept in the release beside the new ones (default )
+/// - Parameter chunkSizeMiB: Resumable upload chunk size in MiB (rounded to 256 KiB) (default 8)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func uploadToPlayStore(
+    packageName: String? = nil,
+    jsonKey: String? = nil,
+    jsonKeyData: Secret? = nil,
+    aab: String? = nil,
+    aabPaths: [String]? = nil,
+    apk: String? = nil,
+    apkPaths: [String]? = nil,
+    track: String? = nil,
+    releaseStatus: PlayReleaseStatusOption? = nil,
+    rollout: Double? = nil,
+    versionName: String? = nil,
+    versionCode: Int? = nil,
+    releaseNotes: [String: String]? = nil,
+    metadataPath: String? = nil,
+    mapping: String? = nil,
+    mappingPaths: [String]? = nil,
+    skipUploadAPK: Bool? = nil,
+    skipUploadAAB: Bool? = nil,
+    skipUploadMetadata: Bool? = nil,
+    skipUploadChangelogs: Bool? = nil,
+    skipUploadImages: Bool? = nil,
+    skipUploadScreenshots: Bool? = nil,
+    trackPromoteTo: String? = nil,
+    trackPromoteReleaseStatus: PlayReleaseStatusOption? = nil,
+    validateOnly: Bool? = nil,
+    changesNotSentForReview: Bool? = nil,
+    inAppUpdatePriority: Int? = nil,
+    versionCodesToRetain: [Int]? = nil,
+    chunkSizeMiB: Int? = nil,
+    timeout: Double? = nil
+) async throws -> PlayStoreRelease {
+    try await runStep(UploadToPlayStore.self, [
+        "package_name": packageName,
+        "json_key": jsonKey,
+        "json_key_data": jsonKeyData,
+        "aab": aab,
+        "aab_paths": aabPaths,
+        "apk": apk,
+        "apk_paths": apkPaths,
+        "track": track,
+        "release_status": releaseStatus,
+        "rollout": rollout,
+        "version_name": versionName,
+        "version_code": versionCode,
+        "release_notes": releaseNotes,
+        "metadata_path": metadataPath,
+        "mapping": mapping,
+        "mapping_paths": mappingPaths,
+        "skip_upload_apk": skipUploadAPK,
+        "skip_upload_aab": skipUploadAAB,
+        "skip_upload_metadata": skipUploadMetadata,
+        "skip_upload_changelogs": skipUploadChangelogs,
+        "skip_upload_images": skipUploadImages,
+        "skip_upload_screenshots": skipUploadScreenshots,
+        "track_promote_to": trackPromoteTo,
+        "track_promote_release_status": trackPromoteReleaseStatus,
+        "validate_only": validateOnly,
+        "changes_not_sent_for_review": changesNotSentForReview,
+        "in_app_update_priority": inAppUpdatePriority,
+        "version_codes_to_retain": versionCodesToRetain,
+        "chunk_size_mib": chunkSizeMiB,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload Android bundles or APKs, release notes and store listings to Google Play in one edit.
+///
+/// The `upload_to_play_store` step (alias `supply`); `lanes actions upload_to_play_store` documents it.
+/// - Parameter packageName: The app's package name (default: read from the first bundle or APK) (environment SUPPLY_PACKAGE_NAME)
+/// - Parameter jsonKey: The service account's JSON key file (environment SUPPLY_JSON_KEY)
+/// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
+/// - Parameter aab: The .aab to upload (default: the lane's last gradle bundle, else supply's: the last *.aab here) (environment SUPPLY_AAB)
+/// - Parameter aabPaths: Several .aab files to upload (environment SUPPLY_AAB_PATHS; default )
+/// - Parameter apk: The .apk to upload (default: the lane's last gradle APK when it built no bundle) (environment SUPPLY_APK)
+/// - Parameter apkPaths: Several .apk files to upload (environment SUPPLY_APK_PATHS; default )
+/// - Parameter track: The track: production, beta, alpha, internal or a custom track (environment SUPPLY_TRACK; default production)
+/// - Parameter releaseStatus: completed, inProgress, halted or draft (a rollout under 1 makes it inProgress) (environment SUPPLY_RELEASE_STATUS; default completed)
+/// - Parameter rollout: The fraction of users who get the release (0 < rollout <= 1)
+/// - Parameter versionName: The release's name (default: the manifest's versionName) (environment SUPPLY_VERSION_NAME)
+/// - Parameter versionCode: The release to promote or roll out, when nothing is uploaded (environment SUPPLY_VERSION_CODE)
+/// - Parameter releaseNotes: Release notes by language ({"en-US": "..."}); over metadata_path's changelogs
+/// - Parameter metadataPath: supply's metadata folder (<locale>/title.txt, images/, changelogs/<versionCode>.txt); default fastlane/metadata/android or metadata when present (environment SUPPLY_METADATA_PATH)
+/// - Parameter mapping: A mapping.txt (deobfuscation file) for the uploaded version codes (environment SUPPLY_MAPPING)
+/// - Parameter mappingPaths: Several mapping files, one per uploaded binary (environment SUPPLY_MAPPING_PATHS; default )
+/// - Parameter skipUploadAPK: Do not upload APKs (environment SUPPLY_SKIP_UPLOAD_APK; default false)
+/// - Parameter skipUploadAAB: Do not upload bundles (environment SUPPLY_SKIP_UPLOAD_AAB; default false)
+/// - Parameter skipUploadMetadata: Do not update listings (title, descriptions, video) (environment SUPPLY_SKIP_UPLOAD_METADATA; default false)
+/// - Parameter skipUploadChangelogs: Do not take release notes from metadata_path's changelogs (environment SUPPLY_SKIP_UPLOAD_CHANGELOGS; default false)
+/// - Parameter skipUploadImages: Do not upload images (icon, feature graphic, TV banner) (environment SUPPLY_SKIP_UPLOAD_IMAGES; default false)
+/// - Parameter skipUploadScreenshots: Do not replace screenshots (environment SUPPLY_SKIP_UPLOAD_SCREENSHOTS; default false)
+/// - Parameter trackPromoteTo: Promote the track's release to this track (when nothing is uploaded) (environment SUPPLY_TRACK_PROMOTE_TO)
+/// - Parameter trackPromoteReleaseStatus: The promoted release's status (environment SUPPLY_TRACK_PROMOTE_RELEASE_STATUS; default completed)
+/// - Parameter validateOnly: Validate the edit with Google Play, then delete it: nothing is published (environment SUPPLY_VALIDATE_ONLY; default false)
+/// - Parameter changesNotSentForReview: Commit without sending the changes for review (environment SUPPLY_CHANGES_NOT_SENT_FOR_REVIEW; default false)
+/// - Parameter inAppUpdatePriority: The release's in-app update priority (0 to 5) (environment SUPPLY_IN_APP_UPDATE_PRIORITY)
+/// - Parameter versionCodesToRetain: Version codes kept in the release beside the new ones (default )
+/// - Parameter chunkSizeMiB: Resumable upload chunk size in MiB (rounded to 256 KiB) (default 8)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func supply(
+    packageName: String? = nil,
+    jsonKey: String? = nil,
+    jsonKeyData: Secret? = nil,
+    aab: String? = nil,
+    aabPaths: [String]? = nil,
+    apk: String? = nil,
+    apkPaths: [String]? = nil,
+    track: String? = nil,
+    releaseStatus: PlayReleaseStatusOption? = nil,
+    rollout: Double? = nil,
+    versionName: String? = nil,
+    versionCode: Int? = nil,
+    releaseNotes: [String: String]? = nil,
+    metadataPath: String? = nil,
+    mapping: String? = nil,
+    mappingPaths: [String]? = nil,
+    skipUploadAPK: Bool? = nil,
+    skipUploadAAB: Bool? = nil,
+    skipUploadMetadata: Bool? = nil,
+    skipUploadChangelogs: Bool? = nil,
+    skipUploadImages: Bool? = nil,
+    skipUploadScreenshots: Bool? = nil,
+    trackPromoteTo: String? = nil,
+    trackPromoteReleaseStatus: PlayReleaseStatusOption? = nil,
+    validateOnly: Bool? = nil,
+    changesNotSentForReview: Bool? = nil,
+    inAppUpdatePriority: Int? = nil,
+    versionCodesToRetain: [Int]? = nil,
+    chunkSizeMiB: Int? = nil,
+    timeout: Double? = nil
+) async throws -> PlayStoreRelease {
+    try await runStep(UploadToPlayStore.self, [
+        "package_name": packageName,
+        "json_key": jsonKey,
+        "json_key_data": jsonKeyData,
+        "aab": aab,
+        "aab_paths": aabPaths,
+        "apk": apk,
+        "apk_paths": apkPaths,
+        "track": track,
+        "release_status": releaseStatus,
+        "rollout": rollout,
+        "version_name": versionName,
+        "version_code": versionCode,
+        "release_notes": releaseNotes,
+        "metadata_path": metadataPath,
+        "mapping": mapping,
+        "mapping_paths": mappingPaths,
+        "skip_upload_apk": skipUploadAPK,
+        "skip_upload_aab": skipUploadAAB,
+        "skip_upload_metadata": skipUploadMetadata,
+        "skip_upload_changelogs": skipUploadChangelogs,
+        "skip_upload_images": skipUploadImages,
+        "skip_upload_screenshots": skipUploadScreenshots,
+        "track_promote_to": trackPromoteTo,
+        "track_promote_release_status": trackPromoteReleaseStatus,
+        "validate_only": validateOnly,
+        "changes_not_sent_for_review": changesNotSentForReview,
+        "in_app_update_priority": inAppUpdatePriority,
+        "version_codes_to_retain": versionCodesToRetain,
+        "chunk_size_mib": chunkSizeMiB,
+        "timeout": timeout,
+    ])
+}
+
+/// The version codes of a Google Play track's releases.
+///
+/// The `google_play_track_version_codes` step; `lanes actions google_play_track_version_codes` documents it.
+/// - Parameter packageName: The app's package name (environment SUPPLY_PACKAGE_NAME)
+/// - Parameter track: The track (environment SUPPLY_TRACK; default production)
+/// - Parameter jsonKey: The service account's JSON key file (environment SUPPLY_JSON_KEY)
+/// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func googlePlayTrackVersionCodes(
+    packageName: String? = nil,
+    track: String? = nil,
+    jsonKey: String? = nil,
+    jsonKeyData: Secret? = nil,
+    timeout: Double? = nil
+) async throws -> Array<Int> {
+    try await runStep(GooglePlayTrackVersionCodes.self, [
+        "package_name": packageName,
+        "track": track,
+        "json_key": jsonKey,
+        "json_key_data": jsonKeyData,
+        "timeout": timeout,
+    ])
+}
+
+/// The names of a Google Play track's releases.
+///
+/// The `google_play_track_release_names` step; `lanes actions google_play_track_release_names` documents it.
+/// - Parameter packageName: The app's package name (environment SUPPLY_PACKAGE_NAME)
+/// - Parameter track: The track (environment SUPPLY_TRACK; default production)
+/// - Parameter jsonKey: The service account's JSON key file (environment SUPPLY_JSON_KEY)
+/// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func googlePlayTrackReleaseNames(
+    packageName: String? = nil,
+    track: String? = nil,
+    jsonKey: String? = nil,
+    jsonKeyData: Secret? = nil,
+    timeout: Double? = nil
+) async throws -> Array<String> {
+    try await runStep(GooglePlayTrackReleaseNames.self, [
+        "package_name": packageName,
+        "track": track,
+        "json_key": jsonKey,
+        "json_key_data": jsonKeyData,
+        "timeout": timeout,
+    ])
+}
+
+/// Check that a Google Play service account key signs in.
+///
+/// The `validate_play_store_json_key` step; `lanes actions validate_play_store_json_key` documents it.
+/// - Parameter jsonKey: The service account's JSON key file (environment SUPPLY_JSON_KEY)
+/// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func validatePlayStoreJsonKey(
+    jsonKey: String? = nil,
+    jsonKeyData: Secret? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(ValidatePlayStoreJsonKey.self, [
+        "json_key": jsonKey,
+        "json_key_data": jsonKeyData,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload a bundle or APK to Google Play internal app sharing; returns its download URL.
+///
+/// The `upload_to_play_store_internal_app_sharing` step; `lanes actions upload_to_play_store_internal_app_sharing` documents it.
+/// - Parameter packageName: The app's package name (default: read from the first bundle or APK) (environment SUPPLY_PACKAGE_NAME)
+/// - Parameter jsonKey: The service account's JSON key file (environment SUPPLY_JSON_KEY)
+/// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
+/// - Parameter aab: The .aab to upload (default: the lane's last gradle bundle) (environment SUPPLY_AAB)
+/// - Parameter aabPaths: Several .aab files (environment SUPPLY_AAB_PATHS; default )
+/// - Parameter apk: The .apk to upload (environment SUPPLY_APK)
+/// - Parameter apkPaths: Several .apk files (environment SUPPLY_APK_PATHS; default )
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func uploadToPlayStoreInternalAppSharing(
+    packageName: String? = nil,
+    jsonKey: String? = nil,
+    jsonKeyData: Secret? = nil,
+    aab: String? = nil,
+    aabPaths: [String]? = nil,
+    apk: String? = nil,
+    apkPaths: [String]? = nil,
+    timeout: Double? = nil
+) async throws -> Array<String> {
+    try await runStep(UploadToPlayStoreInternalAppSharing.self, [
+        "package_name": packageName,
+        "json_key": jsonKey,
+        "json_key_data": jsonKeyData,
+        "aab": aab,
+        "aab_paths": aabPaths,
+        "apk": apk,
+        "apk_paths": apkPaths,
+        "timeout": timeout,
+    ])
+}
+
+/// Download Google Play listings, images and release notes into supply's metadata folder.
+///
+/// The `download_from_play_store` step; `lanes actions download_from_play_store` documents it.
+/// - Parameter packageName: The app's package name (environment SUPPLY_PACKAGE_NAME)
+/// - Parameter versionName: The release whose notes are downloaded (default: the track's newest) (environment SUPPLY_VERSION_NAME)
+/// - Parameter track: The track whose newest release's notes are downloaded (environment SUPPLY_TRACK; default production)
+/// - Parameter metadataPath: Where the metadata goes (environment SUPPLY_METADATA_PATH; default fastlane/metadata/android)
+/// - Parameter jsonKey: The service account's JSON key file (environment SUPPLY_JSON_KEY)
+/// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func downloadFromPlayStore(
+    packageName: String? = nil,
+    versionName: String? = nil,
+    track: String? = nil,
+    metadataPath: String? = nil,
+    jsonKey: String? = nil,
+    jsonKeyData: Secret? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(DownloadFromPlayStore.self, [
+        "package_name": packageName,
+        "version_name": versionName,
+        "track": track,
+        "metadata_path": metadataPath,
+        "json_key": jsonKey,
+        "json_key_data": jsonKeyData,
         "timeout": timeout,
     ])
 }
@@ -1984,6 +2481,7 @@ extension StepCatalog {
             BuildSwiftPackage.self,
             CocoaPods.self,
             Gradle.self,
+            SignAPK.self,
             SwiftPackageResolve.self,
             CheckIPA.self,
             SwiftLint.self,
@@ -2006,6 +2504,12 @@ extension StepCatalog {
             LatestTestflightBuildNumber.self,
             AppStoreBuildNumber.self,
             UploadToAppStore.self,
+            UploadToPlayStore.self,
+            GooglePlayTrackVersionCodes.self,
+            GooglePlayTrackReleaseNames.self,
+            ValidatePlayStoreJsonKey.self,
+            UploadToPlayStoreInternalAppSharing.self,
+            DownloadFromPlayStore.self,
             RegisterDevices.self,
             GetProvisioningProfile.self,
             NumberOfCommits.self,

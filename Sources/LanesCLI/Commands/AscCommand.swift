@@ -29,12 +29,34 @@ struct AscCommand: AsyncParsableCommand {
         TextOutput.standardOutput(redactor).writeLine(value.serialized)
     }
 
+    /// A line of what App Store Connect answered (an app's name, a state): its control characters
+    /// are shown, not obeyed.
+    static func printLine(_ text: String, _ redactor: Redactor) {
+        TextOutput.standardOutput(redactor).writeLine(TerminalText.visible(text))
+    }
+
+    /// Runs a subcommand with `redactor` as its last gate for errors too: the client registers each
+    /// token it makes there, and a server may echo one back in its error text (as a lane masks it,
+    /// so does the shell command, whose errors `lanes-tool` would otherwise print through a
+    /// redactor that never heard of the token).
+    static func run(_ body: (Redactor) async throws -> Void) async throws {
+        let redactor = Redactor()
+        do {
+            try await body(redactor)
+        } catch let error as any ClassifiedError {
+            throw LanesError(error.lanesKind, redactor.redact(error.message), hint: error.hint.map(redactor.redact))
+        } catch {
+            throw LanesError(.environment, redactor.redact("\(error)"))
+        }
+    }
+
     struct Whoami: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Which key lanes uses, and whether App Store Connect accepts it.")
         @Flag(help: "Print JSON.") var json = false
 
-        func run() async throws {
-            let redactor = Redactor()
+        func run() async throws { try await AscCommand.run(run) }
+
+        private func run(_ redactor: Redactor) async throws {
             let client = try AscCommand.client(redactor)
             // One small request proves the key: App Store Connect has no "who am I" resource.
             let page = try await client.get("/v1/apps", query: [("fields[apps]", "bundleId"), ("limit", "1")], as: Page<App>.self)
@@ -55,8 +77,9 @@ struct AscCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "apps", abstract: "The apps the key's team has.")
         @Flag(help: "Print JSON.") var json = false
 
-        func run() async throws {
-            let redactor = Redactor()
+        func run() async throws { try await AscCommand.run(run) }
+
+        private func run(_ redactor: Redactor) async throws {
             let apps = try await AscCommand.client(redactor).getAll("/v1/apps", query: [("fields[apps]", "name,bundleId,sku,primaryLocale"), ("limit", "200")],
                                                                     as: App.self)
             if json {
@@ -66,9 +89,8 @@ struct AscCommand: AsyncParsableCommand {
                 }), redactor)
                 return
             }
-            let output = TextOutput.standardOutput(redactor)
             for app in apps.sorted(by: { ($0.attributes?.bundleId ?? "") < ($1.attributes?.bundleId ?? "") }) {
-                output.writeLine("\(app.id)  \(app.attributes?.bundleId ?? "?")  \(app.attributes?.name ?? "")")
+                AscCommand.printLine("\(app.id)  \(app.attributes?.bundleId ?? "?")  \(app.attributes?.name ?? "")", redactor)
             }
         }
     }
@@ -79,8 +101,9 @@ struct AscCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Only builds of this version (CFBundleShortVersionString).", valueName: "V")) var version: String?
         @Flag(help: "Print JSON.") var json = false
 
-        func run() async throws {
-            let redactor = Redactor()
+        func run() async throws { try await AscCommand.run(run) }
+
+        private func run(_ redactor: Redactor) async throws {
             let client = try AscCommand.client(redactor)
             let appID = app.allSatisfy(\.isNumber) ? app : try await client.app(bundleID: app).id
             let builds = try await client.builds(appID: appID, version: version)
@@ -94,12 +117,11 @@ struct AscCommand: AsyncParsableCommand {
                 }), redactor)
                 return
             }
-            let output = TextOutput.standardOutput(redactor)
             for build in builds {
                 let attributes = build.attributes
-                output.writeLine("\(attributes?.version ?? "?")  \(attributes?.processingState ?? "?")  \(attributes?.uploadedDate ?? "")\(attributes?.expired == true ? "  expired" : "")")
+                AscCommand.printLine("\(attributes?.version ?? "?")  \(attributes?.processingState ?? "?")  \(attributes?.uploadedDate ?? "")\(attributes?.expired == true ? "  expired" : "")", redactor)
             }
-            if builds.isEmpty { output.writeLine("no builds\(version.map { " of version \($0)" } ?? "")") }
+            if builds.isEmpty { AscCommand.printLine("no builds\(version.map { " of version \($0)" } ?? "")", redactor) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LanesPlatform
 import LanesSigning
 
 /// `lanes cert`: inspect a PKCS#12 signing identity and check it against a provisioning profile.
@@ -93,7 +94,7 @@ struct CertCommand: AsyncParsableCommand {
                 guard problems.isEmpty else {
                     throw SigningCLIFailure.checkFailed(SigningCheckFailure(problems: problems).description)
                 }
-                print("ok: '\(identity.certificate.displayName)' (SHA-1 \(identity.certificate.sha1)), profile '\(decoded.name)' (\(decoded.type.rawValue), \(decoded.uuid)) and app id \(appId) belong together")
+                print(TerminalText.visible("ok: '\(identity.certificate.displayName)' (SHA-1 \(identity.certificate.sha1)), profile '\(decoded.name)' (\(decoded.type.rawValue), \(decoded.uuid)) and app id \(appId) belong together"))
             }
         }
     }

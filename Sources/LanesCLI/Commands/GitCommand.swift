@@ -44,7 +44,8 @@ struct GitInfoCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(info), as: UTF8.self))
         } else {
-            print(Self.text(info))
+            // Branch and tag names, remotes and messages come from the repository: shown, not obeyed.
+            print(TerminalText.visible(Self.text(info), keepingLineBreaks: true))
         }
     }
 

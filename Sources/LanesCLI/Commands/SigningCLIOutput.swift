@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LanesPlatform
 import Lanes
 
 /// How the signing commands fail: bad input (a configuration error) or a failed check (a lane
@@ -32,11 +33,12 @@ enum SigningOutput {
     static func printFields(_ fields: [(String, String)]) {
         let width = fields.map(\.0.count).max() ?? 0
         for (label, value) in fields {
-            print(label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+            // Values come from certificates and profiles (names, subjects): shown, not obeyed.
+            print(label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + TerminalText.visible(value))
         }
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.visible(message, keepingLineBreaks: true) + "\n").utf8))
     }
 }

@@ -73,7 +73,7 @@ struct XcodeSettingsCommand: ParsableCommand {
             let filter: ConfigurationFilter = configuration.map(ConfigurationFilter.named) ?? .all
             if let target {
                 let selection = try xcodeProject.targets(matching: target)
-                if !json { print(matchLine(selection)) }
+                if !json { print(TerminalText.visible(matchLine(selection))) }
                 configurations = try xcodeProject.configurations(of: selection.matched, filter)
             } else {
                 configurations = try xcodeProject.projectConfigurations(filter)
@@ -92,7 +92,7 @@ struct XcodeSettingsCommand: ParsableCommand {
         for configuration in configurations {
             print("\(configuration.scopeName) [\(configuration.name)]")
             let written = configuration.settings
-            for (key, value) in written.sorted(by: { $0.key < $1.key }) { print("  \(key) = \(value)") }
+            for (key, value) in written.sorted(by: { $0.key < $1.key }) { print(TerminalText.visible("  \(key) = \(value)")) }
             let effective: [EffectiveSetting]
             do {
                 effective = try xcodeProject.effectiveSettings(of: configuration, projectRoot: argument.root) { path in
@@ -104,7 +104,7 @@ struct XcodeSettingsCommand: ParsableCommand {
             }
             // What the configuration's own buildSettings do not say: xcconfig and project-level values.
             for setting in effective where written[setting.key] == nil {
-                print("  \(setting.key) = \(setting.value)    (from \(setting.source))")
+                print(TerminalText.visible("  \(setting.key) = \(setting.value)    (from \(setting.source))"))
             }
         }
     }

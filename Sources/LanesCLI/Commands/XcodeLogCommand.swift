@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lanes
 import LanesBuild
+import LanesPlatform
 
 /// `lanes xcode log [FILE|-] [--json]`: the build-log summariser of `build_app` and `run_tests` on a
 /// saved or piped xcodebuild / SwiftPM log. Exits 1 when the log holds errors.
@@ -33,7 +34,7 @@ struct XcodeLogCommand: ParsableCommand {
         let live = !json
         let onEvent: (BuildLogEvent) -> Void = { event in
             guard live, case .issue(let issue) = event, issue.severity == .error else { return }
-            print(issue.rendered)
+            print(TerminalText.visible(issue.rendered))
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -51,7 +52,8 @@ struct XcodeLogCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(LogReport(summary)), as: UTF8.self))
         } else {
-            print(Self.summaryLines(summary).joined(separator: "\n"))
+            // The summary quotes the log (its results): every line shown, not obeyed.
+            print(Self.summaryLines(summary).map { TerminalText.visible($0) }.joined(separator: "\n"))
         }
         if summary.hasErrors { throw ExitCode(1) }
     }

@@ -19,6 +19,7 @@ enum FastlaneValues {
         "CarthageCommand": ["bootstrap": "bootstrap", "update": "update", "build": "build", "checkout": "checkout"],
         "UploadChecksum": ["sha256": "sha256", "md5": "md5"],
         "MergeFilter": ["include_merges": "include", "exclude_merges": "exclude", "only_include_merges": "only"],
+        "PlayReleaseStatusOption": ["completed": "completed", "inProgress": "inProgress", "halted": "halted", "draft": "draft"],
     ]
 
     /// `lane_context[SharedValues::KEY]`: the step that sets it and how its result gives the value.

@@ -81,6 +81,21 @@ extension FastlaneAction.Mapping {
 
 public enum FastlaneActionMap {
     private static let keychain = "lanes runs every lane with its own temporary keychain, created before the first signing step and deleted when the lane ends (also on failure and Ctrl-C)"
+    private static let playRootURL = "set LANES_GOOGLE_PLAY_API_URL to point lanes at another Google Play API server"
+    private static let playKeyUnsupported = [
+        "key": "p12 keys were retired by Google: use a service account's JSON key (json_key)",
+        "issuer": "p12 keys were retired by Google: use a service account's JSON key (json_key)",
+        "root_url": playRootURL,
+    ]
+    private static let playUnsupported = playKeyUnsupported.merging([
+        "check_superseded_tracks": "deprecated in fastlane: Google Play retires superseded releases itself",
+        "deactivate_on_promote": "deprecated in fastlane: Google Play does this itself",
+        "obb_main_references_version": "APK expansion files are not supported", "obb_main_file_size": "APK expansion files are not supported",
+        "obb_patch_references_version": "APK expansion files are not supported", "obb_patch_file_size": "APK expansion files are not supported",
+        "ack_bundle_installation_warning": "deprecated by the API: the installation warning no longer exists",
+        "sync_image_upload": "images are replaced on every run; compare checksums in the lane if uploads must be skipped",
+        "rescue_changes_not_sent_for_review": "pass changes_not_sent_for_review as Google Play asks for this app",
+    ]) { first, _ in first }
     private static let images = "image work (screenshots, frames, badges) is out of scope for lanes; keep fastlane or a dedicated tool for it"
 
     /// The action `name` (or alias) stands for.
@@ -115,7 +130,7 @@ public enum FastlaneActionMap {
         ])),
         FastlaneAction("build_swift_package", aliases: ["spm"], .step("build_swift_package")),
         FastlaneAction("cocoapods", aliases: ["pod_install"], .step("cocoapods")),
-        FastlaneAction("gradle", .step("gradle", [
+        FastlaneAction("gradle", aliases: ["build_android_app"], .step("gradle", [
             "task": "task", "flavor": "flavor", "build_type": "build_type", "tasks": "tasks", "flags": "flags",
             "project_dir": "project_dir", "gradle_path": "gradle_path", "properties": "properties",
             "system_properties": "system_properties", "serial": "serial",
@@ -123,6 +138,35 @@ public enum FastlaneActionMap {
             "print_command": "lanes always prints the command (secret properties never are in it: they go through ORG_GRADLE_PROJECT_ variables)",
             "print_command_output": "lanes writes the output to the redacted log under .lanes/logs and shows every line",
         ])),
+        // Google Play (supply)
+        FastlaneAction("upload_to_play_store", aliases: ["supply"], .step("upload_to_play_store", [
+            "package_name": "package_name", "version_name": "version_name", "version_code": "version_code", "release_status": "release_status",
+            "track": "track", "rollout": "rollout", "metadata_path": "metadata_path", "json_key": "json_key", "json_key_data": "json_key_data",
+            "apk": "apk", "apk_paths": "apk_paths", "aab": "aab", "aab_paths": "aab_paths", "skip_upload_apk": "skip_upload_apk",
+            "skip_upload_aab": "skip_upload_aab", "skip_upload_metadata": "skip_upload_metadata", "skip_upload_changelogs": "skip_upload_changelogs",
+            "skip_upload_images": "skip_upload_images", "skip_upload_screenshots": "skip_upload_screenshots", "track_promote_to": "track_promote_to",
+            "track_promote_release_status": "track_promote_release_status", "validate_only": "validate_only", "mapping": "mapping",
+            "mapping_paths": "mapping_paths", "version_codes_to_retain": "version_codes_to_retain",
+            "changes_not_sent_for_review": "changes_not_sent_for_review", "in_app_update_priority": "in_app_update_priority",
+        ], unsupported: Self.playUnsupported,
+           note: "one edit per run, deleted when the lane fails or is cancelled; bundles and APKs go up with Google's resumable protocol")),
+        FastlaneAction("google_play_track_version_codes", .step("google_play_track_version_codes", [
+            "package_name": "package_name", "track": "track", "json_key": "json_key", "json_key_data": "json_key_data"
+        ], unsupported: Self.playKeyUnsupported)),
+        FastlaneAction("google_play_track_release_names", .step("google_play_track_release_names", [
+            "package_name": "package_name", "track": "track", "json_key": "json_key", "json_key_data": "json_key_data"
+        ], unsupported: Self.playKeyUnsupported)),
+        FastlaneAction("validate_play_store_json_key", .step("validate_play_store_json_key", [
+            "json_key": "json_key", "json_key_data": "json_key_data",
+        ], unsupported: ["root_url": Self.playRootURL], note: "fails the lane when Google refuses the key (fastlane only prints an error)")),
+        FastlaneAction("upload_to_play_store_internal_app_sharing", .step("upload_to_play_store_internal_app_sharing", [
+            "package_name": "package_name", "apk": "apk", "apk_paths": "apk_paths", "aab": "aab", "aab_paths": "aab_paths",
+            "json_key": "json_key", "json_key_data": "json_key_data",
+        ], unsupported: ["root_url": Self.playRootURL], note: "returns the download URLs (a list, also for one file)")),
+        FastlaneAction("download_from_play_store", .step("download_from_play_store", [
+            "package_name": "package_name", "version_name": "version_name", "track": "track", "metadata_path": "metadata_path",
+            "json_key": "json_key", "json_key_data": "json_key_data"
+        ], unsupported: Self.playKeyUnsupported)),
         FastlaneAction("carthage", .step("carthage", ["command": "command", "platform": "platform", "use_xcframeworks": "use_xcframeworks",
                                                      "cache_builds": "cache_builds", "project_directory": "project_directory"])),
         FastlaneAction("swiftlint", .step("swiftlint", ["mode": "mode", "strict": "strict", "config_file": "config_file", "path": "path"])),

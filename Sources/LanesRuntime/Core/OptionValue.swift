@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
+
 /// A type an option can take. The same text parsing serves `key:value` on the command line and an
 /// environment-variable fallback; a Lanefile passes typed values directly.
 public protocol OptionValue: Sendable {
@@ -85,4 +91,20 @@ extension Optional: AbsentOptionValue {
 extension OptionValue where Self: RawRepresentable & CaseIterable, RawValue == String {
     public static var typeName: String { allCases.map(\.rawValue).joined(separator: "|") }
     public init?(optionText: String) { self.init(rawValue: optionText) }
+}
+
+/// Text by key (release notes by language): a JSON object of strings, or one `KEY=TEXT` pair, on the
+/// command line and in a variable; a dictionary literal in a Lanefile.
+extension Dictionary: OptionValue where Key == String, Value == String {
+    public static var typeName: String { "[String: String]" }
+    public static var swiftType: String { "[String: String]" }
+    public init?(optionText: String) {
+        if optionText.first == "{" {
+            guard let object = try? JSONDecoder().decode([String: String].self, from: Data(optionText.utf8)) else { return nil }
+            self = object
+            return
+        }
+        guard let equals = optionText.firstIndex(of: "="), equals != optionText.startIndex else { return nil }
+        self = [String(optionText[..<equals]): String(optionText[optionText.index(after: equals)...])]
+    }
 }

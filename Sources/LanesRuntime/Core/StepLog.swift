@@ -1,4 +1,5 @@
 import Synchronization
+internal import LanesPlatform
 
 /// Receives a step's output lines. Every line is redacted before it reaches the sink, and the
 /// last lines are kept so that a failure can show what led to it.

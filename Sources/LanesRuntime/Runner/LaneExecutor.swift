@@ -75,7 +75,8 @@ public struct LaneExecutor: Sendable {
         if Task.isCancelled {
             failure = LanesError(.interrupted, "interrupted by a signal; cleanups ran")
         }
-        let message = failure.map { context.environment.redactor.redact(String(describing: $0)) }
+        // An error may quote a server, a file or a tool: redacted, then its control characters shown.
+        let message = failure.map { TerminalText.visible(context.environment.redactor.redact(String(describing: $0)), keepingLineBreaks: true) }
         let kind = failure?.lanesKind
         reporter.report(.laneFinished(LaneSummary(lane: lane.name, steps: run.records, duration: clock.now - start,
                                                   failure: message, kind: kind)))

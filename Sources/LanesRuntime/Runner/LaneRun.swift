@@ -1,4 +1,5 @@
 import Synchronization
+internal import LanesPlatform
 internal import LanesWire
 
 /// One running lane: its context and reporter. Steps called from a lane body find it through a

@@ -12,7 +12,7 @@ public enum LanefileRunner {
         do {
             try lanefile.validate()
         } catch {
-            TextOutput.standardError(Redactor()).writeLine("error: \(error)")
+            TextOutput.standardError(Redactor()).writeLine("error: \(TerminalText.visible("\(error)", keepingLineBreaks: true))")
             exit(error.lanesKind.exitStatus)
         }
         let words = Array(CommandLine.arguments.dropFirst())
@@ -40,7 +40,7 @@ public enum LanefileRunner {
             arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         } catch {
             let shaped: any Error = FastlanePlatformWords.suggestion(for: words, lanes: lanefile.lanes.map(\.name)) ?? error
-            TextOutput.standardError(Redactor()).writeLine("error: \(shaped)")
+            TextOutput.standardError(Redactor()).writeLine("error: \(TerminalText.visible("\(shaped)", keepingLineBreaks: true))")
             exit(shaped.lanesKind.exitStatus)
         }
         let streams = RedactedStandardStreams(formatPrintedLine: arguments.json ? JSONLinesReporter.printedLineEvent : nil)
@@ -63,7 +63,8 @@ public enum LanefileRunner {
             exit(status)
         } catch {
             streams.restore()
-            errors.writeLine("error: \(error)")
+            // Redacted before its control characters are made visible, so a secret is matched as it was.
+            errors.writeLine("error: \(TerminalText.visible(redactor.redact("\(error)"), keepingLineBreaks: true))")
             exit(error.lanesKind.exitStatus)
         }
     }

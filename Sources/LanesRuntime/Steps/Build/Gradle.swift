@@ -12,7 +12,9 @@ public struct Gradle: Step {
         summary: "Run a Gradle task (task + Flavor + BuildType) with ./gradlew; returns the APKs and AABs it wrote",
         category: .build,
         examples: [StepExample(swift: #"try await gradle(task: "assemble", flavor: "Prod", buildType: "Release", properties: ["versionCode=12"])"#,
-                               commandLine: ["task:assemble", "flavor:Prod", "build_type:Release", "properties:versionCode=12"])]
+                               commandLine: ["task:assemble", "flavor:Prod", "build_type:Release", "properties:versionCode=12"])],
+        // fastlane's `build_android_app`; `assemble` and `bundle` read as the task they run (`bundle(task: "bundle", buildType: "Release")`).
+        aliases: ["build_android_app", "assemble", "bundle"]
     )
 
     @StepOption("task", "The task (assemble, bundle, test); flavor and build type are appended capitalised", env: "FL_GRADLE_TASK")
@@ -63,6 +65,8 @@ public struct Gradle: Step {
                                   environment: command.environment, workingDirectory: project)
         // Two seconds of slack: some file systems keep modification times in whole seconds.
         let result = GradleResult.outputs(under: project, since: started.addingTimeInterval(-2))
+        // upload_to_play_store and sign_apk default to what the lane built last.
+        if !result.apkPaths.isEmpty || !result.aabPaths.isEmpty { context.values[LaneAndroidBuild.self] = result }
         if result.apkPaths.isEmpty && result.aabPaths.isEmpty,
            command.taskNames.contains(where: { $0.hasPrefix("assemble") || $0.hasPrefix("bundle") }) {
             context.log.line("no new .apk or .aab under \(project)/**/build/outputs")
