@@ -97,7 +97,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "StartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "HistoryBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/HistoryBenchmark"),
         .executableTarget(name: "LanefileCompileBenchmark", path: "Benchmarks/LanefileCompileBenchmark"),
+        .executableTarget(name: "LanefileScaleBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/LanefileScaleBenchmark"),
         .executableTarget(name: "CLIBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/CLIBenchmark"),
         .executableTarget(name: "PackageStartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/PackageStartupBenchmark"),
 

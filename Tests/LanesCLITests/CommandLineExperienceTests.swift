@@ -118,6 +118,33 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("installed: /") })
     }
 
+    /// The compiler runs once per toolchain: its version line is remembered in the runner cache,
+    /// keyed by the compiler's fingerprint, so a changed compiler is asked again.
+    @Test func versionAsksTheCompilerOncePerToolchain() throws {
+        let directory = LanesProcess.temporaryDirectory("version-cache")
+        let compiler = directory.appendingPathComponent("swiftc")
+        let calls = directory.appendingPathComponent("calls")
+        func writeCompiler(_ version: String) throws {
+            try "#!/bin/sh\necho called >> '\(calls.path)'\necho 'Swift version \(version) (fake)'\n"
+                .write(to: compiler, atomically: true, encoding: .utf8)
+            chmod(compiler.path, 0o755)
+        }
+        try writeCompiler("9.1")
+        let environment = ["LANES_SWIFTC": compiler.path, "LANES_CACHE_DIR": directory.appendingPathComponent("cache").path]
+        func version() throws -> String {
+            let result = try lanes.run(["--version"], in: directory, extraEnvironment: environment)
+            #expect(result.status == 0)
+            return result.standardOutput
+        }
+        func callCount() throws -> Int { try String(contentsOf: calls, encoding: .utf8).split(separator: "\n").count }
+        #expect(try version().contains("compiler:  Swift version 9.1 (fake) (\(compiler.path))"))
+        #expect(try version().contains("Swift version 9.1 (fake)"))
+        #expect(try callCount() == 1)
+        try writeCompiler("9.22")  // another size: another fingerprint
+        #expect(try version().contains("Swift version 9.22 (fake)"))
+        #expect(try callCount() == 2)
+    }
+
     @Test func cronRefusesHWithoutASeed() throws {
         let directory = LanesProcess.temporaryDirectory("cron")
         let unseeded = try lanes.run(["cron", "next", "H 0 * * *"], in: directory)

@@ -59,7 +59,7 @@ final class GitFixture {
 
     /// Runs git and returns its trimmed standard output; fails the test on a non-zero exit.
     @discardableResult
-    func git(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> String {
+    func git(_ arguments: [String], in directory: String, environment: [String: String] = [:], input: String? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
         process.arguments = ["-c", "protocol.file.allow=always", "-c", "init.defaultBranch=main"] + arguments
@@ -77,6 +77,7 @@ final class GitFixture {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        if let input { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input)) }
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
