@@ -379,6 +379,9 @@ extension FastfileTranslator {
                 if access.kind == .string || optional && access.kind == .optionalString { return value.code + access.accessor }
             }
             if value.kind == .strings { return "\(value.code).joined(separator: \",\")" }
+            // A secret-named variable given to a text option (supply's json_key: a key file's path):
+            // its text, still a declared secret, which the runner keeps out of output and arguments.
+            if value.kind == .secret { return "\(value.code).value" }
             throw Untranslatable("a value that is not text")
         case "Bool":
             if case .string = node, let text = node.symbolText, let flag = Bool(optionText: text) { return flag ? "true" : "false" }
