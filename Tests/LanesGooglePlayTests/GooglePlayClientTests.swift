@@ -161,10 +161,10 @@ extension LocalGooglePlayTests {
                 })
                 outcome.update { $0 = result }
             }
-            #expect(try await lookUntil { ((try? server.events()) ?? []).contains { $0["kind"] as? String == "resumable" } })
+            #expect(try await eventually(looks: 6_000, every: .milliseconds(10)) { ((try? server.events()) ?? []).contains { $0["kind"] as? String == "resumable" } })
             let cancelled = Date()
             upload.cancel()
-            #expect(try await lookUntil { outcome.value != nil })
+            #expect(try await eventually(looks: 6_000, every: .milliseconds(10)) { outcome.value != nil })
             let took = (transferEnded.value ?? Date()).timeIntervalSince(cancelled)
             #expect(took < 1, "the upload took \(took) s to stop")
             #expect(throws: CancellationError.self) { try outcome.value?.get() }
@@ -172,15 +172,6 @@ extension LocalGooglePlayTests {
             #expect(try server.edits()[edit]?["state"] as? String == "deleted")
         }
     }
-}
-
-/// Looks at `condition` every 10 ms, at most `looks` times (a bound for a broken build, not a duration).
-func lookUntil(looks: Int = 6_000, _ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<looks {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }
 
 extension Result where Failure == any Error {
