@@ -100,7 +100,9 @@ let package = Package(
         // `lanes-tool`: every subcommand, exec'd by `lanes`.
         .executableTarget(name: "LanesCLI", dependencies: ["LanesCommands", "LanesPlatform"]),
         .executableTarget(name: "StartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/StartupBenchmark"),
+        .executableTarget(name: "HistoryBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/HistoryBenchmark"),
         .executableTarget(name: "LanefileCompileBenchmark", path: "Benchmarks/LanefileCompileBenchmark"),
+        .executableTarget(name: "LanefileScaleBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/LanefileScaleBenchmark"),
         .executableTarget(name: "CLIBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/CLIBenchmark"),
         .executableTarget(name: "PackageStartupBenchmark", dependencies: ["LanesPlatform"], path: "Benchmarks/PackageStartupBenchmark"),
 
@@ -128,7 +130,7 @@ let package = Package(
         // The scheduler core on a fast clock, for the kill -9 test of LanesScheduleTests.
         .executableTarget(name: "ScheduleCrashHelper", dependencies: ["LanesSchedule", "LanesCron"], path: "Tests/ScheduleCrashHelper"),
         // One entry into OpenSSL first in a fresh process, for the exit test of LanesSigningTests.
-        .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit"], path: "Tests/OpenSSLExitHelper"),
+        .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit", "LanesPlatform"], path: "Tests/OpenSSLExitHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform", "LanesWire"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesHTTP", "LanesPlatform"]),
         .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesHTTP", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),

@@ -1,4 +1,4 @@
-# Homebrew formula that builds lanes from source (there is no release tarball yet, so HEAD only).
+# Homebrew formula: lanes' release archive (`make dist`), or built from source with --HEAD.
 # HEAD is the repository this file belongs to, so tapping a clone builds that clone:
 #   brew tap lanes/lanes /path/to/your/clone && brew install --HEAD lanes/lanes/lanes
 # `brew tap` copies the clone into Homebrew's taps; after new commits, `brew update` refreshes that copy
@@ -9,6 +9,10 @@ class Lanes < Formula
   homepage "https://github.com/lanes/lanes"
   # The checkout holding Formula/: the tap Homebrew made from your clone (or the clone itself).
   head "file://#{File.expand_path("..", __dir__)}", using: :git
+  # The release archive `make dist` packs on macOS: lanes prebuilt, unpacked as is. No release is
+  # published yet; Tools/release-formula.sh ARCHIVE fills these two lines in when one is.
+  # url "https://github.com/lanes/lanes/releases/download/v0.1.0/lanes-0.1.0-macos-arm64.tar.gz"
+  # sha256 "SHA256 of the archive"
 
   depends_on "pkgconf" => :build
   depends_on xcode: ["26.0", :build] # Swift 6.2 (swift-tools-version in Package.swift)
@@ -20,6 +24,15 @@ class Lanes < Formula
   uses_from_macos "zlib"
 
   def install
+    unless build.head?
+      prefix.install "bin", "lib" # the release archive is the installed layout
+      # What install-files records for a build: Xcode's real swiftc with its version, and the SDK.
+      swiftc = Utils.safe_popen_read("xcrun", "--find", "swiftc").chomp
+      version = Utils.safe_popen_read(swiftc, "--version").lines.find { |line| line.include?("Swift version") }
+      (lib/"lanes/swiftc").write("#{swiftc}\n#{version}")
+      (lib/"lanes/sdk").write(Utils.safe_popen_read("xcrun", "--show-sdk-path"))
+      return
+    end
     system "swift", "build", "--disable-sandbox", "-c", "release"
     # install-files copies the build and records Xcode's real swiftc and SDK (xcrun), which the compile
     # cache keys on; `make install` would also run `brew install` for the libraries.

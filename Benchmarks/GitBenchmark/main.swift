@@ -1,5 +1,5 @@
 // Git benchmark: `lanes git info --json` against `git rev-list --count HEAD` + `git status
-// --porcelain` on a 100,000-commit repository with a few thousand files (built once under
+// --porcelain` + `git describe --tags --abbrev=0` (what it prints, from the git CLI) on a 100,000-commit repository with a few thousand files (built once under
 // Benchmarks/.work/, gitignored). Prints median and best wall times of each, end to end.
 // Usage: swift run -c release GitBenchmark [--lanes PATH] [--runs N] [--rebuild]
 import Foundation
@@ -39,6 +39,7 @@ let repository = builder.directory
 let lanesInfo = [options.lanes, "git", "info", "--json", "--path", repository.path]
 let gitCount = ["/usr/bin/git", "rev-list", "--count", "HEAD"]
 let gitStatus = ["/usr/bin/git", "status", "--porcelain"]
+let gitDescribe = ["/usr/bin/git", "describe", "--tags", "--abbrev=0"]
 
 // The two tools must agree before their times mean anything.
 let info = try JSONSerialization.jsonObject(with: try Capture.output(lanesInfo, in: repository)) as? [String: Any] ?? [:]
@@ -50,8 +51,9 @@ let lanesCommits = info["commitCount"] as? Int
 let lanesChanged = (info["changedFiles"] as? [String] ?? []).sorted()
 print("repository: \(repository.path)")
 print("  commits: lanes \(lanesCommits.map(String.init) ?? "null"), git \(gitCommits.map(String.init) ?? "?")")
-print("  changed paths: lanes \(lanesChanged.count), git \(porcelain.count); last tag \(info["lastTag"] as? String ?? "none")")
-guard lanesCommits == gitCommits, lanesChanged == porcelain else {
+let gitTag = String(decoding: try Capture.output(gitDescribe, in: repository), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+print("  changed paths: lanes \(lanesChanged.count), git \(porcelain.count); last tag: lanes \(info["lastTag"] as? String ?? "none"), git \(gitTag)")
+guard lanesCommits == gitCommits, lanesChanged == porcelain, info["lastTag"] as? String == gitTag else {
     throw BenchmarkError("lanes and git disagree: \(lanesChanged) vs \(porcelain)")
 }
 
@@ -59,14 +61,18 @@ guard lanesCommits == gitCommits, lanesChanged == porcelain else {
 var lanesTimes: [Stopwatch.Times] = []
 var gitTimes: [Stopwatch.Times] = []
 var gitCountTimes: [Stopwatch.Times] = []
+var gitDescribeTimes: [Stopwatch.Times] = []
 _ = try Stopwatch.run(lanesInfo, in: repository)
 _ = try Stopwatch.run(gitCount, in: repository)
 _ = try Stopwatch.run(gitStatus, in: repository)
+_ = try Stopwatch.run(gitDescribe, in: repository)
 for _ in 0..<options.runs {
     lanesTimes.append(try Stopwatch.run(lanesInfo, in: repository))
     let count = try Stopwatch.run(gitCount, in: repository)
+    let describe = try Stopwatch.run(gitDescribe, in: repository)
     gitCountTimes.append(count)
-    gitTimes.append(count + (try Stopwatch.run(gitStatus, in: repository)))
+    gitDescribeTimes.append(describe)
+    gitTimes.append(count + describe + (try Stopwatch.run(gitStatus, in: repository)))
 }
 
 func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
@@ -76,10 +82,11 @@ func line(_ label: String, _ samples: [Double]) -> String {
 }
 print("\(options.runs) runs each, end to end (wall time, then CPU time user+system):")
 print(line("  lanes git info --json", lanesTimes.map(\.wall)))
-print(line("  git rev-list --count HEAD + git status", gitTimes.map(\.wall)))
+print(line("  git rev-list --count + status + describe", gitTimes.map(\.wall)))
 print(line("    of which git rev-list --count HEAD", gitCountTimes.map(\.wall)))
+print(line("    of which git describe --tags --abbrev=0", gitDescribeTimes.map(\.wall)))
 print(line("  lanes git info --json (CPU)", lanesTimes.map(\.cpu)))
-print(line("  git rev-list + git status (CPU)", gitTimes.map(\.cpu)))
+print(line("  git rev-list + status + describe (CPU)", gitTimes.map(\.cpu)))
 print("in-process parts of lanes git info (LanesGit called directly):")
 for (label, samples) in try Breakdown.measure(repository.path, runs: 3) {
     print(line("  \(label)", samples))

@@ -89,16 +89,20 @@ func loadAverage() -> String {
     (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)).map { $0.split(separator: " ").prefix(3).joined(separator: " ") } ?? "unknown"
 }
 
-/// Instructions the command executes, counted by callgrind. A Swift program with an async main
-/// can crash valgrind 3.19 as it exits, so callgrind dumps its counts every 100,000 basic blocks
-/// and the dumps are summed: at most the last partial block count is lost.
-func instructions(_ arguments: [String], in directory: String, environment: [String: String]) -> Double? {
+/// Instructions a program executes, counted by callgrind. A Swift program with an async main can
+/// crash valgrind 3.19 as it exits, so callgrind dumps its counts every 100,000 basic blocks and the
+/// dumps are summed: at most the last partial block count is lost. Callgrind does not follow an exec
+/// into a file of its own (the new image writes over the old one's), so a driver that execs is
+/// counted up to its `execv` (`execs: true`) and what it execs is counted on its own.
+func instructions(_ arguments: [String], execs: Bool = false, in directory: String, environment: [String: String]) -> Double? {
     let folder = NSTemporaryDirectory() + "lanes-callgrind-\(getpid())"
+    try? FileManager.default.removeItem(atPath: folder)
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
-    _ = try? shell("valgrind --tool=callgrind --trace-children=yes --dump-every-bb=100000 --callgrind-out-file=\(folder)/cg.%p \(quoted) >/dev/null 2>\(folder)/log || true",
-                   in: directory, environment: environment)
+    let mode = execs ? "--trace-children=yes --trace-children-skip='*' --dump-before='execv*'" : "--dump-every-bb=100000"
+    _ = shell("valgrind --tool=callgrind \(mode) --callgrind-out-file=\(folder)/cg.%p \(quoted) >/dev/null 2>\(folder)/log || true",
+              in: directory, environment: environment)
     let files = (try? FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("cg.") }) ?? []
     var total = 0.0
     for file in files {
@@ -181,14 +185,24 @@ for (index, command) in commands.enumerated() {
 }
 print("load average \(loadAverage()) (after)")
 if options.instructions {
-    print("instructions executed (callgrind; the driver and what it execs):")
+    // What the driver execs: the cached runner (as the driver calls it) or lanes-tool.
+    let runners = (try? FileManager.default.contentsOfDirectory(atPath: work + "/cache/runners").filter { !$0.hasPrefix(".") }) ?? []
+    guard let runnerFolder = runners.first else { fail("no compiled runner in \(work)/cache/runners") }
+    let runner = [work + "/cache/runners/\(runnerFolder)/runner", "--project-dir", project, "--lanefile", project + "/Lanefile.swift"]
+    let tool = FilePath.directory(of: FilePath.directory(of: options.lanes)) + "/lib/lanes/lanes-tool"
+    let execed: [[String]?] = [nil, runner + ["list"], runner + ["help", "deploy"], nil, [tool, "git", "info"]]
+    print("instructions executed (callgrind; the driver up to its exec, plus what it execs):")
     let helloCount = instructions(commands[0].arguments, in: project, environment: environment)
-    for command in commands {
-        guard let count = instructions(command.arguments, in: project, environment: environment), let helloCount else {
-            print(command.label.padding(toLength: 26, withPad: " ", startingAt: 0) + "not measured (is valgrind installed?)")
+    for (index, command) in commands.enumerated() {
+        let label = command.label.padding(toLength: 26, withPad: " ", startingAt: 0)
+        let next = execed[index]
+        guard let helloCount, let own = instructions(command.arguments, execs: next != nil, in: project, environment: environment),
+              let rest = next.map({ instructions($0, in: project, environment: environment) }) ?? 0 else {
+            print(label + "not measured (is valgrind installed?)")
             continue
         }
-        print(command.label.padding(toLength: 26, withPad: " ", startingAt: 0)
-              + String(format: "%8.1f M %5.2fx", count / 1e6, count / helloCount))
+        let total = own + rest
+        print(label + String(format: "%8.1f M %5.2fx", total / 1e6, total / helloCount)
+              + (next == nil ? "" : String(format: "   (driver %.1f M, then %.1f M)", own / 1e6, rest / 1e6)))
     }
 }

@@ -14,9 +14,20 @@ public enum FastlaneMigration {
             case .step(let id, let options, let unsupported, let note):
                 fields.append(("step", .string(id)))
                 fields.append(("function", .string(functionName(of: id))))
-                fields.append(("options", .object(options.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+                fields.append(("options", .object(Self.options(of: action, listed: options).sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
                 fields.append(("unsupported_options", .object(unsupported.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
                 if let note { fields.append(("note", .string(note))) }
+                if !action.fastlaneOptions.isEmpty {
+                    fields.append(("fastlane_options", .array(action.optionTable.map { row in
+                        var entry: [(String, JSONValue)] = [("fastlane", .string(row.fastlane))]
+                        switch row.lanes {
+                        case .option(let option)?: entry.append(("option", .string(option.name)))
+                        case .ignored(let reason)?: entry.append(("ignored", .string(reason)))
+                        case nil: entry.append(("unsupported", .string(row.unsupported ?? "")))
+                        }
+                        return .object(entry)
+                    })))
+                }
             case .lanefile(let function, let note):
                 fields.append(("function", .string(function)))
                 fields.append(("note", .string(note)))
@@ -55,13 +66,30 @@ public enum FastlaneMigration {
             let (lanes, notes): (String, String) = switch action.mapping {
             case .step(let id, let options, let unsupported, let note):
                 ("`\(functionName(of: id))` (step `\(id)`)",
-                 ([note].compactMap { $0 } + renamed(options) + unsupported.sorted { $0.key < $1.key }.map { "`\($0.key)`: \($0.value)" })
+                 ([note].compactMap { $0 } + renamed(Self.options(of: action, listed: options))
+                    + (action.fastlaneOptions.isEmpty ? unsupported.sorted { $0.key < $1.key }.map { "`\($0.key)`: \($0.value)" }
+                                                       : ["every option: see below"]))
                     .joined(separator: "; "))
             case .lanefile(let function, let note): ("`\(function)`", note)
             case .implicit(let reason): ("implicit", reason)
             case .notSupported(let reason): ("not supported", reason)
             }
             text += "| \(names) | \(lanes) | \(notes.replacing("|", with: "\\|")) |\n"
+        }
+        for action in actions where !action.fastlaneOptions.isEmpty {
+            text += "\n## fastlane's `\(action.name)` option by option\n\n"
+            text += "Every option fastlane's action declares, and what lanes does with it.\n\n| fastlane option | lanes | |\n|---|---|---|\n"
+            for row in action.optionTable {
+                let (lanes, notes): (String, String) = switch row.lanes {
+                case .option(let option)?:
+                    ("`\(option.name)` (`\(option.swiftName):`)",
+                     ([option.defaultText.map { "default `\($0)`" }, option.environmentVariables.isEmpty ? nil
+                        : "env " + option.environmentVariables.map { "`\($0)`" }.joined(separator: ", ")].compactMap { $0 }).joined(separator: "; "))
+                case .ignored(let reason)?: ("accepted, ignored", reason)
+                case nil: ("none", row.unsupported ?? "")
+                }
+                text += "| `\(row.fastlane)` | \(lanes) | \(notes.replacing("|", with: "\\|")) |\n"
+            }
         }
         return text
     }
@@ -73,6 +101,16 @@ public enum FastlaneMigration {
         case .implicit(let reason): "implicit: " + reason
         case .notSupported(let reason): "not supported: " + reason
         }
+    }
+
+    /// fastlane's option names and the step options they are: the map's, and for actions whose every
+    /// option it lists, each one the step takes by name or alias.
+    static func options(of action: FastlaneAction, listed: [String: String]) -> [String: String] {
+        var options = listed
+        for row in action.optionTable {
+            if case .option(let option)? = row.lanes, options[row.fastlane] == nil { options[row.fastlane] = option.name }
+        }
+        return options
     }
 
     /// Options whose lanes name differs from fastlane's.

@@ -56,7 +56,8 @@ public enum LanefileFunctions {
         lines += parameters.enumerated().map { "    \($0.element)\($0.offset == parameters.count - 1 ? "" : ",")" }
         lines.append(") async throws\(returnsValue ? " -> \(info.resultType)" : "") {")
         let call = arguments.isEmpty ? "[:]" : "[\n" + arguments.map { "        \($0)," }.joined(separator: "\n") + "\n    ]"
-        lines.append("    try await runStep(\(String(describing: step)).self, \(call))")
+        let implied = alias.map { step.definition.aliasArguments[$0] != nil } ?? false
+        lines.append("    try await runStep(\(String(describing: step)).self, \(call)\(implied ? ", as: \"\(alias!)\"" : ""))")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -18,6 +18,8 @@ enum DriverCommandLine {
     static let completeLanesWord = "__complete-lanes"
 
     enum Request: Equatable {
+        /// `lanes --version`, answered by the driver itself (it needs nothing `lanes-tool` has).
+        case version
         /// A subcommand, exec'd in `lanes-tool` as is.
         case tool
         /// The top-level help or a project subcommand: `lanes-tool`, with the project handed off.
@@ -34,6 +36,7 @@ enum DriverCommandLine {
 
     static func request(for arguments: [String]) -> Request {
         guard let first = arguments.first else { return .toolWithProject(compile: true) }
+        if arguments == ["--version"] { return .version }
         if first == completeLanesWord { return .completeLanes }
         if helpWords.contains(first) {
             // `lanes help LANE` is the lane's help; `lanes help cron` the subcommand's.

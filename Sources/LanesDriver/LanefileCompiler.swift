@@ -20,13 +20,22 @@ struct LanefileCompiler {
     let environment: [String: String]
 
     /// Lanefiles are plain Swift 6: quick to compile (no optimizer), line tables for crash reports.
+    /// Against a self-contained libLanes the compiler only writes an object (`RuntimeLinker` links it).
     /// On macOS the SDK recorded at install, so the compile does not depend on what xcode-select says now.
     var flags: [String] {
-        ["-parse-as-library", "-swift-version", "6", "-Onone", "-wmo", "-gline-tables-only",
-         "-module-name", "LanefileRunner",
-         "-I", installation.modulesDirectory, "-L", installation.libraryDirectory, "-lLanes",
-         "-Xlinker", "-rpath", "-Xlinker", installation.libraryDirectory]
-            + (installation.sdk.map { ["-sdk", $0] } ?? [])
+        // The module cache in the runner cache: modules a compiler builds from lanes' .swiftinterface
+        // files (a release archive used by another Swift) are kept with the runners, as CI caches them.
+        let common = ["-parse-as-library", "-swift-version", "6", "-Onone", "-wmo", "-gline-tables-only",
+                      "-module-name", "LanefileRunner", "-I", installation.modulesDirectory,
+                      "-module-cache-path", cacheDirectory + "/module-cache"]
+        let sdk = installation.sdk.map { ["-sdk", $0] } ?? []
+        switch installation.runtime {
+        case .toolchain:
+            return common + ["-L", installation.libraryDirectory, "-lLanes",
+                             "-Xlinker", "-rpath", "-Xlinker", installation.libraryDirectory] + sdk
+        case .selfContained:
+            return common + ["-c"] + sdk
+        }
     }
 
     /// The cached runner's path for this Lanefile; it exists when it was compiled before. With
@@ -38,14 +47,15 @@ struct LanefileCompiler {
     private func runnerPath(for sources: LanefileSources, packages: (PackageDependencies) throws -> String?) throws -> String {
         let swiftc = try resolvedCompiler()
         var hash = SHA256()
-        hash.updatePart("lanes-runner-2")
+        hash.updatePart("lanes-runner-3")
         for part in toolchainParts(swiftc: swiftc) { hash.updatePart(part) }
         hash.updatePart(flags.joined(separator: "\u{0}"))
         hash.updatePart(Self.entrySource)
         try sources.hash(into: &hash)
         if let dependencies = dependencies(of: sources) {
             // The packages' folder is named by their key, so their flags carry it into this key.
-            hash.updatePart(try packages(dependencies).map { PackageDependencies.compilerFlags(for: $0) }?.joined(separator: "\u{0}") ?? "unbuilt")
+            hash.updatePart(try packages(dependencies).map { PackageDependencies.flags(for: $0, runtime: installation.runtime).all }?
+                .joined(separator: "\u{0}") ?? "unbuilt")
         }
         return "\(cacheDirectory)/runners/\(hash.hexDigest)/runner"
     }
@@ -54,7 +64,8 @@ struct LanefileCompiler {
     /// the same), the SDK (an update rewrites its SDKSettings.json), lanes' modules (compiled and textual)
     /// and library.
     private func toolchainParts(swiftc: String) -> [String] {
-        var parts = [LanesVersion.current, FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc)]
+        var parts = [LanesVersion.current, installation.runtime.rawValue,
+                     FilePath.fingerprint(FilePath.realPath(swiftc) ?? swiftc)]
         // `Lanes` re-exports the runtime: a runtime change alone must recompile Lanefiles too.
         for module in ["Lanes", "LanesRuntime"] {
             parts.append(FilePath.fingerprint(installation.modulesDirectory + "/\(module).swiftmodule"))
@@ -87,14 +98,14 @@ struct LanefileCompiler {
                               kind: .compilation)
         }
         let swiftc = try resolvedCompiler()
-        var packageFlags: [String] = []
+        var packageFlags = PackageDependencies.Flags(compile: [], link: [])
         if let dependencies = dependencies(of: sources) {
             var folder = try dependencies.builtFolder()
             if folder == nil {
                 writeStandardError("Resolving and building the packages of \(dependencies.manifest) ...")
                 folder = try dependencies.build(swiftc: swiftc)
             }
-            packageFlags = folder.map(PackageDependencies.compilerFlags(for:)) ?? []
+            packageFlags = folder.map { PackageDependencies.flags(for: $0, runtime: installation.runtime) } ?? packageFlags
         }
         let runner = try runnerPath(for: sources, packages: { try $0.builtFolder() })
         let finalDirectory = FilePath.directory(of: runner)
@@ -107,7 +118,22 @@ struct LanefileCompiler {
         let entry = workDirectory + "/" + Self.entryFileName
         try AtomicFile.write(Self.entrySource, to: entry)
 
-        let outcome = try CompilerRun.run([swiftc] + flags + packageFlags + sources.files + [entry, "-o", workDirectory + "/runner"])
+        let output = workDirectory + "/runner"
+        func compile(_ files: [String]) throws -> CompilerRun.Outcome {
+            switch installation.runtime {
+            case .toolchain:
+                return try CompilerRun.run([swiftc] + flags + packageFlags.compile + packageFlags.link + files + [entry, "-o", output])
+            case .selfContained:
+                return try CompilerRun.run([swiftc] + flags + packageFlags.compile + files + [entry, "-o", output + ".o"])
+            }
+        }
+        let split = try Self.splitSources(sources.files, into: workDirectory)
+        var outcome = try compile(split)
+        if outcome.status != 0, split != sources.files,
+           outcome.output.contains(LanefileSplitter.entryFunction) || outcome.output.contains(LanefileSplitter.entriesLabel) {
+            // A mistake inside a block that only the split form shows oddly: say it as the user wrote it.
+            outcome = try compile(sources.files)
+        }
         guard outcome.status == 0 else {
             writeStandardError(outcome.output)
             if outcome.output.contains(Self.entryFileName) && outcome.output.contains("'lanes'") {
@@ -117,12 +143,48 @@ struct LanefileCompiler {
             }
             throw DriverError("\(lanefile) did not compile (see the errors above)", kind: .compilation)
         }
+        if installation.runtime == .selfContained {
+            try link(output + ".o", packages: packageFlags.link, swiftc: swiftc, into: output, lanefile: lanefile)
+        }
         if !Self.move(workDirectory, to: finalDirectory), !FilePath.exists(runner) {
             throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
                               kind: .configuration)
         }
         pruneRunners(in: runnersDirectory, keeping: finalDirectory)
         return runner
+    }
+
+    /// The sources as compiled: each one with a `Lanefile { ... }` block split (`LanefileSplitter`) is
+    /// written to the work folder behind a `#sourceLocation` naming the original, whose lines and
+    /// columns it keeps, so diagnostics, `#line` and crash reports point into the user's file.
+    static func splitSources(_ files: [String], into workDirectory: String) throws -> [String] {
+        try files.enumerated().map { index, file in
+            guard let split = LanefileSplitter.split(try FilePath.readBytes(file)) else { return file }
+            let escaped = file.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            let copy = "\(workDirectory)/split-\(index)-\(FilePath.name(of: file))"
+            try AtomicFile.write(Array("#sourceLocation(file: \"\(escaped)\", line: 1)\n".utf8) + split, to: copy)
+            return copy
+        }
+    }
+
+    /// Links the Lanefile's object against the self-contained libLanes (`Installation.Runtime`) with
+    /// the toolchain's clang and lld: no Swift library of the toolchain, whose runtime would be a
+    /// second one beside libLanes'.
+    private func link(_ object: String, packages: [String], swiftc: String, into runner: String, lanefile: String) throws {
+        guard let linker = RuntimeLinker.locate(swiftc: swiftc) else {
+            throw DriverError("cannot find clang and swiftrt.o in the toolchain of \(swiftc), which link Lanefiles against \(installation.libraryDirectory)",
+                              hint: "use the Swift toolchain lanes was installed with (LANES_SWIFTC)", kind: .configuration)
+        }
+        let outcome = try CompilerRun.run([linker.clang, "-fuse-ld=lld", linker.runtimeObject, object] + packages
+            + ["-L", installation.libraryDirectory, "-lLanes", "-Wl,-rpath," + installation.libraryDirectory, "-o", runner])
+        guard outcome.status == 0 else {
+            writeStandardError(outcome.output)
+            throw DriverError("\(lanefile) compiled but did not link (see the errors above)",
+                              hint: outcome.output.contains("undefined symbol")
+                                  ? "a module the Lanefile imports is not in lanes' runtime: it carries Swift's standard modules and Foundation, not FoundationNetworking or FoundationXML"
+                                  : nil,
+                              kind: .compilation)
+        }
     }
 
     /// A work folder's name, after this process so an abandoned one can be told from a live one.

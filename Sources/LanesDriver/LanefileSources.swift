@@ -30,11 +30,23 @@ struct LanefileSources {
     }
 
     /// Each file's name and content: renaming, adding or removing a file changes the key, as does any edit.
+    /// A first line `#sourceLocation(file: "...", line: 1)` is left out: it names where diagnostics
+    /// point (the daemon's copy names the user's Lanefile), changes no line and no code, and paths
+    /// are not part of the key, so the daemon's copy finds the runner `lanes list` compiled.
     func hash(into hash: inout SHA256) throws {
         hash.updatePart(String(files.count))
         for file in files {
             hash.updatePart(FilePath.name(of: file))
-            hash.updatePart(try FilePath.readBytes(file))
+            hash.updatePart(Self.withoutSourceLocation(try FilePath.readBytes(file)))
         }
+    }
+
+    static func withoutSourceLocation(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        let prefix = Array("#sourceLocation(file: \"".utf8)
+        let suffix = Array("\", line: 1)".utf8)
+        guard bytes.starts(with: prefix), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+              newline >= prefix.count + suffix.count, bytes[(newline - suffix.count)..<newline].elementsEqual(suffix)
+        else { return bytes[...] }
+        return bytes[(newline + 1)...]
     }
 }

@@ -56,7 +56,7 @@ struct PackageDependencies {
             installation.toolExecutable, "packages", "build",
             "--manifest", manifest, "--scratch", scratch, "--output", staging,
             "--modules", installation.modulesDirectory, "--library", installation.libraryDirectory, "--swiftc", swiftc,
-        ])
+        ] + (installation.runtime == .selfContained ? ["--static"] : []))
         guard outcome.status == 0 else {
             // The tool's message names the package and the manifest line; earlier builds stay cached.
             writeStandardError(outcome.output)
@@ -76,10 +76,24 @@ struct PackageDependencies {
         return folder
     }
 
-    /// Flags that let the runner import the packages' modules and link their library.
-    static func compilerFlags(for folder: String) -> [String] {
-        ["-I", folder + "/Modules", "-L", folder + "/lib", "-l" + libraryName,
-         "-Xlinker", "-rpath", "-Xlinker", folder + "/lib"]
+    /// Flags that let the runner import the packages' modules (`compile`) and link their library
+    /// (`link`: swiftc's for the shared library, clang's for the static one a self-contained runtime takes).
+    struct Flags {
+        let compile: [String]
+        let link: [String]
+        var all: [String] { compile + link }
+    }
+
+    static func flags(for folder: String, runtime: Installation.Runtime) -> Flags {
+        switch runtime {
+        case .toolchain:
+            return Flags(compile: ["-I", folder + "/Modules"],
+                         link: ["-L", folder + "/lib", "-l" + libraryName, "-Xlinker", "-rpath", "-Xlinker", folder + "/lib"])
+        case .selfContained:
+            // Whole: a conformance nothing names (a registered step) must still reach the runner.
+            return Flags(compile: ["-I", folder + "/Modules"],
+                         link: ["-Wl,--whole-archive", folder + "/lib/lib\(libraryName).a", "-Wl,--no-whole-archive"])
+        }
     }
 
     private func buildKey(manifestKey: String, localPackages: [String]) throws -> String {

@@ -9,6 +9,8 @@ do {
     let installation = try Installation.locate(environment: environment)
     let driver = LaneDriver(arguments: arguments, environment: environment, installation: installation)
     switch DriverCommandLine.request(for: arguments) {
+    case .version:
+        driver.printVersion()
     case .tool:
         try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments)
     case .toolWithProject(let compile):

@@ -19,9 +19,7 @@ struct CommitCounter {
     init(repository: Repository, tableLimit: Int = 1 << 30) {
         self.repository = repository
         self.tableLimit = tableLimit
-        let directory = String(cString: git_repository_commondir(repository.handle)) + "objects/pack/"
-        packs = directoryEntries(directory).filter { $0.hasSuffix(".idx") }.sorted()
-            .compactMap { PackFile(base: directory + $0.dropLast(4)) }
+        packs = PackFile.all(in: repository)
     }
 
     /// A commit being visited: by pack and index position when a pack has it, else by name.

@@ -27,6 +27,13 @@ final class PackFile: @unchecked Sendable {
         self.count = count
     }
 
+    /// The repository's packs that this reads, by name.
+    static func all(in repository: Repository) -> [PackFile] {
+        let directory = String(cString: git_repository_commondir(repository.handle)) + "objects/pack/"
+        return directoryEntries(directory).filter { $0.hasSuffix(".idx") }.sorted()
+            .compactMap { PackFile(base: directory + $0.dropLast(4)) }
+    }
+
     /// The object's position in the index, if this pack has it.
     func position(of id: RawObjectID) -> Int? {
         let bucket = id.firstByte
@@ -68,6 +75,25 @@ final class PackFile: @unchecked Sendable {
 
     /// Reads the parents of the commit at `position` from its inflated header lines.
     func commitParents(atPosition position: Int, inflater: HeaderInflater, into parents: inout [RawObjectID]) -> Entry {
+        withWholeCommit(atPosition: position, inflater: inflater) { Self.parseParents($0, into: &parents) }
+    }
+
+    /// Reads the parents and the committer's time (what `git describe` orders its walk by) of the
+    /// commit at `position`.
+    func commitParentsAndTime(atPosition position: Int, inflater: HeaderInflater, into parents: inout [RawObjectID],
+                              time: inout Int64) -> Entry {
+        withWholeCommit(atPosition: position, inflater: inflater) { text in
+            guard let complete = Self.parseParents(text, into: &parents) else { return nil }
+            guard complete else { return false }
+            guard let committed = Self.committerTime(text, after: 46 + parents.count * 48) else { return nil }
+            time = committed
+            return true
+        }
+    }
+
+    /// Offers the inflated beginning of a commit stored whole to `parse` (see `HeaderInflater`).
+    private func withWholeCommit(atPosition position: Int, inflater: HeaderInflater,
+                                 _ parse: (UnsafeRawBufferPointer) -> Bool?) -> Entry {
         guard let offset = packOffset(at: position), offset < pack.bytes.count else { return .unknown }
         var cursor = offset
         var byte = pack.bytes[cursor]
@@ -81,7 +107,7 @@ final class PackFile: @unchecked Sendable {
             guard cursor < pack.bytes.count else { return .unknown }
             byte = pack.bytes[cursor]
         }
-        let parsed = inflateHeader(from: cursor + 1, with: inflater) { lines in Self.parseParents(lines, into: &parents) }
+        let parsed = inflateHeader(from: cursor + 1, with: inflater, parse)
         return parsed ? .commit : .unknown
     }
 
@@ -89,6 +115,28 @@ final class PackFile: @unchecked Sendable {
     private func inflateHeader(from start: Int, with inflater: HeaderInflater,
                                _ parse: (UnsafeRawBufferPointer) -> Bool?) -> Bool {
         inflater.inflate(UnsafeRawBufferPointer(rebasing: pack.bytes[start...]), parse)
+    }
+
+    /// The committer's time, read as git reads a commit's date: the line after the parents must be
+    /// `author ...` and the next `committer ...`, whose seconds follow its last `>`
+    /// (`committer Name <mail> 1700000000 +0100`). Nil when more text is needed; 0 when the lines
+    /// are not there (git's date for such a commit).
+    static func committerTime(_ text: UnsafeRawBufferPointer, after start: Int) -> Int64? {
+        guard let authorEnd = text[start...].firstIndex(of: 10) else { return nil }
+        guard text[start..<authorEnd].starts(with: "author".utf8) else { return 0 }
+        guard let committerEnd = text[(authorEnd + 1)...].firstIndex(of: 10) else { return nil }
+        let line = text[(authorEnd + 1)..<committerEnd]
+        guard line.starts(with: "committer".utf8), let close = line.lastIndex(of: UInt8(ascii: ">")) else { return 0 }
+        var index = close + 1
+        while index < committerEnd, text[index] == UInt8(ascii: " ") { index += 1 }
+        var value: Int64 = 0
+        var digits = 0
+        while index < committerEnd, text[index] >= UInt8(ascii: "0"), text[index] <= UInt8(ascii: "9"), digits < 18 {
+            value = value * 10 + Int64(text[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        return value
     }
 
     /// Reads `tree <hex>\n(parent <hex>\n)*` and stops at the first other line. Returns nil

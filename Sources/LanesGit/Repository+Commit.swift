@@ -1,8 +1,9 @@
 internal import CGit2
+internal import LanesPlatform
 
 extension Repository {
     /// Stages `paths` (relative to the working tree; a path deleted from disk is removed from the
-    /// index) and commits them with `message` on the current branch, as `git add PATHS && git commit`
+    /// index; a folder or glob stages the tracked files it covers) and commits them with `message` on the current branch, as `git add PATHS && git commit`
     /// would with the configured identity. Returns the new commit, or nil when the paths hold no
     /// change (the caller decides whether "nothing to commit" is an error).
     public func commit(paths: [String], message: String) throws -> ObjectID? {
@@ -13,6 +14,15 @@ extension Repository {
         defer { git_index_free(index) }
         for path in paths {
             let relative = Self.relativePath(path, to: workingDirectory)
+            // A folder (the working tree's top too) or a glob is a pathspec, as `git commit PATHSPEC`
+            // (fastlane's git_commit) takes it: the changes of the tracked files it covers, deletions
+            // included; files git does not track stay untracked.
+            if let spec = Self.pathspec(relative, absolute: path) {
+                try withStringArray(spec.map { [$0] } ?? []) { array in
+                    try check(git_index_update_all(index, &array, nil, nil), "staging the tracked files of \(spec ?? ".")")
+                }
+                continue
+            }
             var code = git_index_add_bypath(index, relative)
             // A file deleted from the working tree leaves the index, as `git add` does it.
             if code == GIT_ENOTFOUND.rawValue, git_index_get_bypath(index, relative, 0) != nil {
@@ -87,6 +97,17 @@ extension Repository {
     }
 
     /// `path` relative to `workingDirectory` (which ends in a slash) when it lies inside it.
+    /// The pathspec `relative` is when it names a folder or holds a glob character: `.some(nil)`
+    /// for the whole working tree, nil when it is a plain file path.
+    static func pathspec(_ relative: String, absolute: String) -> String?? {
+        var spec = Substring(relative)
+        while spec.hasSuffix("/.") { spec = spec.dropLast(2) }
+        while spec.hasSuffix("/") { spec = spec.dropLast() }
+        if spec.isEmpty || spec == "." { return .some(nil) }
+        guard spec.contains(where: { "*?[".contains($0) }) || FilePath.isDirectory(absolute) else { return nil }
+        return .some(String(spec))
+    }
+
     public static func relativePath(_ path: String, to workingDirectory: String) -> String {
         path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
     }

@@ -24,69 +24,13 @@ extension Repository {
     }
 
     /// The most recent tag reachable from `revision`, as `git describe --tags --abbrev=0` finds
-    /// it (lightweight tags included); nil when no tag is reachable.
+    /// it (lightweight tags included; `LastTagSearch`); nil when no tag is reachable. In a shallow
+    /// clone the walk ends at the cut-off, as git's does.
     ///
     /// - Parameter pattern: a glob the tag name must match, such as `v*`.
     public func lastTag(reachableFrom revision: String = "HEAD", matching pattern: String? = nil) throws -> String? {
         let start = try resolveCommit(revision)
-        do {
-            return try describe(start, matching: pattern)
-        } catch let error as GitError where isShallow && error.kind == .notFound {
-            // libgit2 1.5 cannot walk past a shallow cut-off; look only at the history present.
-            return try nearestTag(from: start, matching: pattern)
-        }
-    }
-
-    private func describe(_ start: ObjectID, matching pattern: String?) throws -> String? {
-        var options = git_describe_options()
-        git_describe_options_init(&options, UInt32(GIT_DESCRIBE_OPTIONS_VERSION))
-        options.describe_strategy = GIT_DESCRIBE_TAGS.rawValue
-        return try withOptionalCString(pattern) { patternPointer in
-            options.pattern = patternPointer
-            var oid = start.oid
-            var commit: OpaquePointer?
-            try check(git_commit_lookup(&commit, handle, &oid), "reading commit \(start.short)")
-            defer { git_commit_free(commit) }
-            var result: OpaquePointer?
-            let code = git_describe_commit(&result, commit, &options)
-            // libgit2 says "cannot describe - no reference found" or "... no tags can describe"
-            // when no tag is reachable: an answer (nil), not a failure.
-            if code < 0, git_error_last().map({ String(cString: $0.pointee.message) })?
-                .contains("cannot describe") ?? false {
-                return nil
-            }
-            try check(code, "finding the last tag reachable from \(start.short)")
-            defer { git_describe_result_free(result) }
-            var format = git_describe_format_options()
-            git_describe_format_options_init(&format, UInt32(GIT_DESCRIBE_FORMAT_OPTIONS_VERSION))
-            format.abbreviated_size = 0
-            var buffer = git_buf()
-            try check(git_describe_format(&buffer, result, &format), "formatting the last tag")
-            defer { git_buf_dispose(&buffer) }
-            return String(cString: buffer.ptr)
-        }
-    }
-
-    /// Breadth-first search from `start` for the closest tagged commit, skipping parents that a
-    /// shallow clone does not have.
-    private func nearestTag(from start: ObjectID, matching pattern: String?) throws -> String? {
-        var tagsByCommit: [ObjectID: [String]] = [:]
-        for tag in try tags() where pattern.map({ globMatches(tag.name, $0) }) ?? true {
-            tagsByCommit[tag.commit, default: []].append(tag.name)
-        }
-        guard !tagsByCommit.isEmpty else { return nil }
-        var queue = [start]
-        var seen: Set<ObjectID> = [start]
-        var index = 0
-        while index < queue.count {
-            let id = queue[index]
-            index += 1
-            if let names = tagsByCommit[id] { return names.sorted().last }
-            for parent in presentCommit(id)?.parents ?? [] where seen.insert(parent).inserted {
-                queue.append(parent)
-            }
-        }
-        return nil
+        return try LastTagSearch(repository: self).lastTag(from: RawObjectID(start.oid), matching: pattern)
     }
 
     /// Creates a tag at `revision`: annotated when `message` is given (tagged by the repository's
@@ -140,8 +84,3 @@ extension Repository {
     }
 }
 
-/// Lends an optional C string to `body`.
-func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) throws -> T) rethrows -> T {
-    guard let string else { return try body(nil) }
-    return try string.withCString { try body($0) }
-}

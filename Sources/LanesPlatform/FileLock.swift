@@ -34,20 +34,6 @@ public final class FileLock {
         return .taken(FileLock(path: path, descriptor: descriptor))
     }
 
-    /// Locks a folder itself (its inode, which editors and checkouts do not replace), creating
-    /// nothing in it: one holder per folder whatever else differs between them.
-    public static func lockFolder(_ path: String) throws(PrivateFolder.Refusal) -> Outcome {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw PrivateFolder.Refusal("cannot open \(path): \(String(cString: strerror(errno)))")
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            return .held(by: nil)
-        }
-        return .taken(FileLock(path: path, descriptor: descriptor))
-    }
-
     private init(path: String, descriptor: Int32) {
         self.path = path
         self.descriptor = descriptor

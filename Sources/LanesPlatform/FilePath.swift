@@ -85,13 +85,15 @@ public enum FilePath {
         String(decoding: try readBytes(path), as: UTF8.self)
     }
 
-    /// A stat fingerprint (device, inode, size, modification time) of a tool file lanes ships or uses.
-    /// Fine for the toolchain and lanes' own files, which change only by reinstalling; never used for
-    /// Lanefile sources, whose cache key is their content (CI clones have fresh mtimes).
+    /// A stat fingerprint (path, size, modification time) of a tool file lanes ships or uses.
+    /// Fine for the toolchain and lanes' own files, which change only by reinstalling (a new time);
+    /// never used for Lanefile sources, whose cache key is their content (CI clones have fresh mtimes).
+    /// No device or inode: a CI job that restores lanes and its runner cache from an archive gets
+    /// new inodes each time, and the runner it compiled before must still be found.
     public static func fingerprint(_ path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "missing:\(path)" }
-        return "\(path):\(info.st_dev):\(info.st_ino):\(info.st_size):\(FileTimes.modification(of: info).tv_sec).\(FileTimes.modification(of: info).tv_nsec)"
+        return "\(path):\(info.st_size):\(FileTimes.modification(of: info).tv_sec).\(FileTimes.modification(of: info).tv_nsec)"
     }
 
     /// The size in bytes of the file at `path` (links followed), or nil when it cannot be inspected.

@@ -3,7 +3,7 @@
 /// built with.
 ///
 /// Installed (`make install`): `PREFIX/bin/lanes` with `PREFIX/lib/lanes/{lanes-tool,Modules,libLanes.so,templates,swiftc}`,
-/// and on macOS `sdk`. `swiftc` holds the compiler's real path (on macOS `xcrun --find swiftc`, not the
+/// on Linux `runtime` (`self-contained`: see `Runtime`), and on macOS `sdk`. `swiftc` holds the compiler's real path (on macOS `xcrun --find swiftc`, not the
 /// `/usr/bin/swiftc` shim whose file never changes when Xcode does) and, on its second line, what
 /// `swiftc --version` said at install; `sdk` the macOS SDK it compiled against (`xcrun --show-sdk-path`).
 /// In a build folder (`swift build`): everything beside the executable, templates in the checkout
@@ -19,6 +19,19 @@ public struct Installation: Sendable {
     public let compilerVersion: String?
     /// The SDK Lanefiles compile against (macOS installations); nil when the compiler finds its own.
     public let sdk: String?
+    /// Where a compiled Lanefile gets the Swift runtime from.
+    public var runtime: Runtime = .toolchain
+
+    @frozen public enum Runtime: String, Sendable {
+        /// The toolchain's Swift libraries, linked by swiftc (a build folder; macOS).
+        case toolchain
+        /// `libLanes.so` itself, which `make install` links with the Swift runtime and Foundation
+        /// inside (Tools/link-installed.sh, Linux): the runner is linked against it alone.
+        case selfContained = "self-contained"
+    }
+
+    /// The file `make install` writes when libLanes carries the runtime (`Runtime.selfContained`).
+    static let runtimeFile = "runtime"
 
     public static func locate(environment: [String: String]) throws -> Installation {
         if let home = environment["LANES_HOME"], !home.isEmpty {
@@ -64,10 +77,23 @@ public struct Installation: Sendable {
         let compilerLines = (try? FilePath.read(home + "/" + recordedCompilerFile))?.split(separator: "\n").map(String.init) ?? []
         let sdk = (try? FilePath.read(home + "/" + recordedSDKFile))?.split(separator: "\n").first.map(String.init)
         let overridden = environment["LANES_SWIFTC"].map { !$0.isEmpty } ?? false
-        return Installation(
+        var installation = Installation(
             modulesDirectory: home + "/Modules", libraryDirectory: home, toolExecutable: home + "/lanes-tool",
             templatesDirectory: home + "/templates", swiftc: overridden ? environment["LANES_SWIFTC"]! : compilerLines.first ?? "swiftc",
             // A compiler chosen by LANES_SWIFTC is not the one recorded: its version was never recorded.
             compilerVersion: overridden ? nil : compilerLines.dropFirst().first, sdk: sdk)
+        if let text = try? FilePath.read(home + "/" + runtimeFile),
+           let runtime = Runtime(rawValue: String(text.split(separator: "\n").first ?? "")) {
+            installation.runtime = runtime
+        }
+        return installation
     }
+}
+
+/// What links a runner against a self-contained libLanes: the toolchain's clang (with lld) and the
+/// object every Swift image starts with, which registers its metadata with the runtime. swiftc
+/// would also link the toolchain's Swift libraries, a second runtime beside the one in libLanes.
+public struct RuntimeLinker: Sendable, Equatable {
+    public let clang: String
+    public let runtimeObject: String
 }

@@ -14,12 +14,16 @@ public final class HistoryStore {
     public let path: String
     private let connection: SQLiteConnection
 
-    static let schemaVersion = 2
+    static let schemaVersion = 3
+    /// The oldest schema a reader understands (`reading(directory:)`): version 3 only added tables writers use.
+    static let oldestReadableVersion = 2
     static let fileName = "history.sqlite"
 
-    /// Opens (creating) `directory/history.sqlite`.
+    /// Opens (creating) `directory/history.sqlite`. Whichever command creates the state first
+    /// (`lanes history`, a web page, the daemon), missing folders are made 0700 and the database
+    /// 0600: the history names lanes, commits and log paths nobody else needs to read.
     public convenience init(directory: String) throws(HistoryStoreError) {
-        do { try FilePath.makeDirectories(directory) } catch {
+        do { try FilePath.makeDirectories(directory, mode: 0o700) } catch {
             throw HistoryStoreError("cannot create the state directory \(directory): \(error)")
         }
         try self.init(path: directory + "/" + Self.fileName)
@@ -46,6 +50,13 @@ public final class HistoryStore {
         let fresh = "\(path).new-\(getpid())"
         unlink(fresh)
         defer { unlink(fresh) }
+        // 0600 from the open that creates it: SQLite would make it 0644 (less the umask), and
+        // gives its -wal and -shm files the database's mode.
+        let descriptor = open(fresh, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw HistoryStoreError("cannot create \(fresh): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
         try makeSchema(at: fresh)
         guard link(fresh, path) == 0 || errno == EEXIST else {
             throw HistoryStoreError("cannot create \(path): \(String(cString: strerror(errno)))")
@@ -67,8 +78,8 @@ public final class HistoryStore {
         let store = HistoryStore(path: path, connection: try SQLiteConnection(path: path, readOnly: true))
         try store.checkIsHistory()
         let version = try store.connection.query("PRAGMA user_version").first?[0].integer ?? 0
-        guard version == schemaVersion else {
-            throw HistoryStoreError("\(path) has schema version \(version); this lanes reads version \(schemaVersion)")
+        guard version >= Int64(oldestReadableVersion), version <= Int64(schemaVersion) else {
+            throw HistoryStoreError("\(path) has schema version \(version); this lanes reads versions \(oldestReadableVersion) to \(schemaVersion)")
         }
         return store
     }
@@ -106,12 +117,18 @@ public final class HistoryStore {
 
     // MARK: Reading
 
-    /// Runs, newest first: of one lane or all, at most `limit`, older than run `before` when given.
-    public func runs(lane: String? = nil, limit: Int = 100, before: Int64? = nil) throws(HistoryStoreError) -> [RunRecord] {
+    /// Runs, newest first: of one lane or all, at most `limit`, older than run `before` when given,
+    /// only of `status` when given, and without Poll SCM checks that started nothing when
+    /// `excludingPolls`. Each filter is an indexed condition (`runs_by_lane`, `runs_by_status_and_id`,
+    /// `runs_by_lane_without_polls`), so a page of a long history reads that page only.
+    public func runs(lane: String? = nil, limit: Int = 100, before: Int64? = nil, status: RunStatus? = nil,
+                     excludingPolls: Bool = false) throws(HistoryStoreError) -> [RunRecord] {
         var conditions: [String] = []
         var values: [SQLValue] = []
         if let lane { conditions.append("lane = ?"); values.append(.text(lane)) }
         if let before { conditions.append("id < ?"); values.append(.integer(before)) }
+        if let status { conditions.append("status = ?"); values.append(.text(status.rawValue)) }
+        if excludingPolls { conditions.append("trigger != '\(RunTrigger.poll.rawValue)'") }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         values.append(.integer(Int64(limit)))
         return try withSteps(try connection.query("SELECT \(Self.columns) FROM runs \(filter) ORDER BY id DESC LIMIT ?", values).map(Self.record))
@@ -142,9 +159,16 @@ public final class HistoryStore {
         }
     }
 
-    /// Every lane that has history, sorted.
+    /// Every lane that has history, sorted: one index seek per lane (`runs_by_lane`), not a scan of
+    /// every run.
     public func laneNames() throws(HistoryStoreError) -> [String] {
-        try connection.query("SELECT DISTINCT lane FROM runs ORDER BY lane").compactMap { $0[0].text }
+        try connection.query("""
+            WITH RECURSIVE lanes(lane) AS (
+                SELECT MIN(lane) FROM runs
+                UNION ALL
+                SELECT (SELECT MIN(lane) FROM runs WHERE lane > lanes.lane) FROM lanes WHERE lanes.lane IS NOT NULL)
+            SELECT lane FROM lanes WHERE lane IS NOT NULL
+            """).compactMap { $0[0].text }
     }
 
     /// Runs that are starting or running, oldest first.
@@ -266,6 +290,11 @@ public final class HistoryStore {
     /// `runsDirectory` are not in the history yet. The runner only writes its events file, so a lane's
     /// start never pays for SQLite; whoever reads the history indexes them first. A run still going
     /// (its process alive, no `lane_finished`) waits for a later read. Returns how many were added.
+    ///
+    /// Every read of the history calls this, so it costs nothing per run: the runs folder is listed
+    /// only when it changed since the last listing (its inode and modification time, kept in
+    /// `outside_scan`), each new folder is looked up through the `run_folder` index, and a run that
+    /// was still going is remembered in `outside_waiting` and looked at again on each read.
     @discardableResult
     public func indexOutsideRuns() throws(HistoryStoreError) -> Int {
         try indexOutsideRuns(in: FilePath.directory(of: path) + "/" + ProjectState.runsFolderName) { ProjectState.isProcessAlive($0) }
@@ -273,15 +302,31 @@ public final class HistoryStore {
 
     @discardableResult
     public func indexOutsideRuns(in runsDirectory: String, isRunning: (Int32) -> Bool) throws(HistoryStoreError) -> Int {
-        let names = FilePath.entries(of: runsDirectory).filter { $0.hasPrefix(ProjectState.outsideRunPrefix) }
-        guard !names.isEmpty else { return 0 }
-        let known = Set(try connection.query("SELECT run_folder FROM runs WHERE run_folder IS NOT NULL").compactMap { $0[0].text }
-            .map(FilePath.name(of:)))
+        guard let fingerprint = Self.folderFingerprint(runsDirectory) else { return 0 }
+        let recorded = try connection.query("SELECT fingerprint FROM outside_scan WHERE runs_directory = ?", [.text(runsDirectory)]).first?[0].text
+        let previouslyWaiting = try connection.query("SELECT folder FROM outside_waiting").compactMap { $0[0].text }
+            .filter { FilePath.directory(of: $0) == runsDirectory }
+        var folders = previouslyWaiting
+        if recorded != fingerprint {
+            // Taken before the listing: a folder made during it changes the folder again, so the next read lists it.
+            for name in FilePath.entries(of: runsDirectory).sorted() where name.hasPrefix(ProjectState.outsideRunPrefix) {
+                let folder = runsDirectory + "/" + name
+                if !folders.contains(folder), try connection.query("SELECT 1 FROM runs WHERE run_folder = ?", [.text(folder)]).isEmpty {
+                    folders.append(folder)
+                }
+            }
+        }
         var added = 0
-        for name in names.sorted() where !known.contains(name) {
-            let folder = runsDirectory + "/" + name
-            guard let log = try? RunEventLog(path: folder + "/" + ProjectState.eventsFileName), log.lane != nil else { continue }
-            if log.succeeded == nil, let pid = ProjectState.processID(ofOutsideRunFolder: name), isRunning(pid) { continue }
+        var waiting: [String] = []
+        for folder in folders {
+            let name = FilePath.name(of: folder)
+            let log = try? RunEventLog(path: folder + "/" + ProjectState.eventsFileName)
+            let running = log?.succeeded == nil && ProjectState.processID(ofOutsideRunFolder: name).map(isRunning) == true
+            if running {
+                waiting.append(folder)  // not finished, or not even started its events yet
+                continue
+            }
+            guard let log, log.lane != nil else { continue }  // its process is gone and it never said which lane
             try connection.transaction { () throws(HistoryStoreError) in
                 let started = log.startedSeconds
                 let ended = started.flatMap { start in log.durationMilliseconds.map { start + $0 / 1000 } }
@@ -300,7 +345,24 @@ public final class HistoryStore {
             }
             added += 1
         }
+        if recorded != fingerprint || Set(waiting) != Set(previouslyWaiting) {
+            try connection.transaction { () throws(HistoryStoreError) in
+                for folder in previouslyWaiting { try connection.query("DELETE FROM outside_waiting WHERE folder = ?", [.text(folder)]) }
+                for folder in waiting { try connection.query("INSERT OR IGNORE INTO outside_waiting (folder) VALUES (?)", [.text(folder)]) }
+                try connection.query(
+                    "INSERT INTO outside_scan (runs_directory, fingerprint) VALUES (?, ?) ON CONFLICT(runs_directory) DO UPDATE SET fingerprint = excluded.fingerprint",
+                    [.text(runsDirectory), .text(fingerprint)])
+            }
+        }
         return added
+    }
+
+    /// The runs folder's identity and modification time, which change whenever an entry is added or removed.
+    private static func folderFingerprint(_ directory: String) -> String? {
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return nil }
+        let modified = FileTimes.modification(of: info)
+        return "\(info.st_dev):\(info.st_ino):\(modified.tv_sec).\(modified.tv_nsec)"
     }
 
     // MARK: Schema
@@ -316,7 +378,7 @@ public final class HistoryStore {
         try connection.transaction { () throws(HistoryStoreError) in
             if version < 1 { try createVersion1() }
             // 2: each run's steps and reported facts, from its events; runs started outside the daemon.
-            try connection.execute("""
+            if version < 2 { try connection.execute("""
                 ALTER TABLE runs ADD COLUMN run_folder TEXT;
                 ALTER TABLE runs ADD COLUMN version TEXT;
                 ALTER TABLE runs ADD COLUMN build_number TEXT;
@@ -333,8 +395,21 @@ public final class HistoryStore {
                     error TEXT,
                     PRIMARY KEY (run_id, position)
                 );
-                PRAGMA user_version = \(Self.schemaVersion);
-                """)
+                """) }
+            if version < 3 {
+                // 3: what the last listing of the runs folder saw, the runs that were still going, and
+                // indexes for the web page's filters.
+                try connection.execute("""
+                    CREATE TABLE IF NOT EXISTS outside_scan (
+                        runs_directory TEXT PRIMARY KEY,
+                        fingerprint TEXT NOT NULL
+                    );
+                    CREATE TABLE IF NOT EXISTS outside_waiting (folder TEXT PRIMARY KEY);
+                    CREATE INDEX IF NOT EXISTS runs_by_status_and_id ON runs (status, id);
+                    CREATE INDEX IF NOT EXISTS runs_by_lane_without_polls ON runs (lane, id) WHERE trigger != 'poll';
+                    """)
+            }
+            try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
         }
     }
 

@@ -9,9 +9,7 @@ public struct CertificateRequest: Sendable {
 
     /// - Parameter commonName: the request's subject; Apple replaces it with its own.
     public static func generate(commonName: String) throws(SigningError) -> CertificateRequest {
-        let context = try OpenSSLContext()
-        // The key and the request hold bare pointers into the context, used after its last use in Swift.
-        defer { withExtendedLifetime(context) {} }
+        let context = try OpenSSLContext.forProcess()
         OpenSSLErrors.clear()
         guard let keyContext = EVP_PKEY_CTX_new_from_name(context.handle, "RSA", nil) else {
             throw .openSSL(operation: "start an RSA key generation", detail: OpenSSLErrors.drain().summary)

@@ -102,7 +102,7 @@ public struct FileKeychain: Keychain {
     public func verifyPrivateKey(of identity: KeychainIdentity) throws {
         let certificate = try certificate(of: identity)
         let pem = try LocalFile.contents(of: keyPath(identity.sha1))
-        try PrivateKeyPEM.verify(pem, password: password, certificate: certificate, context: OpenSSLContext(),
+        try PrivateKeyPEM.verify(pem, password: password, certificate: certificate, context: OpenSSLContext.forProcess(),
                                  source: keyPath(identity.sha1))
     }
 

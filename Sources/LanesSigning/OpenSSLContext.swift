@@ -5,12 +5,25 @@ internal import COpenSSL
 /// Legacy PKCS#12 files (RC2-40, as Keychain Access exports) need the legacy provider; loading any
 /// provider explicitly switches off the implicit default one, so both are loaded. Keeping them in
 /// a private context leaves the process-wide OpenSSL state untouched for everyone else.
-/// Not Sendable: it owns C handles; create one per task that needs it.
-final class OpenSSLContext {
+///
+/// There is one for the process (`forProcess()`), made on first use and never freed. OpenSSL keeps
+/// per-thread state for each context a thread used (its random generators) and releases it when
+/// that thread ends, reading the context then: a context freed while a thread that used it lives
+/// on (a pool thread that read a .p12 for a task whose identity went away on another thread) made
+/// that thread crash at its exit, in `CRYPTO_THREAD_read_lock` on freed memory
+/// (`OpenSSLExitTests.aThreadThatUsedTheContextEndsAfterItsIdentityIsGone`). Once its providers
+/// are loaded a library context is safe to use from any thread.
+final class OpenSSLContext: @unchecked Sendable {
     let handle: OpaquePointer
     private let providers: [OpaquePointer]
 
-    init() throws(SigningError) {
+    private static let process = Result { () throws(SigningError) -> OpenSSLContext in try OpenSSLContext() }
+
+    /// The process's context; the error of its creation, the same at every call, when the
+    /// providers cannot be loaded.
+    static func forProcess() throws(SigningError) -> OpenSSLContext { try process.get() }
+
+    private init() throws(SigningError) {
         OpenSSLRuntime.start()
         guard let context = OSSL_LIB_CTX_new() else {
             throw SigningError.openSSL(operation: "create a library context", detail: OpenSSLErrors.drain().summary)
@@ -29,10 +42,6 @@ final class OpenSSLContext {
         providers = loaded
     }
 
-    deinit {
-        providers.reversed().forEach { OSSL_PROVIDER_unload($0) }
-        OSSL_LIB_CTX_free(handle)
-    }
 }
 
 /// OpenSSL's process-wide start. By default OpenSSL frees its global state in an `atexit` handler,

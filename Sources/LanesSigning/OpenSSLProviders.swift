@@ -2,6 +2,6 @@
 /// for `lanes doctor`.
 public enum OpenSSLProviders {
     public static func verify() throws(SigningError) {
-        _ = try OpenSSLContext()
+        _ = try OpenSSLContext.forProcess()
     }
 }

@@ -11,9 +11,7 @@ public enum PKCS12File {
 
     /// Reads an identity from PKCS#12 bytes; `source` names them in errors.
     public static func read(bytes: [UInt8], password: String, source: String) throws(SigningError) -> SigningIdentity {
-        let context = try OpenSSLContext()
-        // The PKCS#12 object holds a bare pointer into the context, also on the paths that throw.
-        defer { withExtendedLifetime(context) {} }
+        let context = try OpenSSLContext.forProcess()
         OpenSSLErrors.clear()
         let p12 = try decode(bytes, context: context, source: source)
         defer { PKCS12_free(p12) }

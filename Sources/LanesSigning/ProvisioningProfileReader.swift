@@ -15,10 +15,7 @@ public enum ProvisioningProfileReader {
     }
 
     public static func read(bytes: [UInt8], source: String, trust: TrustStore? = nil) throws(SigningError) -> ProvisioningProfile {
-        let context = try OpenSSLContext()
-        // The CMS object holds a bare pointer into the context: keep the context to the end of the
-        // scope, not to its last use in Swift (which is `open` when no trust store is given).
-        defer { withExtendedLifetime(context) {} }
+        let context = try OpenSSLContext.forProcess()
         let signed = try SignedContent.open(bytes, source: source, context: context)
         defer { CMS_ContentInfo_free(signed.handle) }
         let payload = try signed.verifiedContent(source: source)

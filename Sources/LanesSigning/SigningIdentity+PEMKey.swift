@@ -4,7 +4,7 @@ extension SigningIdentity {
     /// An identity from a DER certificate and an unencrypted PEM private key held in memory, as
     /// `fastlane cert` stores them side by side; the key must belong to the certificate.
     public static func pair(certificateDER: [UInt8], privateKeyPEM: [UInt8], source: String) throws(SigningError) -> SigningIdentity {
-        let context = try OpenSSLContext()
+        let context = try OpenSSLContext.forProcess()
         OpenSSLErrors.clear()
         let key: OpaquePointer?
         do {

@@ -68,7 +68,7 @@ public struct WebApplication: Sendable {
             case ("api", "schedules"): return .json(JSONValue.array(try data.schedules().map(WebJSON.schedule)).serialized + "\n")
             case ("api", "runs"):
                 let filter = try runFilter(request)
-                return .json(JSONValue.array(try data.runs(filter).map(WebJSON.run)).serialized + "\n")
+                return .json(JSONValue.array(try data.history().runs(filter).map(WebJSON.run)).serialized + "\n")
             case ("api", "signing"): return .json(JSONValue.array(try data.signingHealth().map(WebJSON.signing)).serialized + "\n")
             default: break
             }
@@ -94,9 +94,10 @@ public struct WebApplication: Sendable {
             // Nothing known yet (the Lanefile never compiled while the page ran): say why, in the page.
             return .html(WebPages.schedules([], lastStatus: [:], problem: "\(error)"))
         }
+        let history = try data.history()
         var last: [String: String] = [:]
         for lane in lanes {
-            last[lane.lane] = try data.runs(RunFilter(lane: lane.lane, limit: 1, runsOnly: true)).first?.status.rawValue
+            last[lane.lane] = try history.runs(RunFilter(lane: lane.lane, limit: 1, runsOnly: true)).first?.status.rawValue
         }
         return .html(WebPages.schedules(lanes, lastStatus: last))
     }
@@ -116,17 +117,18 @@ public struct WebApplication: Sendable {
 
     private func historyPage(_ request: HTTPRequest) throws -> HTTPResponse {
         let filter = try runFilter(request)
-        let lanes = try data.laneNames()
+        let history = try data.history()
+        let lanes = try history.laneNames()
         var trends: [String: [RunRecord]] = [:]
         for lane in filter.lane.map({ [$0] }) ?? lanes {
-            trends[lane] = try data.runs(RunFilter(lane: lane, limit: 30, runsOnly: true))
+            trends[lane] = try history.runs(RunFilter(lane: lane, limit: 30, runsOnly: true))
         }
-        return .html(WebPages.history(try data.runs(filter), filter: filter, lanes: lanes, trends: trends))
+        return .html(WebPages.history(try history.runs(filter), filter: filter, lanes: lanes, trends: trends))
     }
 
     private func run(_ id: String) throws -> RunRecord? {
         guard let number = Int64(id), number > 0 else { return nil }
-        return try data.run(id: number)
+        return try data.history().run(id: number)
     }
 
     /// How much of a log the run's page embeds: the end of it (the rest is a link away).
@@ -200,7 +202,7 @@ public struct WebApplication: Sendable {
             var offset = max(0, start)
             var quietPolls = 0
             while true {
-                let status = (try? data.run(id: run.id))?.status ?? .interrupted
+                let status = (try? data.history().run(id: run.id))?.status ?? .interrupted
                 let fresh = folder.read(path, from: offset, maximum: 1 << 20) ?? []
                 // Whole lines only while the run goes on; the rest once it has ended.
                 let end = status.isActive ? (fresh.lastIndex(of: 10).map { $0 + 1 } ?? 0) : fresh.count

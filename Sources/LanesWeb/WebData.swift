@@ -47,24 +47,26 @@ public struct RunFilter: Sendable, Hashable {
         self.limit = limit
         self.runsOnly = runsOnly
     }
-
-    func matches(_ run: RunRecord) -> Bool {
-        (status == nil || run.status == status) && (!runsOnly || run.trigger != .poll)
-    }
 }
 
-/// Everything the pages read. Called from the connection threads, so an implementation opens what
-/// it needs per call (a `HistoryStore` is one SQLite connection, used from one thread at a time).
+/// Everything the pages read. Called from the connection threads; each request reads the run
+/// history through one `RunHistoryReading` it opens (`history()`), used on that thread only.
 public protocol WebDataSource: Sendable {
-    func runs(_ filter: RunFilter) throws -> [RunRecord]
-    func run(id: Int64) throws -> RunRecord?
-    func laneNames() throws -> [String]
+    /// The run history as one request reads it: one connection for the whole page.
+    func history() throws -> any RunHistoryReading
     func schedules() throws -> [LaneScheduleView]
     func signingHealth() throws -> [SigningHealth]
     /// The daemon's last expiry check, when it made one.
     func lastSigningWatch() -> SigningWatch.Record?
     /// The only folder logs are served from; a run whose log resolves elsewhere has none on the page.
     var logDirectory: String { get }
+}
+
+/// The runs a page shows, read through one connection with indexed queries.
+public protocol RunHistoryReading {
+    func runs(_ filter: RunFilter) throws -> [RunRecord]
+    func run(id: Int64) throws -> RunRecord?
+    func laneNames() throws -> [String]
 }
 
 /// The daemon's state folder: `history.sqlite` and `logs/`, read through `HistoryStore`; schedules
@@ -86,31 +88,33 @@ public struct HistoryDatabaseSource: WebDataSource {
 
     /// The site never creates a history (nothing to show until the daemon or `lanes history` made
     /// one); runs started by hand or on CI join an existing one when a page reads it.
-    private func store() throws -> HistoryStore? {
-        guard try HistoryStore.reading(directory: stateDirectory) != nil else { return nil }
+    public func history() throws -> any RunHistoryReading {
+        guard try HistoryStore.reading(directory: stateDirectory) != nil else { return NoHistory() }
         let store = try HistoryStore(directory: stateDirectory)
         try store.indexOutsideRuns()
-        return store
+        return StoreHistory(store: store)
     }
 
-    public func runs(_ filter: RunFilter) throws -> [RunRecord] {
-        guard let store = try store() else { return [] }
-        guard filter.status != nil || filter.runsOnly else { return try store.runs(lane: filter.lane, limit: filter.limit) }
-        // The store filters by lane only; read pages of runs until enough match.
-        var found: [RunRecord] = []
-        var before: Int64?
-        while found.count < filter.limit {
-            let page = try store.runs(lane: filter.lane, limit: 500, before: before)
-            found += page.filter(filter.matches)
-            guard let last = page.last, page.count == 500 else { break }
-            before = last.id
-        }
-        return Array(found.prefix(filter.limit))
-    }
-
-    public func run(id: Int64) throws -> RunRecord? { try store()?.run(id: id) }
-    public func laneNames() throws -> [String] { try store()?.laneNames() ?? [] }
     public func schedules() throws -> [LaneScheduleView] { try loadSchedules() }
     public func signingHealth() throws -> [SigningHealth] { try loadSigningHealth() }
     public func lastSigningWatch() -> SigningWatch.Record? { SigningWatch(stateDirectory: stateDirectory).latest() }
+}
+
+/// A history that exists: the filters are the store's queries.
+struct StoreHistory: RunHistoryReading {
+    let store: HistoryStore
+
+    func runs(_ filter: RunFilter) throws -> [RunRecord] {
+        try store.runs(lane: filter.lane, limit: filter.limit, status: filter.status, excludingPolls: filter.runsOnly)
+    }
+
+    func run(id: Int64) throws -> RunRecord? { try store.run(id: id) }
+    func laneNames() throws -> [String] { try store.laneNames() }
+}
+
+/// No history yet.
+struct NoHistory: RunHistoryReading {
+    func runs(_ filter: RunFilter) throws -> [RunRecord] { [] }
+    func run(id: Int64) throws -> RunRecord? { nil }
+    func laneNames() throws -> [String] { [] }
 }

@@ -6,7 +6,7 @@ import LanesHTTP
 
 /// The suites that share the local App Store Connect, one at a time (each resets its scenario).
 @Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: LocalAppStoreConnect.available,
-                             "needs Apple's description in ../shared/appstoreconnect and python3 with openapi-core, PyJWT, cryptography"))
+                             "needs Apple's description in ../shared/appstoreconnect (or $LANES_SHARED_DIR) and python3 with openapi-core, PyJWT, cryptography"))
 enum LocalAppStoreConnectTests {}
 
 /// Tests/Servers/fake_app_store_connect.py, started once per test process: it validates every request
@@ -16,7 +16,10 @@ final class LocalAppStoreConnect: @unchecked Sendable {
     let folder: URL
     let server: RunningProgram
 
-    static let specPath = LanesCommandLine.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/appstoreconnect/app_store_connect_api.json").path
+    /// ../shared beside the repository, or $LANES_SHARED_DIR (a worktree elsewhere), as the Xcode corpus is found.
+    static let specPath = (ProcessInfo.processInfo.environment["LANES_SHARED_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        ?? LanesCommandLine.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared"))
+        .appendingPathComponent("appstoreconnect/app_store_connect_api.json").path
     static let available: Bool = FileManager.default.fileExists(atPath: specPath)
         && Program.succeeds(["python3", "-c", "import openapi_core, jwt, cryptography"])
 

@@ -1,6 +1,7 @@
 import LanesTestSupport
 import Foundation
 import Testing
+import LanesPlatform
 @testable import LanesCommands
 
 /// What a fastlane user meets first: help that shows lanes, lane help, suggestions on a typo, both
@@ -116,6 +117,34 @@ import Testing
         #expect(lines.first?.hasPrefix("lanes 0.") == true)
         #expect(lines.contains { $0.hasPrefix("compiler:  Swift version ") })
         #expect(lines.contains { $0.hasPrefix("installed: /") })
+    }
+
+    /// The compiler runs once per toolchain: its version line is remembered in the runner cache,
+    /// keyed by the compiler's fingerprint, so a changed compiler is asked again.
+    @Test func versionAsksTheCompilerOncePerToolchain() async throws {
+        let directory = LanesCommandLine.temporaryDirectory("version-cache")
+        let compiler = directory.appendingPathComponent("swiftc")
+        let calls = directory.appendingPathComponent("calls")
+        // Through a close-on-exec descriptor: Foundation's atomic write holds mkstemp's descriptor,
+        // which a child that another test spawns meanwhile inherits, and exec then fails (ETXTBSY).
+        func writeCompiler(_ version: String) throws {
+            try AtomicFile.write("#!/bin/sh\necho called >> '\(calls.path)'\necho 'Swift version \(version) (fake)'\n",
+                                 to: compiler.path, permissions: 0o755)
+        }
+        try writeCompiler("9.1")
+        let environment = ["LANES_SWIFTC": compiler.path, "LANES_CACHE_DIR": directory.appendingPathComponent("cache").path]
+        func version() async throws -> String {
+            let result = try await lanes.run(["--version"], in: directory, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            return result.standardOutput
+        }
+        func callCount() throws -> Int { try String(contentsOf: calls, encoding: .utf8).split(separator: "\n").count }
+        #expect(try await version().contains("compiler:  Swift version 9.1 (fake) (\(compiler.path))"))
+        #expect(try await version().contains("Swift version 9.1 (fake)"))
+        #expect(try callCount() == 1)
+        try writeCompiler("9.22")  // another size: another fingerprint
+        #expect(try await version().contains("Swift version 9.22 (fake)"))
+        #expect(try callCount() == 2)
     }
 
     @Test func cronRefusesHWithoutASeed() async throws {

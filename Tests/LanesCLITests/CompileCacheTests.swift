@@ -46,6 +46,23 @@ import Testing
         #expect(!fourth.standardError.contains("Compiling"))
     }
 
+    /// The daemon lists a copy of the Lanefile whose first line is `#sourceLocation` naming the
+    /// user's file (`LanefileSnapshot`): it finds the runner `lanes list` compiled, not a compile of its own.
+    @Test func theDaemonsCopyReusesTheRunnerListCompiled() async throws {
+        let project = try LanesCommandLine.project("basic")
+        let lanes = LanesCommandLine()
+        let listed = try await lanes.run(["list"], in: project)
+        #expect(listed.status == 0 && listed.standardError.contains("Compiling"), "\(listed.output)")
+        let lanefile = project.appendingPathComponent("Lanefile.swift")
+        let copy = LanesCommandLine.temporaryDirectory("daemon-copy").appendingPathComponent("Lanefile.swift")
+        try ("#sourceLocation(file: \"\(lanefile.path)\", line: 1)\n" + String(contentsOf: lanefile, encoding: .utf8))
+            .write(to: copy, atomically: true, encoding: .utf8)
+        let copied = try await lanes.run(["--lanefile", copy.path, "list", "--json"], in: project)
+        #expect(copied.status == 0, "\(copied.output)")
+        #expect(!copied.standardError.contains("Compiling"), "\(copied.standardError)")
+        #expect(try runners(in: lanes.cacheDirectory).count == 1)
+    }
+
     @Test func compilingPrunesRunnersOlderThanThirtyDays() async throws {
         let lanes = LanesCommandLine()
         let runners = lanes.cacheDirectory.appendingPathComponent("runners")

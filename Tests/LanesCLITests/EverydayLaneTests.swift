@@ -231,7 +231,7 @@ import Testing
             .replacing("?", with: "").replacing("[", with: "").replacing("]", with: "") }
             .flatMap { $0.components(separatedBy: ": ") }  // a dictionary's key and value types (`[String: String]`)
         let unique = Set(types).subtracting(["", "Void"]).sorted()
-        #expect(unique.contains("ExportOptions") && unique.contains("GitTag") && unique.contains("TestRunResult"))
+        #expect(unique.contains("ExportOptionsSource") && unique.contains("GitTag") && unique.contains("TestRunResult"))
         try """
             import Lanes
 

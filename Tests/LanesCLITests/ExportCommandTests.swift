@@ -2,6 +2,7 @@ import LanesTestSupport
 import Foundation
 import LanesTestSupport
 import Testing
+import LanesPlatform
 
 /// `lanes export`: each file is checked by the target system's own tool, offline.
 @Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ExportCommandTests {
@@ -92,7 +93,12 @@ import Testing
         #expect(text.contains("Asia/Taipei has no daylight-saving changes ahead"))
         #expect(text.contains("APP_STORE_KEY: ${{ secrets.APP_STORE_KEY }}"))
         // Issue 19: the job installs lanes, sees full history and gets the lane's declared variables.
-        #expect(text.contains("brew install --HEAD lanes/lanes/lanes"))
+        // Issue 36: lanes' release archive and the compiled Lanefile come from the cache, keyed by lanes' version and the Lanefile.
+        #expect(text.contains("uses: actions/cache@v4"))
+        #expect(text.contains("key: lanes-\(LanesVersion.current)-${{ runner.os }}-${{ runner.arch }}-${{ hashFiles('Lanefile.swift', 'lanes/**') }}"), "\(text)")
+        #expect(text.contains("/releases/download/v\(LanesVersion.current)/lanes-\(LanesVersion.current)-$os-$(uname -m).tar.gz"))
+        #expect(text.contains("LANES_CACHE_DIR: ${{ github.workspace }}/.lanes/cache"))
+        #expect(!text.contains("brew install"))
         #expect(text.contains("fetch-depth: 0"))
         #expect(text.contains("APP_FLAVOR: ${{ vars.APP_FLAVOR }}"))
         let newYork = try Self.read(try await Self.export("github-actions", lane: "newYork"), "lanes-new-york.yml")

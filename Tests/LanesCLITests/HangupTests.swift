@@ -39,12 +39,15 @@ import Testing
     }
 
     /// Alive and not a zombie waiting for init.
+    /// Read with a throwing call, tried again: a signal that reaches this process mid-read (other suites
+    /// send them) fails the read with EINTR, and FileHandle.readDataToEndOfFile traps on that.
     private func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/stat") else { return false }
-        defer { try? handle.close() }
-        let stat = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        guard let close = stat.lastIndex(of: ")") else { return false }
-        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+        for _ in 0..<5 {
+            guard kill(pid, 0) == 0 else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { continue }
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+        }
+        return kill(pid, 0) == 0
     }
 }

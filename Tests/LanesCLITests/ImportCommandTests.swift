@@ -119,6 +119,54 @@ import Testing
         #expect(!failed.output.contains(secretValue))
     }
 
+    /// Values flow as in fastlane: a hook sets `@plist` that a method reads, a lane passes its options
+    /// on to another lane and to a method, and a top-level constant's variable is declared on its lane.
+    @Test func optionsAndInstanceVariablesFlowBetweenLanesHooksAndMethods() async throws {
+        let project = try project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        try """
+            TEAM = ENV["STAMP_TEAM"]
+            def stamp_plist(options)
+              set_info_plist_value(path: @plist, key: "CFBundleVersion", value: options[:build])
+            end
+            before_all do
+              @plist = "Stamp/Info.plist"
+            end
+            lane :release do |options|
+              UI.message("dry run") if options[:dry_run]
+              stamp(options)
+            end
+            lane :stamp do |options|
+              stamp_plist(options)
+              set_info_plist_value(path: @plist, key: "CFBundleShortVersionString", value: options[:version] || "1.0")
+              puts "team #{TEAM}"
+            end
+            lane :pack do |options|
+              gym(scheme: "Brewer", project: "Brewer.xcodeproj", export_method: options[:method])
+            end
+            """.write(to: project.appendingPathComponent("fastlane/Fastfile"), atomically: true, encoding: .utf8)
+        try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleVersion</key>\n\t<string>1</string>\n</dict>\n</plist>\n"
+            .write(to: project.appendingPathComponent("Stamp/Info.plist"), atomically: true, encoding: .utf8)
+        let imported = try await lanes.run(["import", "fastlane", "--json", "--report", "import.json"], in: project)
+        #expect(imported.status == 0, "\(imported.output)")
+        #expect(imported.standardOutput.contains("it compiles"), "\(imported.output)")
+        let help = try await lanes.run(["help", "release"], in: project)
+        for name in ["build", "version", "STAMP_TEAM"] { #expect(help.output.contains(name), "\(name) not in\n\(help.output)") }
+        let released = try await lanes.run(["release", "build:42", "version:2.0"], in: project, extraEnvironment: ["STAMP_TEAM": "T1"])
+        #expect(released.status == 0, "\(released.output)")
+        #expect(released.standardOutput.contains("team T1"), "\(released.output)")
+        let plist = (try? String(contentsOf: project.appendingPathComponent("Stamp/Info.plist"), encoding: .utf8)) ?? ""
+        #expect(plist.contains("<string>42</string>") && plist.contains("<string>2.0</string>"), "\(plist)")
+        // Without the build number the method's step stops the lane naming it, as fastlane's action does.
+        let missing = try await lanes.run(["release", "version:3.0"], in: project, extraEnvironment: ["STAMP_TEAM": "T1"])
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("set_info_plist_value's value has no value"), "\(missing.output)")
+        // A value the step does not take stops the lane naming the option, never a silent default.
+        let bogus = try await lanes.run(["pack", "method:bogus"], in: project)
+        #expect(bogus.status != 0)
+        #expect(bogus.output.contains(#"gym's export_method does not take the value "bogus""#), "\(bogus.output)")
+    }
+
     @Test func anExistingLanefileIsNeverOverwrittenWithoutForce() async throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }

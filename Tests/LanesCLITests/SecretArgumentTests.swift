@@ -47,7 +47,7 @@ import Testing
 
     @Test func runTestsXcargs() throws {
         let (project, environment, record) = xcodeProject()
-        let result = try lanes.run(["run", "run_tests", "workspace:Brewer.xcworkspace", "scheme:Brewer",
+        let result = try lanes.run(["run", "run_tests", "workspace:Brewer.xcworkspace", "scheme:Brewer", "destination:platform=macOS",
                                     "xcargs:TOKEN=\(Self.secret)"], in: project, extraEnvironment: environment)
         expectRefused(result, step: "run_tests", option: "xcargs", program: "xcodebuild")
         #expect(!FileManager.default.fileExists(atPath: record.path))

@@ -60,7 +60,8 @@ final class GitFixture {
 
     /// Runs git and returns its trimmed standard output; fails the test on a non-zero exit.
     @discardableResult
-    func git(_ arguments: [String], in directory: String, environment: [String: String] = [:]) async throws -> String {
+    /// `input`: a file whose bytes are git's standard input.
+    func git(_ arguments: [String], in directory: String, environment: [String: String] = [:], input: String? = nil) async throws -> String {
         var variables = ProcessInfo.processInfo.environment
         variables["GIT_CONFIG_NOSYSTEM"] = "1"
         variables["GIT_CONFIG_GLOBAL"] = "/dev/null"
@@ -69,8 +70,9 @@ final class GitFixture {
         variables["GIT_COMMITTER_NAME"] = "Fixture Author"
         variables["GIT_COMMITTER_EMAIL"] = "author@example.com"
         variables.merge(environment) { $1 }
+        let stdin = try input.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
         let result = try await Program.run(["/usr/bin/git", "-c", "protocol.file.allow=always", "-c", "init.defaultBranch=main"] + arguments,
-                                           in: directory, environment: variables)
+                                           in: directory, environment: variables, input: stdin)
         guard result.status == 0 else {
             throw FixtureError(message: "git \(arguments.joined(separator: " ")) failed: \(result.standardError)")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import LanesRuntime
@@ -69,6 +70,29 @@ import Testing
         let lenient = try harness.step(EnsureGitStatusClean.self, ["ignore_files:App/Info.plist,notes.txt"])
         try await lenient.run(in: harness.context)
         #expect(harness.lines.last == "git status is clean")
+    }
+
+    /// fastlane's git_commit passes `path` to `git commit` as pathspecs: `.` and a folder commit the
+    /// changes of the tracked files they cover (a deletion too); an untracked file stays untracked.
+    @Test func gitCommitTakesFoldersAndDotAsPathspecs() async throws {
+        let fixture = try GitFixture()
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("plist", file: "App/Info.plist", in: repo)
+        try await fixture.commit("strings", file: "App/Localizable.strings", in: repo)
+        try await fixture.commit("readme", file: "README.md", in: repo)
+        try fixture.write("App/Info.plist", "bumped\n", in: repo)
+        try FileManager.default.removeItem(atPath: repo + "/App/Localizable.strings")
+        try fixture.write("README.md", "edited\n", in: repo)
+        try fixture.write("App/Scratch.swift", in: repo)
+        let harness = Harness(directory: repo)
+
+        _ = try await harness.step(GitCommit.self, ["path:App", "message:App only"]).run(in: harness.context)
+        #expect(try await fixture.git(["show", "--name-status", "--format=", "HEAD"], in: repo) == "M\tApp/Info.plist\nD\tApp/Localizable.strings")
+        #expect(try await fixture.git(["status", "--porcelain"], in: repo) == " M README.md\n?? App/Scratch.swift")
+
+        _ = try await harness.step(GitCommit.self, ["path:.", "message:Everything tracked"]).run(in: harness.context)
+        #expect(try await fixture.git(["show", "--name-status", "--format=", "HEAD"], in: repo) == "M\tREADME.md")
+        #expect(try await fixture.git(["status", "--porcelain"], in: repo) == "?? App/Scratch.swift")
     }
 
     @Test func resetGitRepoTakesPathsRelativeToTheProjectAndKeepsPods() async throws {

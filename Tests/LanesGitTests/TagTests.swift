@@ -1,3 +1,5 @@
+import Foundation
+import LanesTestSupport
 import Testing
 @testable import LanesGit
 
@@ -79,5 +81,83 @@ import Testing
         try await fixture.commit("one", in: repo)
         let error = #expect(throws: GitError.self) { try Repository(discoveringFrom: repo).createTag(name) }
         #expect(error?.kind == .invalidArgument)
+    }
+}
+
+/// `lastTag` against `git describe --tags --abbrev=0` on random histories: branches and merges,
+/// committer dates that tie and go backwards, lightweight and annotated tags (two on one commit,
+/// told apart by tagger date), the commits packed (read from the pack) and loose (through libgit2).
+@Suite(.timeLimit(.minutes(10))) struct LastTagPropertyTests {
+    @Test(arguments: [11, 29, 4_242, 90_001] as [UInt64])
+    func agreesWithGitDescribe(seed: UInt64) async throws {
+        print("LastTagPropertyTests seed \(seed)")
+        var random = SplitMix64(seed: seed)
+        let fixture = try GitFixture()
+        let repo = try await fixture.makeRepository()
+        var stream = ""
+        var tips: [Int] = []
+        var time = 1_700_000_000
+        let commits = 160
+        for mark in 1...commits {
+            // Mostly forwards; sometimes the same second or an earlier one (clock skew), as real histories have.
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: break
+            case 1: time -= Int.random(in: 1...5_000, using: &random)
+            default: time += Int.random(in: 1...3_000, using: &random)
+            }
+            let message = "commit \(mark)"
+            stream += "commit refs/heads/b\(mark)\nmark :\(mark)\ncommitter C <c@example.com> \(time) +0000\ndata \(message.utf8.count)\n\(message)\n"
+            if !tips.isEmpty {
+                let first = tips[Int.random(in: 0..<tips.count, using: &random)]
+                stream += "from :\(first)\n"
+                if tips.count > 1, Int.random(in: 0..<5, using: &random) == 0,
+                   let other = tips.filter({ $0 != first }).randomElement(using: &random) {
+                    stream += "merge :\(other)\n"
+                    tips.removeAll { $0 == other }
+                }
+                tips.removeAll { $0 == first }
+            }
+            stream += "M 644 inline f\(mark % 7)\ndata \(message.utf8.count)\n\(message)\n\n"
+            tips.append(mark)
+            if tips.count > 4 { tips.removeFirst() }
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0, 1, 2:
+                stream += "reset refs/tags/\(["v", "build-", "r"].randomElement(using: &random)!)\(mark)\nfrom :\(mark)\n\n"
+            case 3, 4:
+                let annotations = Int.random(in: 0..<4, using: &random) == 0 ? 2 : 1
+                for index in 0..<annotations {
+                    let tagTime = time + Int.random(in: -2...2, using: &random) * 100
+                    stream += "tag \(index == 0 ? "v" : "x")\(mark).\(index)\nfrom :\(mark)\ntagger T <t@example.com> \(tagTime) +0000\ndata 3\ntag\n"
+                }
+            default: break
+            }
+        }
+        let input = fixture.path("stream")
+        try Data(stream.utf8).write(to: URL(fileURLWithPath: input))
+        try await fixture.git(["fast-import", "--quiet", "--import-marks-if-exists=/dev/null", "--export-marks=\(fixture.path("marks"))"], in: repo,
+                        environment: [:], input: input)
+        let marks = try fixture.read("marks", in: fixture.root.path).split(separator: "\n").map { $0.split(separator: " ")[1] }.map(String.init)
+        let probes = (0..<18).map { _ in marks[Int.random(in: 0..<marks.count, using: &random)] } + [marks[marks.count - 1]]
+
+        func compare(_ layout: String) async throws {
+            let repository = try Repository(discoveringFrom: repo)
+            for commit in probes {
+                for pattern in [nil, "v*"] as [String?] {
+                    let arguments = ["describe", "--tags", "--abbrev=0"] + (pattern.map { ["--match", $0] } ?? []) + [commit]
+                    let expected = try? await fixture.git(arguments, in: repo)
+                    let found = try repository.lastTag(reachableFrom: commit, matching: pattern)
+                    #expect(found == expected, "seed \(seed), \(layout), \(commit), match \(pattern ?? "-")")
+                }
+            }
+        }
+        try await compare("packed")
+        // Every object loose: the reader goes through libgit2.
+        let packs = repo + "/.git/objects/pack"
+        for pack in try FileManager.default.contentsOfDirectory(atPath: packs) where pack.hasSuffix(".pack") {
+            try FileManager.default.moveItem(atPath: packs + "/" + pack, toPath: fixture.path(pack))
+            try FileManager.default.removeItem(atPath: packs + "/" + pack.replacingOccurrences(of: ".pack", with: ".idx"))
+            try await fixture.git(["unpack-objects", "-q"], in: repo, input: fixture.path(pack))
+        }
+        try await compare("loose")
     }
 }

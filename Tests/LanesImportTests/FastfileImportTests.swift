@@ -39,7 +39,8 @@ import Testing
               sigh(app_identifier: "com.example.app")
             end
             """)
-        for function in ["buildApp()", "runTests(scheme:", "uploadToTestflight(", "uploadToAppStore(", "syncCodeSigning(type: .development)",
+        // gym without export_method exports for the App Store, fastlane's default, written out.
+        for function in ["buildApp(exportMethod: .appStore)", "runTests(scheme:", "uploadToTestflight(", "uploadToAppStore(", "syncCodeSigning(type: .development)",
                          "getProvisioningProfile("] {
             #expect(result.lanefile.contains("try await \(function)"), "\(function) missing from\n\(result.lanefile)")
         }
@@ -115,7 +116,10 @@ import Testing
             end
             """)
         #expect(result.lanefile.contains(#"let deployOptionVersion = LaneOption<String?>("version""#))
-        #expect(result.lanefile.contains(#"let deployOptionClean = LaneOption<Bool?>("clean""#))
+        // Text unless every use only tests it; given to a flag it must read as one, or the lane stops naming it.
+        #expect(result.lanefile.contains(#"let deployOptionClean = LaneOption<String?>("clean""#))
+        #expect(result.lanefile.contains(#"buildApp(clean: (try parsedOption((try lane[deployOptionClean]), "gym's clean") { Bool(optionText: $0) }), exportMethod: .appStore)"#))
+        #expect(result.lanefile.contains(#"let deployOptionSkipTests = LaneOption<Bool?>("skip_tests""#))
         #expect(result.lanefile.contains("options: [deployOptionVersion, deployOptionClean, deployOptionSkipTests]"))
         #expect(result.lanefile.contains("try await incrementVersionNumber(versionNumber: (try lane[deployOptionVersion]))"))
         #expect(result.lanefile.contains("if (try lane[deployOptionSkipTests]) == true {"))
@@ -169,18 +173,22 @@ import Testing
             end
             """)
         #expect(result.lanefile.contains("let BUILD_NUMBER = (try lane[stampOptionBuild])"))
-        #expect(result.lanefile.contains(#"let plist = "App/Info.plist""#))
         #expect(result.lanefile.contains(#"let scheme = "App""#))
+        // `@plist` is read by another lane too: Ruby keeps it for the run, so the Lanefile does (FastfileVariables).
+        #expect(result.lanefile.contains(#"fastfile.plist = "App/Info.plist""#))
+        #expect(result.lanefile.contains("    var plist: String?"))
         // A required step option fed a value that may be nil stops the lane naming it, as fastlane does.
-        #expect(result.lanefile.contains(#"setInfoPlistValue(path: plist, key: "CFBundleVersion", value: try requireValue(BUILD_NUMBER, "set_info_plist_value's value"))"#))
+        #expect(result.lanefile.contains(#"setInfoPlistValue(path: try requireValue(fastfile.plist, "set_info_plist_value's path"), key: "CFBundleVersion", value: try requireValue(BUILD_NUMBER, "set_info_plist_value's value"))"#))
         #expect(result.lanefile.contains("buildApp(scheme: scheme"))
         let stamp = result.report.actions.filter { $0.lane == "stamp" }
         #expect(stamp.map(\.outcome) == [.step, .step])
-        // Set in another lane (or shadowing a top-level constant, or named like a plain local): still a TODO.
-        #expect(result.report.todos.map(\.line).sorted() == [10, 11, 15, 18])
+        // A plain local and the shared `@plist` are two names.
+        #expect(result.lanefile.contains(#"let plist = "a""#) && result.lanefile.contains(#"fastfile.plist = "b""#))
+        // Shadowing a top-level constant (or a plain name taking a global's Swift name): still a TODO.
+        #expect(result.report.todos.map(\.line).sorted() == [11, 18])
         // A top-level `$name` is read by every lane like a constant; a plain name taking its Swift name stays a TODO.
         #expect(result.lanefile.contains(#"let app_name = "App""#))
-        #expect(result.lanefile.contains(#"try await buildApp(scheme: app_name)"#))
+        #expect(result.lanefile.contains(#"try await buildApp(scheme: app_name, exportMethod: .appStore)"#))
     }
 
     @Test func hooksBecomeLanesHooks() async {
@@ -307,7 +315,7 @@ import Testing
               zip(path: lane_context[SharedValues::DSYM_OUTPUT_PATH], output_path: "dsyms.zip")
             end
             """)
-        #expect(result.lanefile.contains(#"let buildAppResult = try await buildApp(scheme: "App")"#))
+        #expect(result.lanefile.contains(#"let buildAppResult = try await buildApp(scheme: "App", exportMethod: .appStore)"#))
         #expect(result.lanefile.contains(#"try echo("Built \(buildAppResult.path ?? "")")"#))
         // zip's path must be a String and dSYMZipPath is optional: without a dSYM zip the step stops naming
         // the option, as fastlane stops on a nil required option.

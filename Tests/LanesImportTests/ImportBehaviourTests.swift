@@ -66,8 +66,130 @@ import Testing
         }
         let names = Set(result.report.secretsToCreate.map(\.name))
         #expect(names.isSuperset(of: ["SLACK_URL", "API_TOKEN", "PASSWORD", "TOKEN", "GITHUB_TOKEN"]), "\(names)")
-        #expect(result.lanefile.contains(#"var HOOK: String { get throws { try secret("SLACK_URL").value } }"#))
+        // A credential constant stays a Secret: it can reach a secret option, never a command line.
+        #expect(result.lanefile.contains(#"var HOOK: Secret { get throws { try secret("SLACK_URL") } }"#))
         #expect(result.lanefile.contains("\"#ios\""))
+    }
+
+    @Test func optionsAreTextUnlessEveryUseTestsThem() {
+        let result = FastlaneImporter.importRuby("""
+            lane :release do |options|
+              if options[:version]
+                increment_version_number(version_number: options[:version])
+              end
+              release = options[:release] || false
+              UI.message("release") if release
+            end
+            """)
+        // Tested first, then used as text: text (fastlane gives the text to the action).
+        #expect(result.lanefile.contains(#"let releaseOptionVersion = LaneOption<String?>("version""#), "\(result.lanefile)")
+        #expect(result.lanefile.contains("incrementVersionNumber(versionNumber: (try lane[releaseOptionVersion]))"))
+        // Only ever tested, through a local: a flag.
+        #expect(result.lanefile.contains(#"let releaseOptionRelease = LaneOption<Bool?>("release""#))
+        #expect(result.report.todos.isEmpty, "\(result.report.todos)")
+    }
+
+    @Test func aStepResultFastlaneReturnsAsANumberTakesArithmetic() {
+        let result = FastlaneImporter.importRuby("""
+            lane :bump do
+              increment_build_number(build_number: latest_testflight_build_number + 1, xcodeproj: "App.xcodeproj")
+            end
+            """)
+        #expect(result.lanefile.contains("let value1 = try await latestTestflightBuildNumber()"), "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"buildNumber: String(((try requireValue(Int(value1.buildNumber), "the build number as a whole number")) + 1))"#))
+        #expect(result.report.actions.map(\.outcome) == [.step, .step])
+        #expect(result.report.todos.isEmpty)
+    }
+
+    @Test func optionsPassedOnReachTheLanesAndMethodsThatReadThem() {
+        let result = FastlaneImporter.importRuby("""
+            def sign(options)
+              match(type: options[:type], readonly: true)
+            end
+            lane :release do |options|
+              beta(options)
+            end
+            lane :beta do |options|
+              sign(options)
+              sign(type: "adhoc")
+              gym(scheme: options[:scheme])
+            end
+            """)
+        // The caller declares what its callees read, so `lanes release type:appstore scheme:App` reaches them.
+        #expect(result.lanefile.contains(#"try await callLane("beta", passedOptions(["scheme": (try lane[releaseOptionScheme]), "type": (try lane[releaseOptionType])]))"#)
+                || result.lanefile.contains(#"try await callLane("beta", passedOptions(["type": (try lane[releaseOptionType]), "scheme": (try lane[releaseOptionScheme])]))"#),
+                "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"try await sign(passedOptions(["type": (try lane[betaOptionType])]))"#))
+        #expect(result.lanefile.contains(#"try await sign(["type": "adhoc"])"#))
+        #expect(result.lanefile.contains("func sign(_ options: [String: String]) async throws {"))
+        #expect(result.report.todos.isEmpty, "\(result.report.todos)")
+    }
+
+    @Test func instanceVariablesSetInOneBodyAreReadInAnother() {
+        let result = FastlaneImporter.importRuby("""
+            TEAM = ENV["TEAM_ID"]
+            before_all do
+              @plist = "App/Info.plist"
+            end
+            def stamp(value)
+              set_info_plist_value(path: @plist, key: "CFBundleVersion", value: value)
+            end
+            lane :beta do
+              stamp("42")
+              puts TEAM
+            end
+            """)
+        #expect(result.lanefile.contains(#"fastfile.plist = "App/Info.plist""#), "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"setInfoPlistValue(path: try requireValue(fastfile.plist, "set_info_plist_value's path")"#))
+        // The variable a top-level constant reads is declared on the lane reading it (`lanes help beta` lists it).
+        #expect(result.report.lanes.first { $0.name == "beta" }?.environment == ["TEAM_ID"])
+        #expect(result.report.todos.isEmpty, "\(result.report.todos)")
+    }
+
+    @Test func swiftSideFilesForLaneAndEnvironmentValuesOfTheAppfile() {
+        var configuration = FastlaneConfiguration()
+        ConfigurationFiles.readSwift("Appfile", """
+            var appIdentifier: String { return "com.example.mac" } // the bundle identifier
+            var appleID: String { return "dev@example.com" }
+            var itcTeam: String? { return "117871372" }
+            var teamID: String { return "ABCDE12345" }
+            """, into: &configuration)
+        #expect(configuration.appfile == ["app_identifier": "com.example.mac", "apple_id": "dev@example.com",
+                                          "itc_team_id": "117871372", "team_id": "ABCDE12345"])
+        ConfigurationFiles.readSwift("Gymfile", """
+            class Gymfile: GymfileProtocol {
+              var scheme: String { return "Mac" }
+              var outputDirectory: String { return "./build" }
+            }
+            """, into: &configuration)
+        let swift = FastlaneImporter.importRuby("lane :beta do\n  gym\nend\n", configuration: configuration)
+        #expect(swift.lanefile.contains(#"try await buildApp(scheme: "Mac", outputDirectory: "./build", exportMethod: .appStore)"#), "\(swift.lanefile)")
+
+        var ruby = FastlaneConfiguration()
+        ConfigurationFiles.read("Appfile", """
+            app_identifier "com.example.app"
+            team_id ENV["TEAM_ID"]
+            for_platform :ios do
+              for_lane :beta do
+                app_identifier "com.example.app.beta"
+              end
+            end
+            """, into: &ruby)
+        #expect(ruby.laneAppfile == ["beta": ["app_identifier": "com.example.app.beta"]])
+        let result = FastlaneImporter.importRuby("""
+            lane :beta do
+              match(type: "appstore", readonly: true)
+            end
+            lane :release do
+              match(type: "appstore", readonly: true)
+            end
+            """, configuration: ruby)
+        // for_lane wins in its lane; the ENV value is read when the lane runs and declared on it.
+        #expect(result.lanefile.contains(#"syncCodeSigning(type: .appstore, appIdentifier: ["com.example.app.beta"], readonly: true"#), "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"syncCodeSigning(type: .appstore, appIdentifier: [appIdentifier], readonly: true"#))
+        #expect(result.lanefile.contains(#"var teamId: String { get throws { (try env("TEAM_ID")) } }"#))
+        #expect(result.report.lanes.map(\.environment) == [["TEAM_ID"], ["TEAM_ID"]])
+        #expect(result.report.todos.isEmpty)
     }
 
     @Test func aStepThatLostOptionsSaysWhich() {

@@ -38,7 +38,7 @@ enum MatchTestServers {
     }
 }
 
-@Suite("match storage on S3 (Ceph RGW)", .timeLimit(.minutes(10)), 
+@Suite("match storage on S3 (Ceph RGW)", .timeLimit(.minutes(10)),
        .enabled(if: MatchTestServers.installed, "Ceph RGW is not installed (make deps-upload-tests)"))
 struct MatchS3Tests {
     @Test func syncReadsTheTeamFolderAndImportWritesWhatPythonDecrypts() async throws {

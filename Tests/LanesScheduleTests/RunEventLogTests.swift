@@ -1,5 +1,6 @@
 import Foundation
 import LanesCron
+import LanesTestSupport
 import Testing
 @testable import LanesSchedule
 
@@ -67,5 +68,38 @@ import Testing
         // Its process gone without a last event: recorded interrupted.
         #expect(try store.indexOutsideRuns(in: logs) { _ in false } == 1)
         #expect(try store.runs(lane: "slow").first?.status == .interrupted)
+    }
+}
+
+/// The page's filters are SQL over indexes (lane names by skip-scan, status, Poll SCM checks left
+/// out), and give what filtering every run by hand gave.
+@Suite struct HistoryQueryTests {
+    @Test func filtersAgreeWithFilteringEveryRun() throws {
+        let root = try temporaryDirectory("queries")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try HistoryStore(directory: root)
+        var random = SplitMix64(seed: 36)
+        let lanes = ["beta", "nightly", "release", "a lane with spaces", "Z"]
+        let triggers: [RunTrigger] = [.timer, .poll, .manual, .poll]
+        let statuses: [RunStatus] = [.succeeded, .failed, .skipped, .succeeded, .missed]
+        let runs = (0..<600).map { _ in
+            NewRun(lane: lanes.randomElement(using: &random)!, trigger: triggers.randomElement(using: &random)!,
+                   scheduled: nil, status: statuses.randomElement(using: &random)!)
+        }
+        _ = try store.record(runs, cursors: [:])
+        let all = try store.runs(limit: 10_000)
+        #expect(all.count == 600)
+        #expect(try store.laneNames() == Set(lanes).sorted())
+        for lane in lanes + [nil] as [String?] {
+            for status in [nil, .failed, .missed] as [RunStatus?] {
+                for excludingPolls in [false, true] {
+                    let expected = all.filter { run in
+                        (lane == nil || run.lane == lane) && (status == nil || run.status == status) && (!excludingPolls || run.trigger != .poll)
+                    }.prefix(30).map(\.id)
+                    let found = try store.runs(lane: lane, limit: 30, status: status, excludingPolls: excludingPolls).map(\.id)
+                    #expect(found == Array(expected), "lane \(lane ?? "-"), status \(status?.rawValue ?? "-"), excludingPolls \(excludingPolls)")
+                }
+            }
+        }
     }
 }

@@ -65,11 +65,55 @@ import Testing
         for name in ["project", "one", "two"] {
             try FileManager.default.createDirectory(atPath: base + "/" + name, withIntermediateDirectories: false)
         }
-        let first = try InstanceLock(path: base + "/one/daemon.lock", projectDirectory: base + "/project")
+        let locks = base + "/locks"
+        let first = try InstanceLock(path: base + "/one/daemon.lock", projectDirectory: base + "/project", projectLocks: locks)
         let second = #expect(throws: HistoryStoreError.self) {
-            _ = try InstanceLock(path: base + "/two/daemon.lock", projectDirectory: base + "/project")
+            _ = try InstanceLock(path: base + "/two/daemon.lock", projectDirectory: base + "/project", projectLocks: locks)
         }
-        #expect(second?.message.contains("another lanes daemon already runs for the project") == true, "\(String(describing: second))")
+        #expect(second?.message.contains("another lanes daemon (pid \(getpid())) already runs for the project") == true, "\(String(describing: second))")
         withExtendedLifetime(first) {}
+    }
+
+    /// Issue 31: the project's lock was a `flock` on the project folder, which any local user who
+    /// can open the folder can take too, and then the owner's daemon refused to start. Now it is a
+    /// lock file in a 0700 folder of the user's own.
+    @Test func aLockOnTheProjectFolderItselfStopsNoDaemon() throws {
+        let base = try temporaryDirectory("state-folder-lock", preferMemory: false)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base + "/project", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: base + "/state", withIntermediateDirectories: false)
+        // What another user can do with a project folder they may read.
+        let folder = open(base + "/project", O_RDONLY | O_DIRECTORY)
+        try #require(folder >= 0)
+        defer { close(folder) }
+        try #require(flock(folder, LOCK_EX | LOCK_NB) == 0)
+        let lock = try InstanceLock(path: base + "/state/daemon.lock", projectDirectory: base + "/project", projectLocks: base + "/locks")
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: base + "/locks")[.posixPermissions] as? Int)
+        #expect(mode == 0o700, "mode \(String(mode, radix: 8))")
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Issue 31: `lanes history` as the first command made the state folders 0755 and the history
+    /// 0644 (SQLite's default); its -wal and -shm files follow the database's mode.
+    @Test func theFirstHistoryOpenedMakesItsFolders0700AndItsFiles0600() throws {
+        let base = try temporaryDirectory("state-first", preferMemory: false)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let state = base + "/a/b/state"
+        let store = try HistoryStore(directory: state)
+        _ = try store.runs()
+        func mode(_ path: String) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        for folder in [base + "/a", base + "/a/b", state] {
+            let found = try mode(folder)
+            #expect(found == 0o700, "\(folder): \(String(found, radix: 8))")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("history.sqlite") }
+        #expect(files.contains("history.sqlite"), "\(files)")
+        for file in files {
+            let found = try mode(state + "/" + file)
+            #expect(found == 0o600, "\(file): \(String(found, radix: 8))")
+        }
+        withExtendedLifetime(store) {}
     }
 }

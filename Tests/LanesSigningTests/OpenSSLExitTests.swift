@@ -25,6 +25,16 @@ struct OpenSSLExitTests {
         #expect(try await Self.run("unstarted") == "entered\ncleanup ran\n")
     }
 
+    /// A pool thread that read a .p12 for a task, and ends after the identity went away on another
+    /// thread, releases its OpenSSL state for the identity's library context: that context must
+    /// still exist then (it was freed with the identity, and the thread died in
+    /// CRYPTO_THREAD_read_lock, taking the test process down late in `make test`).
+    @Test func aThreadThatUsedTheContextEndsAfterItsIdentityIsGone() async throws {
+        let result = try await Program.streams([Self.helper, "thread-exit", Fixture.p12("dist-emptypass-legacy")])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "thread ended\n", "\(result.output)")
+    }
+
     @Test func noEntryLeavesTheCleanupOn() async throws {
         let entries = try await Self.run("--list").split(separator: "\n").map(String.init).filter { $0 != "unstarted" }
         #expect(entries.count >= 10)

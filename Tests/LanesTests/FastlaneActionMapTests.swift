@@ -30,12 +30,32 @@ import Testing
     @Test func everyMappedOptionIsAnOptionOfItsStep() {
         for action in FastlaneActionMap.all {
             guard case .step(let id, let options, let unsupported, _) = action.mapping, let step = StepCatalog.step(id: id) else { continue }
-            let known = Set(step.info.options.map(\.name))
+            let known = Set(step.info.options.flatMap(\.names))
             for (fastlane, lanes) in options.sorted(by: { $0.key < $1.key }) {
                 #expect(known.contains(lanes), "\(action.name): fastlane option \(fastlane) maps to \(id).\(lanes), which does not exist")
             }
             for name in unsupported.keys.sorted() {
-                #expect(!known.contains(name) && options[name] == nil, "\(action.name): \(name) is listed as unsupported but \(id) has it")
+                #expect(!known.contains(name) && options[name] == nil && step.definition.ignoredOptions[name] == nil,
+                        "\(action.name): \(name) is listed as unsupported but \(id) has it")
+            }
+        }
+    }
+
+    /// Issue 33: for the actions whose every fastlane option the map lists, each one is a step
+    /// option, an ignored option of fastlane's interface, or unsupported with a reason; every
+    /// unsupported reason names an option fastlane has.
+    @Test func everyFastlaneOptionOfTheListedActionsIsAccountedFor() {
+        let listed = FastlaneActionMap.all.filter { !$0.fastlaneOptions.isEmpty }
+        #expect(Set(listed.map(\.name)).isSuperset(of: ["build_app", "run_tests", "upload_to_testflight", "upload_to_app_store", "match",
+                                                          "increment_build_number", "update_code_signing_settings"]))
+        for action in listed {
+            for row in action.optionTable {
+                #expect(row.lanes != nil || !(row.unsupported ?? "").isEmpty, "\(action.name): fastlane's \(row.fastlane) is not accounted for")
+            }
+            guard case .step(let id, _, let unsupported, _) = action.mapping, let step = StepCatalog.step(id: id) else { continue }
+            for name in unsupported.keys { #expect(action.fastlaneOptions.contains(name), "\(action.name): \(name) is not a fastlane option") }
+            for name in step.definition.ignoredOptions.keys {
+                #expect(action.fastlaneOptions.contains(name), "\(id) ignores \(name), which \(action.name) does not declare")
             }
         }
     }

@@ -37,16 +37,9 @@ import LanesTestSupport
         var text: String { received.withLock { String(decoding: $0, as: UTF8.self) } }
         var readCount: Int { reads.withLock { $0 } }
 
-        /// Waits until `condition` holds for what arrived, for at most `polls` looks a millisecond
-        /// apart (a bound for a broken build, not a duration the test relies on). Counted in looks,
-        /// not on a clock: while other suites hold every thread of the cooperative pool neither this
-        /// loop nor the child's task runs, and a wall-clock deadline would expire before either did.
-        func wait(polls: Int = 120_000, until condition: (String) -> Bool) async throws -> Bool {
-            for _ in 0..<polls {
-                if condition(text) { return true }
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            return condition(text)
+        /// Waits until `condition` holds for what arrived (`eventually`: up to two minutes of looks).
+        func wait(until condition: (String) -> Bool) async throws -> Bool {
+            try await eventually(looks: 120_000, every: .milliseconds(1)) { condition(text) }
         }
 
         func closeWriteEnd() { close(writeEnd) }

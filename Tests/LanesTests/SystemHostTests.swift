@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func aGrandchildHoldingThePipesDoesNotHoldTheOutput() async throws {
-        let child = try SystemHost().spawn(ChildProcess(["sh", "-c", "sleep 30 & echo $!"]), input: nil)
+        let child = try SystemHost().spawn(ChildProcess(["sh", "-c", "sleep 600 & echo $!"]), input: nil)
         let (output, _) = await Self.collect(child)
         #expect(await child.status() == .exited(0))
         let grandchild = try #require(Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)))

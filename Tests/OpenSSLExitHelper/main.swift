@@ -3,6 +3,8 @@
 // that makes a thread still inside OpenSSL at exit take a freed lock (issue 21's SIGSEGV in
 // pthread_rwlock_rdlock). Whichever call starts OpenSSL first decides whether the handler exists.
 import COpenSSL
+import Dispatch
+import LanesPlatform
 import LanesGit
 import LanesSigning
 
@@ -22,8 +24,41 @@ let entries: [String: () -> Void] = [
     "git": { _ = GitLibrary() },
 ]
 
+/// A thread uses an identity's OpenSSL context (re-encoding draws salts from the context's random
+/// generator), hands the identity over, and ends only after the other thread dropped it: OpenSSL then
+/// releases that thread's state for the context. Prints "thread ended" when the process survives.
+final class Handoff: @unchecked Sendable {
+    var identity: SigningIdentity?
+    var failure: String?
+    let used = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+}
+
+func endAThreadAfterItsIdentityIsGone(p12: String) throws {
+    let handoff = Handoff()
+    let thread = try PlatformThread.start {
+        do {
+            let identity = try PKCS12File.read(path: p12, password: "")
+            _ = try identity.tripleDESPKCS12(password: "re-encoded")
+            handoff.identity = identity
+        } catch {
+            handoff.failure = "\(error)"
+        }
+        handoff.used.signal()
+        handoff.released.wait()
+    }
+    handoff.used.wait()
+    if let failure = handoff.failure { print(failure); return }
+    handoff.identity = nil
+    handoff.released.signal()
+    thread.join()
+    print("thread ended")
+}
+
 let arguments = CommandLine.arguments
-if arguments.count == 2, arguments[1] == "--list" {
+if arguments.count == 3, arguments[1] == "thread-exit" {
+    try endAThreadAfterItsIdentityIsGone(p12: arguments[2])
+} else if arguments.count == 2, arguments[1] == "--list" {
     print(entries.keys.sorted().joined(separator: "\n"))
 } else if arguments.count == 2, let entry = entries[arguments[1]] {
     entry()

@@ -27,6 +27,49 @@ public func sh(
     ])
 }
 
+/// Fail unless every named environment variable is set (and not blank).
+///
+/// The `ensure_env_vars` step; `lanes actions ensure_env_vars` documents it.
+/// - Parameter envVars: The variables' names (comma-separated on the command line)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func ensureEnvVars(
+    envVars: [String],
+    timeout: Double? = nil
+) async throws {
+    try await runStep(EnsureEnvVars.self, [
+        "env_vars": envVars,
+        "timeout": timeout,
+    ])
+}
+
+/// Ask for a value on the terminal (on CI: ci_input, or a clear failure).
+///
+/// The `prompt` step; `lanes actions prompt` documents it.
+/// - Parameter text: The question (default Please enter some text: )
+/// - Parameter ciInput: The answer on CI or without a terminal (unset: the step fails there)
+/// - Parameter boolean: A yes/no question: the answer is true or false (default false)
+/// - Parameter secureText: Do not echo the answer; it is redacted from all output (default false)
+/// - Parameter multiLineEndKeyword: Read lines until one holds this word
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func prompt(
+    text: String? = nil,
+    ciInput: String? = nil,
+    boolean: Bool? = nil,
+    secureText: Bool? = nil,
+    multiLineEndKeyword: String? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(Prompt.self, [
+        "text": text,
+        "ci_input": ciInput,
+        "boolean": boolean,
+        "secure_text": secureText,
+        "multi_line_end_keyword": multiLineEndKeyword,
+        "timeout": timeout,
+    ])
+}
+
 /// Import a PKCS#12 signing certificate into a keychain created for the lane.
 ///
 /// The `import_certificate` step; `lanes actions import_certificate` documents it.
@@ -126,6 +169,8 @@ public func updateProjectProvisioning(
 /// - Parameter profileName: PROVISIONING_PROFILE_SPECIFIER to write (environment FL_PROVISIONING_PROFILE_SPECIFIER)
 /// - Parameter profileUUID: PROVISIONING_PROFILE to write (environment FL_PROVISIONING_PROFILE)
 /// - Parameter bundleIdentifier: PRODUCT_BUNDLE_IDENTIFIER to write (environment APP_IDENTIFIER, then FL_APP_IDENTIFIER)
+/// - Parameter entitlementsFilePath: CODE_SIGN_ENTITLEMENTS to write (environment FL_CODE_SIGN_ENTITLEMENTS_FILE_PATH)
+/// - Parameter sdk: Write team, identity and profile name for this SDK only (KEY[sdk=SDK], such as iphoneos*) (environment FASTLANE_BUILD_SDK)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func updateCodeSigningSettings(
@@ -138,6 +183,8 @@ public func updateCodeSigningSettings(
     profileName: String? = nil,
     profileUUID: String? = nil,
     bundleIdentifier: String? = nil,
+    entitlementsFilePath: String? = nil,
+    sdk: String? = nil,
     timeout: Double? = nil
 ) async throws -> XcodeEditResult {
     try await runStep(UpdateCodeSigningSettings.self, [
@@ -150,6 +197,8 @@ public func updateCodeSigningSettings(
         "profile_name": profileName,
         "profile_uuid": profileUUID,
         "bundle_identifier": bundleIdentifier,
+        "entitlements_file_path": entitlementsFilePath,
+        "sdk": sdk,
         "timeout": timeout,
     ])
 }
@@ -175,6 +224,114 @@ public func setBuildSettings(
         "targets": targets,
         "build_configuration": buildConfiguration,
         "settings": settings,
+        "timeout": timeout,
+    ])
+}
+
+/// Set the development team (DEVELOPMENT_TEAM) of Xcode targets.
+///
+/// The `update_project_team` step; `lanes actions update_project_team` documents it.
+/// - Parameter xcodeproj: The .xcodeproj (default: the only one in the Lanefile's folder) (environment LANES_XCODEPROJ, then FL_PROJECT_SIGNING_PROJECT_PATH; also named path)
+/// - Parameter targets: Target names, matched exactly; all targets when absent (environment FL_PROJECT_TARGET; also named target; default )
+/// - Parameter teamID: The team id (default: the lane's Configuration's teamID) (environment LANES_TEAM_ID, then FL_PROJECT_TEAM_ID, then TEAM_ID; also named team_id)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func updateProjectTeam(
+    xcodeproj: String? = nil,
+    targets: [String]? = nil,
+    teamID: String? = nil,
+    timeout: Double? = nil
+) async throws -> XcodeEditResult {
+    try await runStep(UpdateProjectTeam.self, [
+        "xcodeproj": xcodeproj,
+        "targets": targets,
+        "teamid": teamID,
+        "timeout": timeout,
+    ])
+}
+
+/// Set the app's bundle identifier in the project or its Info.plist.
+///
+/// The `update_app_identifier` step; `lanes actions update_app_identifier` documents it.
+/// - Parameter xcodeproj: The .xcodeproj (default: the only one in the Lanefile's folder) (environment LANES_XCODEPROJ, then FL_UPDATE_APP_IDENTIFIER_PROJECT_PATH)
+/// - Parameter plistPath: The Info.plist, relative to the project's folder (environment FL_UPDATE_APP_IDENTIFIER_PLIST_PATH)
+/// - Parameter appIdentifier: The new bundle identifier (default: the lane's Configuration's) (environment APP_IDENTIFIER, then PRODUCE_APP_IDENTIFIER)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func updateAppIdentifier(
+    xcodeproj: String? = nil,
+    plistPath: String? = nil,
+    appIdentifier: String? = nil,
+    timeout: Double? = nil
+) async throws -> XcodeEditResult {
+    try await runStep(UpdateAppIdentifier.self, [
+        "xcodeproj": xcodeproj,
+        "plist_path": plistPath,
+        "app_identifier": appIdentifier,
+        "timeout": timeout,
+    ])
+}
+
+/// Set CFBundleIdentifier and CFBundleDisplayName in an Info.plist.
+///
+/// The `update_info_plist` step; `lanes actions update_info_plist` documents it.
+/// - Parameter xcodeproj: The .xcodeproj the plist path is relative to (default: the only one in the Lanefile's folder) (environment LANES_XCODEPROJ, then FL_UPDATE_PLIST_PROJECT_PATH)
+/// - Parameter plistPath: The Info.plist, relative to the project's folder (or give scheme) (environment FL_UPDATE_PLIST_PATH)
+/// - Parameter scheme: The target whose Info.plist to edit (fastlane's name for it) (environment FL_UPDATE_PLIST_APP_SCHEME)
+/// - Parameter appIdentifier: The new CFBundleIdentifier (environment PRODUCE_APP_IDENTIFIER)
+/// - Parameter displayName: The new CFBundleDisplayName
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func updateInfoPlist(
+    xcodeproj: String? = nil,
+    plistPath: String? = nil,
+    scheme: String? = nil,
+    appIdentifier: String? = nil,
+    displayName: String? = nil,
+    timeout: Double? = nil
+) async throws -> XcodeEditResult {
+    try await runStep(UpdateInfoPlist.self, [
+        "xcodeproj": xcodeproj,
+        "plist_path": plistPath,
+        "scheme": scheme,
+        "app_identifier": appIdentifier,
+        "display_name": displayName,
+        "timeout": timeout,
+    ])
+}
+
+/// Replace the app group identifiers of an entitlements file.
+///
+/// The `update_app_group_identifiers` step; `lanes actions update_app_group_identifiers` documents it.
+/// - Parameter entitlementsFile: The .entitlements file (environment FL_UPDATE_APP_GROUP_IDENTIFIER_ENTITLEMENTS_FILE_PATH)
+/// - Parameter appGroupIdentifiers: The app groups (comma-separated on the command line) (environment FL_UPDATE_APP_GROUP_IDENTIFIER_APP_GROUP_IDENTIFIERS)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func updateAppGroupIdentifiers(
+    entitlementsFile: String? = nil,
+    appGroupIdentifiers: [String]? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(UpdateAppGroupIdentifiers.self, [
+        "entitlements_file": entitlementsFile,
+        "app_group_identifiers": appGroupIdentifiers,
+        "timeout": timeout,
+    ])
+}
+
+/// Replace the keychain access groups of an entitlements file.
+///
+/// The `update_keychain_access_groups` step; `lanes actions update_keychain_access_groups` documents it.
+/// - Parameter entitlementsFile: The .entitlements file (environment FL_UPDATE_KEYCHAIN_ACCESS_GROUPS_ENTITLEMENTS_FILE_PATH)
+/// - Parameter identifiers: The keychain access groups (comma-separated on the command line) (environment FL_UPDATE_KEYCHAIN_ACCESS_GROUPS_IDENTIFIERS)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func updateKeychainAccessGroups(
+    entitlementsFile: String? = nil,
+    identifiers: [String]? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(UpdateKeychainAccessGroups.self, [
+        "entitlements_file": entitlementsFile,
+        "identifiers": identifiers,
         "timeout": timeout,
     ])
 }
@@ -329,37 +486,53 @@ public func setInfoPlistValue(
     ])
 }
 
-/// Archive and export an app with xcodebuild, then check the .ipa.
+/// Archive and export an app with xcodebuild (gym), then check the .ipa.
 ///
 /// The `build_app` step; `lanes actions build_app` documents it.
-/// - Parameter workspace: The .xcworkspace (or give project) (environment LANES_WORKSPACE)
-/// - Parameter scheme: The scheme to archive (environment LANES_SCHEME)
-/// - Parameter clean: Clean before archiving (default false)
-/// - Parameter outputDirectory: Where the .ipa and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY; default build)
-/// - Parameter outputName: The .ipa's name (default: the scheme)
-/// - Parameter configuration: The build configuration (environment LANES_BUILD_CONFIGURATION)
-/// - Parameter silent: Show only phases, errors and counts (the full log is always written) (default true)
-/// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id (or Xcode 15.3+ names) (environment LANES_EXPORT_METHOD)
-/// - Parameter exportOptions: More ExportOptions.plist keys, such as signingStyle and provisioningProfiles (default {})
-/// - Parameter sdk: The SDK, such as iphoneos
-/// - Parameter project: The .xcodeproj, when there is no workspace (environment LANES_XCODEPROJ)
-/// - Parameter platform: The generic/platform= destination of the archive (default iOS)
-/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData)
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment LANES_WORKSPACE, then GYM_WORKSPACE)
+/// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
+/// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
+/// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
+/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
+/// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
+/// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
+/// - Parameter exportOptions: ExportOptions.plist keys (signingStyle, provisioningProfiles, method...), or the path of an ExportOptions.plist (environment GYM_EXPORT_OPTIONS)
+/// - Parameter sdk: The SDK, such as iphoneos (environment GYM_SDK)
+/// - Parameter project: The .xcodeproj, when there is no workspace (default: the only one in the Lanefile's folder) (environment LANES_XCODEPROJ, then GYM_PROJECT)
+/// - Parameter platform: The generic/platform= of the archive (default: the scheme's platform, read from the project)
+/// - Parameter catalystPlatform: ios or macos: which platform a Mac Catalyst app is archived for (build_mac_app: macos) (environment GYM_CATALYST_PLATFORM)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData) (environment GYM_DERIVED_DATA_PATH)
 /// - Parameter allowProvisioningUpdates: Let xcodebuild create or update profiles (with an App Store Connect key when set) (default false)
 /// - Parameter apiKeyPath: App Store Connect API key (.p8) for -allowProvisioningUpdates (environment APP_STORE_CONNECT_API_KEY_PATH)
 /// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
 /// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
-/// - Parameter appIdentifier: The bundle identifier the .ipa must have (environment APP_IDENTIFIER)
-/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (such as -skipMacroValidation) (environment LANES_XCARGS)
-/// - Parameter exportXcargs: More arguments for xcodebuild -exportArchive
-/// - Parameter destination: The -destination of the archive (default: generic/platform=PLATFORM)
-/// - Parameter skipCodesigning: Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows (default false)
-/// - Parameter skipArchive: Only build (xcodebuild build): no archive, no export (default false)
-/// - Parameter skipPackageIPA: Archive, but do not export (the .xcarchive is the result) (default false)
+/// - Parameter appIdentifier: The bundle identifier the .ipa must have (default: the lane's Configuration's) (environment APP_IDENTIFIER)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (such as -skipMacroValidation) (environment LANES_XCARGS, then GYM_XCARGS)
+/// - Parameter exportXcargs: More arguments for xcodebuild -exportArchive (environment GYM_EXPORT_XCARGS)
+/// - Parameter destination: The -destination of the archive (default: generic/platform=PLATFORM) (environment GYM_DESTINATION)
+/// - Parameter skipCodesigning: Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows (environment GYM_SKIP_CODESIGNING; default false)
+/// - Parameter skipArchive: Only build (xcodebuild build): no archive, no export (environment GYM_SKIP_ARCHIVE; default false)
+/// - Parameter skipPackageIPA: Archive, but do not export (the .xcarchive is the result) (environment GYM_SKIP_PACKAGE_IPA, then GYM_SKIP_PACKAGE_PKG; also named skip_package_pkg; default false)
+/// - Parameter skipBuildArchive: Export the archive at archive_path made earlier, without building (environment GYM_SKIP_BUILD_ARCHIVE; default false)
 /// - Parameter exportOptionsPlist: An ExportOptions.plist to use as it is (instead of export_options)
-/// - Parameter includeSymbols: Upload symbols with an App Store export (ExportOptions uploadSymbols)
-/// - Parameter includeBitcode: Include bitcode (ExportOptions uploadBitcode; ignored by Xcode 14 and later)
-/// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive)
+/// - Parameter includeSymbols: Upload symbols with an App Store export (uploadSymbols; default on unless export_options says) (environment GYM_INCLUDE_SYMBOLS)
+/// - Parameter includeBitcode: Include bitcode (uploadBitcode; ignored by Xcode 14 and later) (environment GYM_INCLUDE_BITCODE)
+/// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
+/// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
+/// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
+/// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
+/// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
+/// - Parameter xcconfig: An .xcconfig to build with (-xcconfig) (environment GYM_XCCONFIG)
+/// - Parameter buildTimingSummary: Ask for xcodebuild's build timing summary (-showBuildTimingSummary) (environment GYM_BUILD_TIMING_SUMMARY; default false)
+/// - Parameter clonedSourcePackagesPath: Where Swift packages are cloned (-clonedSourcePackagesDirPath) (environment GYM_CLONED_SOURCE_PACKAGES_PATH)
+/// - Parameter packageCachePath: Swift package cache (-packageCachePath) (environment GYM_PACKAGE_CACHE_PATH)
+/// - Parameter disablePackageAutomaticUpdates: Keep Package.resolved as it is (-disableAutomaticPackageResolution) (environment GYM_DISABLE_PACKAGE_AUTOMATIC_UPDATES; default false)
+/// - Parameter skipPackageRepositoryFetches: Do not fetch package repositories (-skipPackageUpdates) (environment GYM_SKIP_PACKAGE_REPOSITORY_FETCHES; default false)
+/// - Parameter useSystemSCM: Use the system's git for packages (-scmProvider system) (environment GYM_USE_SYSTEM_SCM; default false)
+/// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func buildApp(
@@ -371,10 +544,11 @@ public func buildApp(
     configuration: String? = nil,
     silent: Bool? = nil,
     exportMethod: ExportMethod? = nil,
-    exportOptions: ExportOptions? = nil,
+    exportOptions: ExportOptionsSource? = nil,
     sdk: String? = nil,
     project: String? = nil,
     platform: String? = nil,
+    catalystPlatform: String? = nil,
     derivedDataPath: String? = nil,
     allowProvisioningUpdates: Bool? = nil,
     apiKeyPath: String? = nil,
@@ -387,10 +561,25 @@ public func buildApp(
     skipCodesigning: Bool? = nil,
     skipArchive: Bool? = nil,
     skipPackageIPA: Bool? = nil,
+    skipBuildArchive: Bool? = nil,
     exportOptionsPlist: String? = nil,
     includeSymbols: Bool? = nil,
     includeBitcode: Bool? = nil,
     archivePath: String? = nil,
+    buildPath: String? = nil,
+    resultBundlePath: String? = nil,
+    codesigningIdentity: String? = nil,
+    exportTeamID: String? = nil,
+    installerCertName: String? = nil,
+    toolchain: String? = nil,
+    xcconfig: String? = nil,
+    buildTimingSummary: Bool? = nil,
+    clonedSourcePackagesPath: String? = nil,
+    packageCachePath: String? = nil,
+    disablePackageAutomaticUpdates: Bool? = nil,
+    skipPackageRepositoryFetches: Bool? = nil,
+    useSystemSCM: Bool? = nil,
+    packageAuthorizationProvider: String? = nil,
     timeout: Double? = nil
 ) async throws -> BuiltApp {
     try await runStep(BuildApp.self, [
@@ -406,6 +595,7 @@ public func buildApp(
         "sdk": sdk,
         "project": project,
         "platform": platform,
+        "catalyst_platform": catalystPlatform,
         "derived_data_path": derivedDataPath,
         "allow_provisioning_updates": allowProvisioningUpdates,
         "api_key_path": apiKeyPath,
@@ -418,38 +608,511 @@ public func buildApp(
         "skip_codesigning": skipCodesigning,
         "skip_archive": skipArchive,
         "skip_package_ipa": skipPackageIPA,
+        "skip_build_archive": skipBuildArchive,
         "export_options_plist": exportOptionsPlist,
         "include_symbols": includeSymbols,
         "include_bitcode": includeBitcode,
         "archive_path": archivePath,
+        "build_path": buildPath,
+        "result_bundle_path": resultBundlePath,
+        "codesigning_identity": codesigningIdentity,
+        "export_team_id": exportTeamID,
+        "installer_cert_name": installerCertName,
+        "toolchain": toolchain,
+        "xcconfig": xcconfig,
+        "build_timing_summary": buildTimingSummary,
+        "cloned_source_packages_path": clonedSourcePackagesPath,
+        "package_cache_path": packageCachePath,
+        "disable_package_automatic_updates": disablePackageAutomaticUpdates,
+        "skip_package_repository_fetches": skipPackageRepositoryFetches,
+        "use_system_scm": useSystemSCM,
+        "package_authorization_provider": packageAuthorizationProvider,
         "timeout": timeout,
     ])
+}
+
+/// Archive and export an app with xcodebuild (gym), then check the .ipa.
+///
+/// The `build_app` step (alias `gym`); `lanes actions build_app` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment LANES_WORKSPACE, then GYM_WORKSPACE)
+/// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
+/// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
+/// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
+/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
+/// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
+/// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
+/// - Parameter exportOptions: ExportOptions.plist keys (signingStyle, provisioningProfiles, method...), or the path of an ExportOptions.plist (environment GYM_EXPORT_OPTIONS)
+/// - Parameter sdk: The SDK, such as iphoneos (environment GYM_SDK)
+/// - Parameter project: The .xcodeproj, when there is no workspace (default: the only one in the Lanefile's folder) (environment LANES_XCODEPROJ, then GYM_PROJECT)
+/// - Parameter platform: The generic/platform= of the archive (default: the scheme's platform, read from the project)
+/// - Parameter catalystPlatform: ios or macos: which platform a Mac Catalyst app is archived for (build_mac_app: macos) (environment GYM_CATALYST_PLATFORM)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData) (environment GYM_DERIVED_DATA_PATH)
+/// - Parameter allowProvisioningUpdates: Let xcodebuild create or update profiles (with an App Store Connect key when set) (default false)
+/// - Parameter apiKeyPath: App Store Connect API key (.p8) for -allowProvisioningUpdates (environment APP_STORE_CONNECT_API_KEY_PATH)
+/// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
+/// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
+/// - Parameter appIdentifier: The bundle identifier the .ipa must have (default: the lane's Configuration's) (environment APP_IDENTIFIER)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (such as -skipMacroValidation) (environment LANES_XCARGS, then GYM_XCARGS)
+/// - Parameter exportXcargs: More arguments for xcodebuild -exportArchive (environment GYM_EXPORT_XCARGS)
+/// - Parameter destination: The -destination of the archive (default: generic/platform=PLATFORM) (environment GYM_DESTINATION)
+/// - Parameter skipCodesigning: Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows (environment GYM_SKIP_CODESIGNING; default false)
+/// - Parameter skipArchive: Only build (xcodebuild build): no archive, no export (environment GYM_SKIP_ARCHIVE; default false)
+/// - Parameter skipPackageIPA: Archive, but do not export (the .xcarchive is the result) (environment GYM_SKIP_PACKAGE_IPA, then GYM_SKIP_PACKAGE_PKG; also named skip_package_pkg; default false)
+/// - Parameter skipBuildArchive: Export the archive at archive_path made earlier, without building (environment GYM_SKIP_BUILD_ARCHIVE; default false)
+/// - Parameter exportOptionsPlist: An ExportOptions.plist to use as it is (instead of export_options)
+/// - Parameter includeSymbols: Upload symbols with an App Store export (uploadSymbols; default on unless export_options says) (environment GYM_INCLUDE_SYMBOLS)
+/// - Parameter includeBitcode: Include bitcode (uploadBitcode; ignored by Xcode 14 and later) (environment GYM_INCLUDE_BITCODE)
+/// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
+/// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
+/// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
+/// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
+/// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
+/// - Parameter xcconfig: An .xcconfig to build with (-xcconfig) (environment GYM_XCCONFIG)
+/// - Parameter buildTimingSummary: Ask for xcodebuild's build timing summary (-showBuildTimingSummary) (environment GYM_BUILD_TIMING_SUMMARY; default false)
+/// - Parameter clonedSourcePackagesPath: Where Swift packages are cloned (-clonedSourcePackagesDirPath) (environment GYM_CLONED_SOURCE_PACKAGES_PATH)
+/// - Parameter packageCachePath: Swift package cache (-packageCachePath) (environment GYM_PACKAGE_CACHE_PATH)
+/// - Parameter disablePackageAutomaticUpdates: Keep Package.resolved as it is (-disableAutomaticPackageResolution) (environment GYM_DISABLE_PACKAGE_AUTOMATIC_UPDATES; default false)
+/// - Parameter skipPackageRepositoryFetches: Do not fetch package repositories (-skipPackageUpdates) (environment GYM_SKIP_PACKAGE_REPOSITORY_FETCHES; default false)
+/// - Parameter useSystemSCM: Use the system's git for packages (-scmProvider system) (environment GYM_USE_SYSTEM_SCM; default false)
+/// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func gym(
+    workspace: String? = nil,
+    scheme: String? = nil,
+    clean: Bool? = nil,
+    outputDirectory: String? = nil,
+    outputName: String? = nil,
+    configuration: String? = nil,
+    silent: Bool? = nil,
+    exportMethod: ExportMethod? = nil,
+    exportOptions: ExportOptionsSource? = nil,
+    sdk: String? = nil,
+    project: String? = nil,
+    platform: String? = nil,
+    catalystPlatform: String? = nil,
+    derivedDataPath: String? = nil,
+    allowProvisioningUpdates: Bool? = nil,
+    apiKeyPath: String? = nil,
+    apiKeyID: String? = nil,
+    apiIssuerID: String? = nil,
+    appIdentifier: String? = nil,
+    xcargs: String? = nil,
+    exportXcargs: String? = nil,
+    destination: String? = nil,
+    skipCodesigning: Bool? = nil,
+    skipArchive: Bool? = nil,
+    skipPackageIPA: Bool? = nil,
+    skipBuildArchive: Bool? = nil,
+    exportOptionsPlist: String? = nil,
+    includeSymbols: Bool? = nil,
+    includeBitcode: Bool? = nil,
+    archivePath: String? = nil,
+    buildPath: String? = nil,
+    resultBundlePath: String? = nil,
+    codesigningIdentity: String? = nil,
+    exportTeamID: String? = nil,
+    installerCertName: String? = nil,
+    toolchain: String? = nil,
+    xcconfig: String? = nil,
+    buildTimingSummary: Bool? = nil,
+    clonedSourcePackagesPath: String? = nil,
+    packageCachePath: String? = nil,
+    disablePackageAutomaticUpdates: Bool? = nil,
+    skipPackageRepositoryFetches: Bool? = nil,
+    useSystemSCM: Bool? = nil,
+    packageAuthorizationProvider: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuiltApp {
+    try await runStep(BuildApp.self, [
+        "workspace": workspace,
+        "scheme": scheme,
+        "clean": clean,
+        "output_directory": outputDirectory,
+        "output_name": outputName,
+        "configuration": configuration,
+        "silent": silent,
+        "export_method": exportMethod,
+        "export_options": exportOptions,
+        "sdk": sdk,
+        "project": project,
+        "platform": platform,
+        "catalyst_platform": catalystPlatform,
+        "derived_data_path": derivedDataPath,
+        "allow_provisioning_updates": allowProvisioningUpdates,
+        "api_key_path": apiKeyPath,
+        "api_key_id": apiKeyID,
+        "api_issuer_id": apiIssuerID,
+        "app_identifier": appIdentifier,
+        "xcargs": xcargs,
+        "export_xcargs": exportXcargs,
+        "destination": destination,
+        "skip_codesigning": skipCodesigning,
+        "skip_archive": skipArchive,
+        "skip_package_ipa": skipPackageIPA,
+        "skip_build_archive": skipBuildArchive,
+        "export_options_plist": exportOptionsPlist,
+        "include_symbols": includeSymbols,
+        "include_bitcode": includeBitcode,
+        "archive_path": archivePath,
+        "build_path": buildPath,
+        "result_bundle_path": resultBundlePath,
+        "codesigning_identity": codesigningIdentity,
+        "export_team_id": exportTeamID,
+        "installer_cert_name": installerCertName,
+        "toolchain": toolchain,
+        "xcconfig": xcconfig,
+        "build_timing_summary": buildTimingSummary,
+        "cloned_source_packages_path": clonedSourcePackagesPath,
+        "package_cache_path": packageCachePath,
+        "disable_package_automatic_updates": disablePackageAutomaticUpdates,
+        "skip_package_repository_fetches": skipPackageRepositoryFetches,
+        "use_system_scm": useSystemSCM,
+        "package_authorization_provider": packageAuthorizationProvider,
+        "timeout": timeout,
+    ])
+}
+
+/// Archive and export an app with xcodebuild (gym), then check the .ipa.
+///
+/// The `build_app` step (alias `build_ios_app`); `lanes actions build_app` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment LANES_WORKSPACE, then GYM_WORKSPACE)
+/// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
+/// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
+/// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
+/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
+/// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
+/// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
+/// - Parameter exportOptions: ExportOptions.plist keys (signingStyle, provisioningProfiles, method...), or the path of an ExportOptions.plist (environment GYM_EXPORT_OPTIONS)
+/// - Parameter sdk: The SDK, such as iphoneos (environment GYM_SDK)
+/// - Parameter project: The .xcodeproj, when there is no workspace (default: the only one in the Lanefile's folder) (environment LANES_XCODEPROJ, then GYM_PROJECT)
+/// - Parameter platform: The generic/platform= of the archive (default: the scheme's platform, read from the project)
+/// - Parameter catalystPlatform: ios or macos: which platform a Mac Catalyst app is archived for (build_mac_app: macos) (environment GYM_CATALYST_PLATFORM)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData) (environment GYM_DERIVED_DATA_PATH)
+/// - Parameter allowProvisioningUpdates: Let xcodebuild create or update profiles (with an App Store Connect key when set) (default false)
+/// - Parameter apiKeyPath: App Store Connect API key (.p8) for -allowProvisioningUpdates (environment APP_STORE_CONNECT_API_KEY_PATH)
+/// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
+/// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
+/// - Parameter appIdentifier: The bundle identifier the .ipa must have (default: the lane's Configuration's) (environment APP_IDENTIFIER)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (such as -skipMacroValidation) (environment LANES_XCARGS, then GYM_XCARGS)
+/// - Parameter exportXcargs: More arguments for xcodebuild -exportArchive (environment GYM_EXPORT_XCARGS)
+/// - Parameter destination: The -destination of the archive (default: generic/platform=PLATFORM) (environment GYM_DESTINATION)
+/// - Parameter skipCodesigning: Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows (environment GYM_SKIP_CODESIGNING; default false)
+/// - Parameter skipArchive: Only build (xcodebuild build): no archive, no export (environment GYM_SKIP_ARCHIVE; default false)
+/// - Parameter skipPackageIPA: Archive, but do not export (the .xcarchive is the result) (environment GYM_SKIP_PACKAGE_IPA, then GYM_SKIP_PACKAGE_PKG; also named skip_package_pkg; default false)
+/// - Parameter skipBuildArchive: Export the archive at archive_path made earlier, without building (environment GYM_SKIP_BUILD_ARCHIVE; default false)
+/// - Parameter exportOptionsPlist: An ExportOptions.plist to use as it is (instead of export_options)
+/// - Parameter includeSymbols: Upload symbols with an App Store export (uploadSymbols; default on unless export_options says) (environment GYM_INCLUDE_SYMBOLS)
+/// - Parameter includeBitcode: Include bitcode (uploadBitcode; ignored by Xcode 14 and later) (environment GYM_INCLUDE_BITCODE)
+/// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
+/// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
+/// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
+/// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
+/// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
+/// - Parameter xcconfig: An .xcconfig to build with (-xcconfig) (environment GYM_XCCONFIG)
+/// - Parameter buildTimingSummary: Ask for xcodebuild's build timing summary (-showBuildTimingSummary) (environment GYM_BUILD_TIMING_SUMMARY; default false)
+/// - Parameter clonedSourcePackagesPath: Where Swift packages are cloned (-clonedSourcePackagesDirPath) (environment GYM_CLONED_SOURCE_PACKAGES_PATH)
+/// - Parameter packageCachePath: Swift package cache (-packageCachePath) (environment GYM_PACKAGE_CACHE_PATH)
+/// - Parameter disablePackageAutomaticUpdates: Keep Package.resolved as it is (-disableAutomaticPackageResolution) (environment GYM_DISABLE_PACKAGE_AUTOMATIC_UPDATES; default false)
+/// - Parameter skipPackageRepositoryFetches: Do not fetch package repositories (-skipPackageUpdates) (environment GYM_SKIP_PACKAGE_REPOSITORY_FETCHES; default false)
+/// - Parameter useSystemSCM: Use the system's git for packages (-scmProvider system) (environment GYM_USE_SYSTEM_SCM; default false)
+/// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func buildIosApp(
+    workspace: String? = nil,
+    scheme: String? = nil,
+    clean: Bool? = nil,
+    outputDirectory: String? = nil,
+    outputName: String? = nil,
+    configuration: String? = nil,
+    silent: Bool? = nil,
+    exportMethod: ExportMethod? = nil,
+    exportOptions: ExportOptionsSource? = nil,
+    sdk: String? = nil,
+    project: String? = nil,
+    platform: String? = nil,
+    catalystPlatform: String? = nil,
+    derivedDataPath: String? = nil,
+    allowProvisioningUpdates: Bool? = nil,
+    apiKeyPath: String? = nil,
+    apiKeyID: String? = nil,
+    apiIssuerID: String? = nil,
+    appIdentifier: String? = nil,
+    xcargs: String? = nil,
+    exportXcargs: String? = nil,
+    destination: String? = nil,
+    skipCodesigning: Bool? = nil,
+    skipArchive: Bool? = nil,
+    skipPackageIPA: Bool? = nil,
+    skipBuildArchive: Bool? = nil,
+    exportOptionsPlist: String? = nil,
+    includeSymbols: Bool? = nil,
+    includeBitcode: Bool? = nil,
+    archivePath: String? = nil,
+    buildPath: String? = nil,
+    resultBundlePath: String? = nil,
+    codesigningIdentity: String? = nil,
+    exportTeamID: String? = nil,
+    installerCertName: String? = nil,
+    toolchain: String? = nil,
+    xcconfig: String? = nil,
+    buildTimingSummary: Bool? = nil,
+    clonedSourcePackagesPath: String? = nil,
+    packageCachePath: String? = nil,
+    disablePackageAutomaticUpdates: Bool? = nil,
+    skipPackageRepositoryFetches: Bool? = nil,
+    useSystemSCM: Bool? = nil,
+    packageAuthorizationProvider: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuiltApp {
+    try await runStep(BuildApp.self, [
+        "workspace": workspace,
+        "scheme": scheme,
+        "clean": clean,
+        "output_directory": outputDirectory,
+        "output_name": outputName,
+        "configuration": configuration,
+        "silent": silent,
+        "export_method": exportMethod,
+        "export_options": exportOptions,
+        "sdk": sdk,
+        "project": project,
+        "platform": platform,
+        "catalyst_platform": catalystPlatform,
+        "derived_data_path": derivedDataPath,
+        "allow_provisioning_updates": allowProvisioningUpdates,
+        "api_key_path": apiKeyPath,
+        "api_key_id": apiKeyID,
+        "api_issuer_id": apiIssuerID,
+        "app_identifier": appIdentifier,
+        "xcargs": xcargs,
+        "export_xcargs": exportXcargs,
+        "destination": destination,
+        "skip_codesigning": skipCodesigning,
+        "skip_archive": skipArchive,
+        "skip_package_ipa": skipPackageIPA,
+        "skip_build_archive": skipBuildArchive,
+        "export_options_plist": exportOptionsPlist,
+        "include_symbols": includeSymbols,
+        "include_bitcode": includeBitcode,
+        "archive_path": archivePath,
+        "build_path": buildPath,
+        "result_bundle_path": resultBundlePath,
+        "codesigning_identity": codesigningIdentity,
+        "export_team_id": exportTeamID,
+        "installer_cert_name": installerCertName,
+        "toolchain": toolchain,
+        "xcconfig": xcconfig,
+        "build_timing_summary": buildTimingSummary,
+        "cloned_source_packages_path": clonedSourcePackagesPath,
+        "package_cache_path": packageCachePath,
+        "disable_package_automatic_updates": disablePackageAutomaticUpdates,
+        "skip_package_repository_fetches": skipPackageRepositoryFetches,
+        "use_system_scm": useSystemSCM,
+        "package_authorization_provider": packageAuthorizationProvider,
+        "timeout": timeout,
+    ])
+}
+
+/// Archive and export an app with xcodebuild (gym), then check the .ipa.
+///
+/// The `build_app` step (alias `build_mac_app`); `lanes actions build_app` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment LANES_WORKSPACE, then GYM_WORKSPACE)
+/// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
+/// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
+/// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
+/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
+/// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
+/// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
+/// - Parameter exportOptions: ExportOptions.plist keys (signingStyle, provisioningProfiles, method...), or the path of an ExportOptions.plist (environment GYM_EXPORT_OPTIONS)
+/// - Parameter sdk: The SDK, such as iphoneos (environment GYM_SDK)
+/// - Parameter project: The .xcodeproj, when there is no workspace (default: the only one in the Lanefile's folder) (environment LANES_XCODEPROJ, then GYM_PROJECT)
+/// - Parameter platform: The generic/platform= of the archive (default: the scheme's platform, read from the project)
+/// - Parameter catalystPlatform: ios or macos: which platform a Mac Catalyst app is archived for (build_mac_app: macos) (environment GYM_CATALYST_PLATFORM)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData) (environment GYM_DERIVED_DATA_PATH)
+/// - Parameter allowProvisioningUpdates: Let xcodebuild create or update profiles (with an App Store Connect key when set) (default false)
+/// - Parameter apiKeyPath: App Store Connect API key (.p8) for -allowProvisioningUpdates (environment APP_STORE_CONNECT_API_KEY_PATH)
+/// - Parameter apiKeyID: The key's id (environment APP_STORE_CONNECT_API_KEY_ID)
+/// - Parameter apiIssuerID: The key's issuer id (environment APP_STORE_CONNECT_API_ISSUER_ID)
+/// - Parameter appIdentifier: The bundle identifier the .ipa must have (default: the lane's Configuration's) (environment APP_IDENTIFIER)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (such as -skipMacroValidation) (environment LANES_XCARGS, then GYM_XCARGS)
+/// - Parameter exportXcargs: More arguments for xcodebuild -exportArchive (environment GYM_EXPORT_XCARGS)
+/// - Parameter destination: The -destination of the archive (default: generic/platform=PLATFORM) (environment GYM_DESTINATION)
+/// - Parameter skipCodesigning: Build without signing (CODE_SIGNING_ALLOWED=NO); no export follows (environment GYM_SKIP_CODESIGNING; default false)
+/// - Parameter skipArchive: Only build (xcodebuild build): no archive, no export (environment GYM_SKIP_ARCHIVE; default false)
+/// - Parameter skipPackageIPA: Archive, but do not export (the .xcarchive is the result) (environment GYM_SKIP_PACKAGE_IPA, then GYM_SKIP_PACKAGE_PKG; also named skip_package_pkg; default false)
+/// - Parameter skipBuildArchive: Export the archive at archive_path made earlier, without building (environment GYM_SKIP_BUILD_ARCHIVE; default false)
+/// - Parameter exportOptionsPlist: An ExportOptions.plist to use as it is (instead of export_options)
+/// - Parameter includeSymbols: Upload symbols with an App Store export (uploadSymbols; default on unless export_options says) (environment GYM_INCLUDE_SYMBOLS)
+/// - Parameter includeBitcode: Include bitcode (uploadBitcode; ignored by Xcode 14 and later) (environment GYM_INCLUDE_BITCODE)
+/// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
+/// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
+/// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
+/// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
+/// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
+/// - Parameter xcconfig: An .xcconfig to build with (-xcconfig) (environment GYM_XCCONFIG)
+/// - Parameter buildTimingSummary: Ask for xcodebuild's build timing summary (-showBuildTimingSummary) (environment GYM_BUILD_TIMING_SUMMARY; default false)
+/// - Parameter clonedSourcePackagesPath: Where Swift packages are cloned (-clonedSourcePackagesDirPath) (environment GYM_CLONED_SOURCE_PACKAGES_PATH)
+/// - Parameter packageCachePath: Swift package cache (-packageCachePath) (environment GYM_PACKAGE_CACHE_PATH)
+/// - Parameter disablePackageAutomaticUpdates: Keep Package.resolved as it is (-disableAutomaticPackageResolution) (environment GYM_DISABLE_PACKAGE_AUTOMATIC_UPDATES; default false)
+/// - Parameter skipPackageRepositoryFetches: Do not fetch package repositories (-skipPackageUpdates) (environment GYM_SKIP_PACKAGE_REPOSITORY_FETCHES; default false)
+/// - Parameter useSystemSCM: Use the system's git for packages (-scmProvider system) (environment GYM_USE_SYSTEM_SCM; default false)
+/// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func buildMacApp(
+    workspace: String? = nil,
+    scheme: String? = nil,
+    clean: Bool? = nil,
+    outputDirectory: String? = nil,
+    outputName: String? = nil,
+    configuration: String? = nil,
+    silent: Bool? = nil,
+    exportMethod: ExportMethod? = nil,
+    exportOptions: ExportOptionsSource? = nil,
+    sdk: String? = nil,
+    project: String? = nil,
+    platform: String? = nil,
+    catalystPlatform: String? = nil,
+    derivedDataPath: String? = nil,
+    allowProvisioningUpdates: Bool? = nil,
+    apiKeyPath: String? = nil,
+    apiKeyID: String? = nil,
+    apiIssuerID: String? = nil,
+    appIdentifier: String? = nil,
+    xcargs: String? = nil,
+    exportXcargs: String? = nil,
+    destination: String? = nil,
+    skipCodesigning: Bool? = nil,
+    skipArchive: Bool? = nil,
+    skipPackageIPA: Bool? = nil,
+    skipBuildArchive: Bool? = nil,
+    exportOptionsPlist: String? = nil,
+    includeSymbols: Bool? = nil,
+    includeBitcode: Bool? = nil,
+    archivePath: String? = nil,
+    buildPath: String? = nil,
+    resultBundlePath: String? = nil,
+    codesigningIdentity: String? = nil,
+    exportTeamID: String? = nil,
+    installerCertName: String? = nil,
+    toolchain: String? = nil,
+    xcconfig: String? = nil,
+    buildTimingSummary: Bool? = nil,
+    clonedSourcePackagesPath: String? = nil,
+    packageCachePath: String? = nil,
+    disablePackageAutomaticUpdates: Bool? = nil,
+    skipPackageRepositoryFetches: Bool? = nil,
+    useSystemSCM: Bool? = nil,
+    packageAuthorizationProvider: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuiltApp {
+    try await runStep(BuildApp.self, [
+        "workspace": workspace,
+        "scheme": scheme,
+        "clean": clean,
+        "output_directory": outputDirectory,
+        "output_name": outputName,
+        "configuration": configuration,
+        "silent": silent,
+        "export_method": exportMethod,
+        "export_options": exportOptions,
+        "sdk": sdk,
+        "project": project,
+        "platform": platform,
+        "catalyst_platform": catalystPlatform,
+        "derived_data_path": derivedDataPath,
+        "allow_provisioning_updates": allowProvisioningUpdates,
+        "api_key_path": apiKeyPath,
+        "api_key_id": apiKeyID,
+        "api_issuer_id": apiIssuerID,
+        "app_identifier": appIdentifier,
+        "xcargs": xcargs,
+        "export_xcargs": exportXcargs,
+        "destination": destination,
+        "skip_codesigning": skipCodesigning,
+        "skip_archive": skipArchive,
+        "skip_package_ipa": skipPackageIPA,
+        "skip_build_archive": skipBuildArchive,
+        "export_options_plist": exportOptionsPlist,
+        "include_symbols": includeSymbols,
+        "include_bitcode": includeBitcode,
+        "archive_path": archivePath,
+        "build_path": buildPath,
+        "result_bundle_path": resultBundlePath,
+        "codesigning_identity": codesigningIdentity,
+        "export_team_id": exportTeamID,
+        "installer_cert_name": installerCertName,
+        "toolchain": toolchain,
+        "xcconfig": xcconfig,
+        "build_timing_summary": buildTimingSummary,
+        "cloned_source_packages_path": clonedSourcePackagesPath,
+        "package_cache_path": packageCachePath,
+        "disable_package_automatic_updates": disablePackageAutomaticUpdates,
+        "skip_package_repository_fetches": skipPackageRepositoryFetches,
+        "use_system_scm": useSystemSCM,
+        "package_authorization_provider": packageAuthorizationProvider,
+        "timeout": timeout,
+    ], as: "build_mac_app")
 }
 
 /// Run the tests (xcodebuild test on simulators, or swift test) and write a JUnit report.
 ///
 /// The `run_tests` step; `lanes actions run_tests` documents it.
-/// - Parameter workspace: The .xcworkspace to test (or give project; neither: swift test) (environment LANES_WORKSPACE)
-/// - Parameter devices: Simulator names, one -destination each (comma-separated on the command line) (default )
-/// - Parameter scheme: The scheme to test (environment LANES_SCHEME)
-/// - Parameter project: The .xcodeproj to test, when there is no workspace
-/// - Parameter configuration: The build configuration
-/// - Parameter packagePath: A Swift package to test with swift test (when no workspace or project is given) (default .)
+/// - Parameter workspace: The .xcworkspace to test (default: the only one in the Lanefile's folder) (environment LANES_WORKSPACE, then SCAN_WORKSPACE)
+/// - Parameter devices: Simulator names, one -destination each (default: the first available simulator of the scheme's platform) (environment SCAN_DEVICES, then SCAN_DEVICE; also named device; default )
+/// - Parameter scheme: The scheme to test (default: the only shared scheme) (environment LANES_SCHEME, then SCAN_SCHEME)
+/// - Parameter project: The .xcodeproj to test, when there is no workspace (default: the only one in the Lanefile's folder) (environment SCAN_PROJECT)
+/// - Parameter configuration: The build configuration (environment SCAN_CONFIGURATION)
+/// - Parameter packagePath: A Swift package to test with swift test (environment SCAN_PACKAGE_PATH)
 /// - Parameter filter: Only tests matching this (swift test --filter)
-/// - Parameter junitPath: Where the JUnit report goes (default .lanes/test-results/junit.xml)
-/// - Parameter onlyTesting: Run only these tests (-only-testing:, such as BrewerTests/RecipeTests/testScale) (default )
-/// - Parameter skipTesting: Skip these tests (-skip-testing:) (default )
-/// - Parameter codeCoverage: Gather code coverage (-enableCodeCoverage); the scheme decides when absent
-/// - Parameter resultBundle: Keep the .xcresult bundle (result_bundle_path) (default true)
-/// - Parameter resultBundlePath: Where the .xcresult goes (default .lanes/results/SCHEME-test.xcresult)
-/// - Parameter buildForTesting: Only build the tests (build-for-testing) (default false)
-/// - Parameter testWithoutBuilding: Run tests built earlier (test-without-building) (default false)
+/// - Parameter junitPath: Where the JUnit report goes (default: .lanes/test-results/junit.xml, or OUTPUT_DIRECTORY/report.junit)
+/// - Parameter outputDirectory: scan's report folder: the JUnit report goes there as report.junit (environment SCAN_OUTPUT_DIRECTORY)
+/// - Parameter onlyTesting: Run only these tests (-only-testing:, such as BrewerTests/RecipeTests/testScale) (environment SCAN_ONLY_TESTING; default )
+/// - Parameter skipTesting: Skip these tests (-skip-testing:) (environment SCAN_SKIP_TESTING; default )
+/// - Parameter codeCoverage: Gather code coverage (-enableCodeCoverage); the scheme decides when absent (environment SCAN_CODE_COVERAGE)
+/// - Parameter resultBundle: Keep the .xcresult bundle (result_bundle_path) (environment SCAN_RESULT_BUNDLE; default true)
+/// - Parameter resultBundlePath: Where the .xcresult goes (default .lanes/results/SCHEME-test.xcresult) (environment SCAN_RESULT_BUNDLE_PATH)
+/// - Parameter buildForTesting: Only build the tests (build-for-testing) (environment SCAN_BUILD_FOR_TESTING; default false)
+/// - Parameter testWithoutBuilding: Run tests built earlier (test-without-building) (environment SCAN_TEST_WITHOUT_BUILDING; default false)
+/// - Parameter skipBuild: Leave out scan's build action before test (xcodebuild test alone) (environment SCAN_SKIP_BUILD; default false)
 /// - Parameter numberOfRetries: Rerun a failing test up to this many times (default 0)
-/// - Parameter destination: A -destination instead of the devices' simulators (such as platform=macOS)
-/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (environment LANES_XCARGS)
-/// - Parameter testplan: The test plan (-testPlan)
-/// - Parameter clean: Clean before testing (default false)
-/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData)
+/// - Parameter destination: A -destination instead of the devices' simulators (such as platform=macOS) (environment SCAN_DESTINATION)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (environment LANES_XCARGS, then SCAN_XCARGS)
+/// - Parameter testplan: The test plan (-testPlan) (environment SCAN_TESTPLAN)
+/// - Parameter clean: Clean before testing (environment SCAN_CLEAN; default false)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData) (environment SCAN_DERIVED_DATA_PATH)
+/// - Parameter sdk: The SDK (-sdk) (environment SCAN_SDK)
+/// - Parameter failBuild: Fail the step when tests fail (false: report and go on) (environment SCAN_FAIL_BUILD; default true)
+/// - Parameter catalystPlatform: ios or macos: where a Mac Catalyst app's tests run (environment SCAN_CATALYST_PLATFORM)
+/// - Parameter deploymentTargetVersion: The OS version simulators must have at least (default: the project's deployment target) (environment SCAN_DEPLOYMENT_TARGET_VERSION)
+/// - Parameter toolchain: The toolchain (-toolchain) (environment SCAN_TOOLCHAIN)
+/// - Parameter xcconfig: An .xcconfig to build with (-xcconfig) (environment SCAN_XCCONFIG)
+/// - Parameter parallelTesting: -parallel-testing-enabled YES|NO; the scheme decides when absent (environment SCAN_PARALLEL_TESTING)
+/// - Parameter concurrentWorkers: -parallel-testing-worker-count (environment SCAN_CONCURRENT_WORKERS)
+/// - Parameter addressSanitizer: -enableAddressSanitizer YES|NO
+/// - Parameter threadSanitizer: -enableThreadSanitizer YES|NO
+/// - Parameter clonedSourcePackagesPath: Where Swift packages are cloned (-clonedSourcePackagesDirPath) (environment SCAN_CLONED_SOURCE_PACKAGES_PATH)
+/// - Parameter useSystemSCM: Use the system's git for packages (-scmProvider system) (environment SCAN_USE_SYSTEM_SCM; default false)
+/// - Parameter packageCachePath: Swift package cache (-packageCachePath) (environment SCAN_PACKAGE_CACHE_PATH)
+/// - Parameter disablePackageAutomaticUpdates: Keep Package.resolved as it is (-disableAutomaticPackageResolution) (environment SCAN_DISABLE_PACKAGE_AUTOMATIC_UPDATES; default false)
+/// - Parameter skipPackageRepositoryFetches: Do not fetch package repositories (-skipPackageUpdates) (environment SCAN_SKIP_PACKAGE_REPOSITORY_FETCHES; default false)
+/// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment SCAN_PACKAGE_AUTHORIZATION_PROVIDER)
+/// - Parameter onlyTestConfigurations: Test plan configurations to run (-only-test-configuration) (environment SCAN_ONLY_TEST_CONFIGURATIONS; default )
+/// - Parameter skipTestConfigurations: Test plan configurations to skip (-skip-test-configuration) (environment SCAN_SKIP_TEST_CONFIGURATIONS; default )
+/// - Parameter maxConcurrentSimulators: -maximum-concurrent-test-simulator-destinations (environment SCAN_MAX_CONCURRENT_SIMULATORS)
+/// - Parameter disableConcurrentTesting: Test the destinations one after another (-disable-concurrent-testing) (environment SCAN_DISABLE_CONCURRENT_TESTING; default false)
+/// - Parameter runRosettaSimulator: Run the simulators under Rosetta (arch=x86_64 in each -destination) (environment SCAN_RUN_ROSETTA_SIMULATOR; default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func runTests(
@@ -461,6 +1124,7 @@ public func runTests(
     packagePath: String? = nil,
     filter: String? = nil,
     junitPath: String? = nil,
+    outputDirectory: String? = nil,
     onlyTesting: [String]? = nil,
     skipTesting: [String]? = nil,
     codeCoverage: Bool? = nil,
@@ -468,12 +1132,34 @@ public func runTests(
     resultBundlePath: String? = nil,
     buildForTesting: Bool? = nil,
     testWithoutBuilding: Bool? = nil,
+    skipBuild: Bool? = nil,
     numberOfRetries: Int? = nil,
     destination: String? = nil,
     xcargs: String? = nil,
     testplan: String? = nil,
     clean: Bool? = nil,
     derivedDataPath: String? = nil,
+    sdk: String? = nil,
+    failBuild: Bool? = nil,
+    catalystPlatform: String? = nil,
+    deploymentTargetVersion: String? = nil,
+    toolchain: String? = nil,
+    xcconfig: String? = nil,
+    parallelTesting: Bool? = nil,
+    concurrentWorkers: Int? = nil,
+    addressSanitizer: Bool? = nil,
+    threadSanitizer: Bool? = nil,
+    clonedSourcePackagesPath: String? = nil,
+    useSystemSCM: Bool? = nil,
+    packageCachePath: String? = nil,
+    disablePackageAutomaticUpdates: Bool? = nil,
+    skipPackageRepositoryFetches: Bool? = nil,
+    packageAuthorizationProvider: String? = nil,
+    onlyTestConfigurations: [String]? = nil,
+    skipTestConfigurations: [String]? = nil,
+    maxConcurrentSimulators: Int? = nil,
+    disableConcurrentTesting: Bool? = nil,
+    runRosettaSimulator: Bool? = nil,
     timeout: Double? = nil
 ) async throws -> TestRunResult {
     try await runStep(RunTests.self, [
@@ -485,6 +1171,7 @@ public func runTests(
         "package_path": packagePath,
         "filter": filter,
         "junit_path": junitPath,
+        "output_directory": outputDirectory,
         "only_testing": onlyTesting,
         "skip_testing": skipTesting,
         "code_coverage": codeCoverage,
@@ -492,12 +1179,558 @@ public func runTests(
         "result_bundle_path": resultBundlePath,
         "build_for_testing": buildForTesting,
         "test_without_building": testWithoutBuilding,
+        "skip_build": skipBuild,
         "number_of_retries": numberOfRetries,
         "destination": destination,
         "xcargs": xcargs,
         "testplan": testplan,
         "clean": clean,
         "derived_data_path": derivedDataPath,
+        "sdk": sdk,
+        "fail_build": failBuild,
+        "catalyst_platform": catalystPlatform,
+        "deployment_target_version": deploymentTargetVersion,
+        "toolchain": toolchain,
+        "xcconfig": xcconfig,
+        "parallel_testing": parallelTesting,
+        "concurrent_workers": concurrentWorkers,
+        "address_sanitizer": addressSanitizer,
+        "thread_sanitizer": threadSanitizer,
+        "cloned_source_packages_path": clonedSourcePackagesPath,
+        "use_system_scm": useSystemSCM,
+        "package_cache_path": packageCachePath,
+        "disable_package_automatic_updates": disablePackageAutomaticUpdates,
+        "skip_package_repository_fetches": skipPackageRepositoryFetches,
+        "package_authorization_provider": packageAuthorizationProvider,
+        "only_test_configurations": onlyTestConfigurations,
+        "skip_test_configurations": skipTestConfigurations,
+        "max_concurrent_simulators": maxConcurrentSimulators,
+        "disable_concurrent_testing": disableConcurrentTesting,
+        "run_rosetta_simulator": runRosettaSimulator,
+        "timeout": timeout,
+    ])
+}
+
+/// Run the tests (xcodebuild test on simulators, or swift test) and write a JUnit report.
+///
+/// The `run_tests` step (alias `scan`); `lanes actions run_tests` documents it.
+/// - Parameter workspace: The .xcworkspace to test (default: the only one in the Lanefile's folder) (environment LANES_WORKSPACE, then SCAN_WORKSPACE)
+/// - Parameter devices: Simulator names, one -destination each (default: the first available simulator of the scheme's platform) (environment SCAN_DEVICES, then SCAN_DEVICE; also named device; default )
+/// - Parameter scheme: The scheme to test (default: the only shared scheme) (environment LANES_SCHEME, then SCAN_SCHEME)
+/// - Parameter project: The .xcodeproj to test, when there is no workspace (default: the only one in the Lanefile's folder) (environment SCAN_PROJECT)
+/// - Parameter configuration: The build configuration (environment SCAN_CONFIGURATION)
+/// - Parameter packagePath: A Swift package to test with swift test (environment SCAN_PACKAGE_PATH)
+/// - Parameter filter: Only tests matching this (swift test --filter)
+/// - Parameter junitPath: Where the JUnit report goes (default: .lanes/test-results/junit.xml, or OUTPUT_DIRECTORY/report.junit)
+/// - Parameter outputDirectory: scan's report folder: the JUnit report goes there as report.junit (environment SCAN_OUTPUT_DIRECTORY)
+/// - Parameter onlyTesting: Run only these tests (-only-testing:, such as BrewerTests/RecipeTests/testScale) (environment SCAN_ONLY_TESTING; default )
+/// - Parameter skipTesting: Skip these tests (-skip-testing:) (environment SCAN_SKIP_TESTING; default )
+/// - Parameter codeCoverage: Gather code coverage (-enableCodeCoverage); the scheme decides when absent (environment SCAN_CODE_COVERAGE)
+/// - Parameter resultBundle: Keep the .xcresult bundle (result_bundle_path) (environment SCAN_RESULT_BUNDLE; default true)
+/// - Parameter resultBundlePath: Where the .xcresult goes (default .lanes/results/SCHEME-test.xcresult) (environment SCAN_RESULT_BUNDLE_PATH)
+/// - Parameter buildForTesting: Only build the tests (build-for-testing) (environment SCAN_BUILD_FOR_TESTING; default false)
+/// - Parameter testWithoutBuilding: Run tests built earlier (test-without-building) (environment SCAN_TEST_WITHOUT_BUILDING; default false)
+/// - Parameter skipBuild: Leave out scan's build action before test (xcodebuild test alone) (environment SCAN_SKIP_BUILD; default false)
+/// - Parameter numberOfRetries: Rerun a failing test up to this many times (default 0)
+/// - Parameter destination: A -destination instead of the devices' simulators (such as platform=macOS) (environment SCAN_DESTINATION)
+/// - Parameter xcargs: More xcodebuild arguments, split like a shell would (environment LANES_XCARGS, then SCAN_XCARGS)
+/// - Parameter testplan: The test plan (-testPlan) (environment SCAN_TESTPLAN)
+/// - Parameter clean: Clean before testing (environment SCAN_CLEAN; default false)
+/// - Parameter derivedDataPath: DerivedData folder (default .lanes/DerivedData) (environment SCAN_DERIVED_DATA_PATH)
+/// - Parameter sdk: The SDK (-sdk) (environment SCAN_SDK)
+/// - Parameter failBuild: Fail the step when tests fail (false: report and go on) (environment SCAN_FAIL_BUILD; default true)
+/// - Parameter catalystPlatform: ios or macos: where a Mac Catalyst app's tests run (environment SCAN_CATALYST_PLATFORM)
+/// - Parameter deploymentTargetVersion: The OS version simulators must have at least (default: the project's deployment target) (environment SCAN_DEPLOYMENT_TARGET_VERSION)
+/// - Parameter toolchain: The toolchain (-toolchain) (environment SCAN_TOOLCHAIN)
+/// - Parameter xcconfig: An .xcconfig to build with (-xcconfig) (environment SCAN_XCCONFIG)
+/// - Parameter parallelTesting: -parallel-testing-enabled YES|NO; the scheme decides when absent (environment SCAN_PARALLEL_TESTING)
+/// - Parameter concurrentWorkers: -parallel-testing-worker-count (environment SCAN_CONCURRENT_WORKERS)
+/// - Parameter addressSanitizer: -enableAddressSanitizer YES|NO
+/// - Parameter threadSanitizer: -enableThreadSanitizer YES|NO
+/// - Parameter clonedSourcePackagesPath: Where Swift packages are cloned (-clonedSourcePackagesDirPath) (environment SCAN_CLONED_SOURCE_PACKAGES_PATH)
+/// - Parameter useSystemSCM: Use the system's git for packages (-scmProvider system) (environment SCAN_USE_SYSTEM_SCM; default false)
+/// - Parameter packageCachePath: Swift package cache (-packageCachePath) (environment SCAN_PACKAGE_CACHE_PATH)
+/// - Parameter disablePackageAutomaticUpdates: Keep Package.resolved as it is (-disableAutomaticPackageResolution) (environment SCAN_DISABLE_PACKAGE_AUTOMATIC_UPDATES; default false)
+/// - Parameter skipPackageRepositoryFetches: Do not fetch package repositories (-skipPackageUpdates) (environment SCAN_SKIP_PACKAGE_REPOSITORY_FETCHES; default false)
+/// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment SCAN_PACKAGE_AUTHORIZATION_PROVIDER)
+/// - Parameter onlyTestConfigurations: Test plan configurations to run (-only-test-configuration) (environment SCAN_ONLY_TEST_CONFIGURATIONS; default )
+/// - Parameter skipTestConfigurations: Test plan configurations to skip (-skip-test-configuration) (environment SCAN_SKIP_TEST_CONFIGURATIONS; default )
+/// - Parameter maxConcurrentSimulators: -maximum-concurrent-test-simulator-destinations (environment SCAN_MAX_CONCURRENT_SIMULATORS)
+/// - Parameter disableConcurrentTesting: Test the destinations one after another (-disable-concurrent-testing) (environment SCAN_DISABLE_CONCURRENT_TESTING; default false)
+/// - Parameter runRosettaSimulator: Run the simulators under Rosetta (arch=x86_64 in each -destination) (environment SCAN_RUN_ROSETTA_SIMULATOR; default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func scan(
+    workspace: String? = nil,
+    devices: [String]? = nil,
+    scheme: String? = nil,
+    project: String? = nil,
+    configuration: String? = nil,
+    packagePath: String? = nil,
+    filter: String? = nil,
+    junitPath: String? = nil,
+    outputDirectory: String? = nil,
+    onlyTesting: [String]? = nil,
+    skipTesting: [String]? = nil,
+    codeCoverage: Bool? = nil,
+    resultBundle: Bool? = nil,
+    resultBundlePath: String? = nil,
+    buildForTesting: Bool? = nil,
+    testWithoutBuilding: Bool? = nil,
+    skipBuild: Bool? = nil,
+    numberOfRetries: Int? = nil,
+    destination: String? = nil,
+    xcargs: String? = nil,
+    testplan: String? = nil,
+    clean: Bool? = nil,
+    derivedDataPath: String? = nil,
+    sdk: String? = nil,
+    failBuild: Bool? = nil,
+    catalystPlatform: String? = nil,
+    deploymentTargetVersion: String? = nil,
+    toolchain: String? = nil,
+    xcconfig: String? = nil,
+    parallelTesting: Bool? = nil,
+    concurrentWorkers: Int? = nil,
+    addressSanitizer: Bool? = nil,
+    threadSanitizer: Bool? = nil,
+    clonedSourcePackagesPath: String? = nil,
+    useSystemSCM: Bool? = nil,
+    packageCachePath: String? = nil,
+    disablePackageAutomaticUpdates: Bool? = nil,
+    skipPackageRepositoryFetches: Bool? = nil,
+    packageAuthorizationProvider: String? = nil,
+    onlyTestConfigurations: [String]? = nil,
+    skipTestConfigurations: [String]? = nil,
+    maxConcurrentSimulators: Int? = nil,
+    disableConcurrentTesting: Bool? = nil,
+    runRosettaSimulator: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> TestRunResult {
+    try await runStep(RunTests.self, [
+        "workspace": workspace,
+        "devices": devices,
+        "scheme": scheme,
+        "project": project,
+        "configuration": configuration,
+        "package_path": packagePath,
+        "filter": filter,
+        "junit_path": junitPath,
+        "output_directory": outputDirectory,
+        "only_testing": onlyTesting,
+        "skip_testing": skipTesting,
+        "code_coverage": codeCoverage,
+        "result_bundle": resultBundle,
+        "result_bundle_path": resultBundlePath,
+        "build_for_testing": buildForTesting,
+        "test_without_building": testWithoutBuilding,
+        "skip_build": skipBuild,
+        "number_of_retries": numberOfRetries,
+        "destination": destination,
+        "xcargs": xcargs,
+        "testplan": testplan,
+        "clean": clean,
+        "derived_data_path": derivedDataPath,
+        "sdk": sdk,
+        "fail_build": failBuild,
+        "catalyst_platform": catalystPlatform,
+        "deployment_target_version": deploymentTargetVersion,
+        "toolchain": toolchain,
+        "xcconfig": xcconfig,
+        "parallel_testing": parallelTesting,
+        "concurrent_workers": concurrentWorkers,
+        "address_sanitizer": addressSanitizer,
+        "thread_sanitizer": threadSanitizer,
+        "cloned_source_packages_path": clonedSourcePackagesPath,
+        "use_system_scm": useSystemSCM,
+        "package_cache_path": packageCachePath,
+        "disable_package_automatic_updates": disablePackageAutomaticUpdates,
+        "skip_package_repository_fetches": skipPackageRepositoryFetches,
+        "package_authorization_provider": packageAuthorizationProvider,
+        "only_test_configurations": onlyTestConfigurations,
+        "skip_test_configurations": skipTestConfigurations,
+        "max_concurrent_simulators": maxConcurrentSimulators,
+        "disable_concurrent_testing": disableConcurrentTesting,
+        "run_rosetta_simulator": runRosettaSimulator,
+        "timeout": timeout,
+    ])
+}
+
+/// Run xcodebuild with the actions asked for (build, archive, test, clean, analyze).
+///
+/// The `xcodebuild` step; `lanes actions xcodebuild` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment XCODE_WORKSPACE)
+/// - Parameter project: The .xcodeproj (default: the only one in the Lanefile's folder) (environment XCODE_PROJECT)
+/// - Parameter scheme: The scheme (environment XCODE_SCHEME)
+/// - Parameter target: A target, instead of a scheme (-target)
+/// - Parameter configuration: The build configuration (-configuration)
+/// - Parameter sdk: The SDK (-sdk)
+/// - Parameter destination: The -destination
+/// - Parameter archivePath: The .xcarchive (-archivePath)
+/// - Parameter derivedDataPath: DerivedData folder (-derivedDataPath) (environment XCODE_DERIVED_DATA_PATH; also named derivedDataPath)
+/// - Parameter resultBundlePath: Where the .xcresult goes (-resultBundlePath)
+/// - Parameter xcconfig: An .xcconfig (-xcconfig)
+/// - Parameter toolchain: The toolchain (-toolchain)
+/// - Parameter clean: The clean action (default false)
+/// - Parameter build: The build action (default false)
+/// - Parameter archive: The archive action (default false)
+/// - Parameter test: The test action (default false)
+/// - Parameter analyze: The analyze action (default false)
+/// - Parameter xcargs: More arguments and build settings, split like a shell would
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func xcodebuild(
+    workspace: String? = nil,
+    project: String? = nil,
+    scheme: String? = nil,
+    target: String? = nil,
+    configuration: String? = nil,
+    sdk: String? = nil,
+    destination: String? = nil,
+    archivePath: String? = nil,
+    derivedDataPath: String? = nil,
+    resultBundlePath: String? = nil,
+    xcconfig: String? = nil,
+    toolchain: String? = nil,
+    clean: Bool? = nil,
+    build: Bool? = nil,
+    archive: Bool? = nil,
+    test: Bool? = nil,
+    analyze: Bool? = nil,
+    xcargs: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuildToolReport {
+    try await runStep(Xcodebuild.self, [
+        "workspace": workspace,
+        "project": project,
+        "scheme": scheme,
+        "target": target,
+        "configuration": configuration,
+        "sdk": sdk,
+        "destination": destination,
+        "archive_path": archivePath,
+        "derived_data_path": derivedDataPath,
+        "result_bundle_path": resultBundlePath,
+        "xcconfig": xcconfig,
+        "toolchain": toolchain,
+        "clean": clean,
+        "build": build,
+        "archive": archive,
+        "test": test,
+        "analyze": analyze,
+        "xcargs": xcargs,
+        "timeout": timeout,
+    ])
+}
+
+/// Run xcodebuild with the actions asked for (build, archive, test, clean, analyze).
+///
+/// The `xcodebuild` step (alias `xcarchive`); `lanes actions xcodebuild` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment XCODE_WORKSPACE)
+/// - Parameter project: The .xcodeproj (default: the only one in the Lanefile's folder) (environment XCODE_PROJECT)
+/// - Parameter scheme: The scheme (environment XCODE_SCHEME)
+/// - Parameter target: A target, instead of a scheme (-target)
+/// - Parameter configuration: The build configuration (-configuration)
+/// - Parameter sdk: The SDK (-sdk)
+/// - Parameter destination: The -destination
+/// - Parameter archivePath: The .xcarchive (-archivePath)
+/// - Parameter derivedDataPath: DerivedData folder (-derivedDataPath) (environment XCODE_DERIVED_DATA_PATH; also named derivedDataPath)
+/// - Parameter resultBundlePath: Where the .xcresult goes (-resultBundlePath)
+/// - Parameter xcconfig: An .xcconfig (-xcconfig)
+/// - Parameter toolchain: The toolchain (-toolchain)
+/// - Parameter clean: The clean action (default false)
+/// - Parameter build: The build action (default false)
+/// - Parameter archive: The archive action (default false)
+/// - Parameter test: The test action (default false)
+/// - Parameter analyze: The analyze action (default false)
+/// - Parameter xcargs: More arguments and build settings, split like a shell would
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func xcarchive(
+    workspace: String? = nil,
+    project: String? = nil,
+    scheme: String? = nil,
+    target: String? = nil,
+    configuration: String? = nil,
+    sdk: String? = nil,
+    destination: String? = nil,
+    archivePath: String? = nil,
+    derivedDataPath: String? = nil,
+    resultBundlePath: String? = nil,
+    xcconfig: String? = nil,
+    toolchain: String? = nil,
+    clean: Bool? = nil,
+    build: Bool? = nil,
+    archive: Bool? = nil,
+    test: Bool? = nil,
+    analyze: Bool? = nil,
+    xcargs: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuildToolReport {
+    try await runStep(Xcodebuild.self, [
+        "workspace": workspace,
+        "project": project,
+        "scheme": scheme,
+        "target": target,
+        "configuration": configuration,
+        "sdk": sdk,
+        "destination": destination,
+        "archive_path": archivePath,
+        "derived_data_path": derivedDataPath,
+        "result_bundle_path": resultBundlePath,
+        "xcconfig": xcconfig,
+        "toolchain": toolchain,
+        "clean": clean,
+        "build": build,
+        "archive": archive,
+        "test": test,
+        "analyze": analyze,
+        "xcargs": xcargs,
+        "timeout": timeout,
+    ], as: "xcarchive")
+}
+
+/// Run xcodebuild with the actions asked for (build, archive, test, clean, analyze).
+///
+/// The `xcodebuild` step (alias `xcbuild`); `lanes actions xcodebuild` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment XCODE_WORKSPACE)
+/// - Parameter project: The .xcodeproj (default: the only one in the Lanefile's folder) (environment XCODE_PROJECT)
+/// - Parameter scheme: The scheme (environment XCODE_SCHEME)
+/// - Parameter target: A target, instead of a scheme (-target)
+/// - Parameter configuration: The build configuration (-configuration)
+/// - Parameter sdk: The SDK (-sdk)
+/// - Parameter destination: The -destination
+/// - Parameter archivePath: The .xcarchive (-archivePath)
+/// - Parameter derivedDataPath: DerivedData folder (-derivedDataPath) (environment XCODE_DERIVED_DATA_PATH; also named derivedDataPath)
+/// - Parameter resultBundlePath: Where the .xcresult goes (-resultBundlePath)
+/// - Parameter xcconfig: An .xcconfig (-xcconfig)
+/// - Parameter toolchain: The toolchain (-toolchain)
+/// - Parameter clean: The clean action (default false)
+/// - Parameter build: The build action (default false)
+/// - Parameter archive: The archive action (default false)
+/// - Parameter test: The test action (default false)
+/// - Parameter analyze: The analyze action (default false)
+/// - Parameter xcargs: More arguments and build settings, split like a shell would
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func xcbuild(
+    workspace: String? = nil,
+    project: String? = nil,
+    scheme: String? = nil,
+    target: String? = nil,
+    configuration: String? = nil,
+    sdk: String? = nil,
+    destination: String? = nil,
+    archivePath: String? = nil,
+    derivedDataPath: String? = nil,
+    resultBundlePath: String? = nil,
+    xcconfig: String? = nil,
+    toolchain: String? = nil,
+    clean: Bool? = nil,
+    build: Bool? = nil,
+    archive: Bool? = nil,
+    test: Bool? = nil,
+    analyze: Bool? = nil,
+    xcargs: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuildToolReport {
+    try await runStep(Xcodebuild.self, [
+        "workspace": workspace,
+        "project": project,
+        "scheme": scheme,
+        "target": target,
+        "configuration": configuration,
+        "sdk": sdk,
+        "destination": destination,
+        "archive_path": archivePath,
+        "derived_data_path": derivedDataPath,
+        "result_bundle_path": resultBundlePath,
+        "xcconfig": xcconfig,
+        "toolchain": toolchain,
+        "clean": clean,
+        "build": build,
+        "archive": archive,
+        "test": test,
+        "analyze": analyze,
+        "xcargs": xcargs,
+        "timeout": timeout,
+    ], as: "xcbuild")
+}
+
+/// Run xcodebuild with the actions asked for (build, archive, test, clean, analyze).
+///
+/// The `xcodebuild` step (alias `xcclean`); `lanes actions xcodebuild` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment XCODE_WORKSPACE)
+/// - Parameter project: The .xcodeproj (default: the only one in the Lanefile's folder) (environment XCODE_PROJECT)
+/// - Parameter scheme: The scheme (environment XCODE_SCHEME)
+/// - Parameter target: A target, instead of a scheme (-target)
+/// - Parameter configuration: The build configuration (-configuration)
+/// - Parameter sdk: The SDK (-sdk)
+/// - Parameter destination: The -destination
+/// - Parameter archivePath: The .xcarchive (-archivePath)
+/// - Parameter derivedDataPath: DerivedData folder (-derivedDataPath) (environment XCODE_DERIVED_DATA_PATH; also named derivedDataPath)
+/// - Parameter resultBundlePath: Where the .xcresult goes (-resultBundlePath)
+/// - Parameter xcconfig: An .xcconfig (-xcconfig)
+/// - Parameter toolchain: The toolchain (-toolchain)
+/// - Parameter clean: The clean action (default false)
+/// - Parameter build: The build action (default false)
+/// - Parameter archive: The archive action (default false)
+/// - Parameter test: The test action (default false)
+/// - Parameter analyze: The analyze action (default false)
+/// - Parameter xcargs: More arguments and build settings, split like a shell would
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func xcclean(
+    workspace: String? = nil,
+    project: String? = nil,
+    scheme: String? = nil,
+    target: String? = nil,
+    configuration: String? = nil,
+    sdk: String? = nil,
+    destination: String? = nil,
+    archivePath: String? = nil,
+    derivedDataPath: String? = nil,
+    resultBundlePath: String? = nil,
+    xcconfig: String? = nil,
+    toolchain: String? = nil,
+    clean: Bool? = nil,
+    build: Bool? = nil,
+    archive: Bool? = nil,
+    test: Bool? = nil,
+    analyze: Bool? = nil,
+    xcargs: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuildToolReport {
+    try await runStep(Xcodebuild.self, [
+        "workspace": workspace,
+        "project": project,
+        "scheme": scheme,
+        "target": target,
+        "configuration": configuration,
+        "sdk": sdk,
+        "destination": destination,
+        "archive_path": archivePath,
+        "derived_data_path": derivedDataPath,
+        "result_bundle_path": resultBundlePath,
+        "xcconfig": xcconfig,
+        "toolchain": toolchain,
+        "clean": clean,
+        "build": build,
+        "archive": archive,
+        "test": test,
+        "analyze": analyze,
+        "xcargs": xcargs,
+        "timeout": timeout,
+    ], as: "xcclean")
+}
+
+/// Run xcodebuild with the actions asked for (build, archive, test, clean, analyze).
+///
+/// The `xcodebuild` step (alias `xctest`); `lanes actions xcodebuild` documents it.
+/// - Parameter workspace: The .xcworkspace (default: the only one in the Lanefile's folder) (environment XCODE_WORKSPACE)
+/// - Parameter project: The .xcodeproj (default: the only one in the Lanefile's folder) (environment XCODE_PROJECT)
+/// - Parameter scheme: The scheme (environment XCODE_SCHEME)
+/// - Parameter target: A target, instead of a scheme (-target)
+/// - Parameter configuration: The build configuration (-configuration)
+/// - Parameter sdk: The SDK (-sdk)
+/// - Parameter destination: The -destination
+/// - Parameter archivePath: The .xcarchive (-archivePath)
+/// - Parameter derivedDataPath: DerivedData folder (-derivedDataPath) (environment XCODE_DERIVED_DATA_PATH; also named derivedDataPath)
+/// - Parameter resultBundlePath: Where the .xcresult goes (-resultBundlePath)
+/// - Parameter xcconfig: An .xcconfig (-xcconfig)
+/// - Parameter toolchain: The toolchain (-toolchain)
+/// - Parameter clean: The clean action (default false)
+/// - Parameter build: The build action (default false)
+/// - Parameter archive: The archive action (default false)
+/// - Parameter test: The test action (default false)
+/// - Parameter analyze: The analyze action (default false)
+/// - Parameter xcargs: More arguments and build settings, split like a shell would
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func xctest(
+    workspace: String? = nil,
+    project: String? = nil,
+    scheme: String? = nil,
+    target: String? = nil,
+    configuration: String? = nil,
+    sdk: String? = nil,
+    destination: String? = nil,
+    archivePath: String? = nil,
+    derivedDataPath: String? = nil,
+    resultBundlePath: String? = nil,
+    xcconfig: String? = nil,
+    toolchain: String? = nil,
+    clean: Bool? = nil,
+    build: Bool? = nil,
+    archive: Bool? = nil,
+    test: Bool? = nil,
+    analyze: Bool? = nil,
+    xcargs: String? = nil,
+    timeout: Double? = nil
+) async throws -> BuildToolReport {
+    try await runStep(Xcodebuild.self, [
+        "workspace": workspace,
+        "project": project,
+        "scheme": scheme,
+        "target": target,
+        "configuration": configuration,
+        "sdk": sdk,
+        "destination": destination,
+        "archive_path": archivePath,
+        "derived_data_path": derivedDataPath,
+        "result_bundle_path": resultBundlePath,
+        "xcconfig": xcconfig,
+        "toolchain": toolchain,
+        "clean": clean,
+        "build": build,
+        "archive": archive,
+        "test": test,
+        "analyze": analyze,
+        "xcargs": xcargs,
+        "timeout": timeout,
+    ], as: "xctest")
+}
+
+/// Read a value from the Info.plist inside an .ipa (default: the one build_app made).
+///
+/// The `get_ipa_info_plist_value` step; `lanes actions get_ipa_info_plist_value` documents it.
+/// - Parameter key: The Info.plist key (environment FL_GET_IPA_INFO_PLIST_VALUE_KEY)
+/// - Parameter ipa: The .ipa (default: what build_app made in this lane) (environment FL_GET_IPA_INFO_PLIST_VALUE_IPA)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func getIpaInfoPlistValue(
+    key: String? = nil,
+    ipa: String? = nil,
+    timeout: Double? = nil
+) async throws -> Optional<String> {
+    try await runStep(GetIpaInfoPlistValue.self, [
+        "key": key,
+        "ipa": ipa,
+        "timeout": timeout,
+    ])
+}
+
+/// Copy (or move) build artifacts, globs expanded, into a folder.
+///
+/// The `copy_artifacts` step; `lanes actions copy_artifacts` documents it.
+/// - Parameter keepOriginal: Copy (false: move) (default true)
+/// - Parameter targetPath: The folder the artifacts go into (default artifacts)
+/// - Parameter artifacts: Files, folders or glob patterns (* and **) (default )
+/// - Parameter failOnMissing: Fail when a named file does not exist (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func copyArtifacts(
+    keepOriginal: Bool? = nil,
+    targetPath: String? = nil,
+    artifacts: [String]? = nil,
+    failOnMissing: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> Array<String> {
+    try await runStep(CopyArtifacts.self, [
+        "keep_original": keepOriginal,
+        "target_path": targetPath,
+        "artifacts": artifacts,
+        "fail_on_missing": failOnMissing,
         "timeout": timeout,
     ])
 }
@@ -969,8 +2202,8 @@ public func uploadSymbolsToCrashlytics(
 /// The `sentry_upload_dsym` step; `lanes actions sentry_upload_dsym` documents it.
 /// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
 /// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
-/// - Parameter orgSlug: The organisation (environment SENTRY_ORG)
-/// - Parameter projectSlug: The project (environment SENTRY_PROJECT)
+/// - Parameter orgSlug: The organisation (environment SENTRY_ORG, then SENTRY_ORG_SLUG)
+/// - Parameter projectSlug: The project (environment SENTRY_PROJECT, then SENTRY_PROJECT_SLUG)
 /// - Parameter url: A self-hosted Sentry's URL (environment SENTRY_URL)
 /// - Parameter sentryCLIPath: The sentry-cli program (default sentry-cli)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
@@ -990,6 +2223,120 @@ public func sentryUploadDsym(
         "project_slug": projectSlug,
         "url": url,
         "sentry_cli_path": sentryCLIPath,
+        "timeout": timeout,
+    ])
+}
+
+/// Create a Sentry release (sentry-cli releases new).
+///
+/// The `sentry_create_release` step; `lanes actions sentry_create_release` documents it.
+/// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
+/// - Parameter orgSlug: The organisation (environment SENTRY_ORG, then SENTRY_ORG_SLUG)
+/// - Parameter projectSlug: The project (environment SENTRY_PROJECT, then SENTRY_PROJECT_SLUG)
+/// - Parameter url: A self-hosted Sentry's URL (environment SENTRY_URL)
+/// - Parameter sentryCLIPath: The sentry-cli program (default sentry-cli)
+/// - Parameter version: The release's version
+/// - Parameter appIdentifier: Prepended to the version as APP_IDENTIFIER@VERSION (environment SENTRY_APP_IDENTIFIER)
+/// - Parameter finalize: Finalize the release at once (--finalize) (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func sentryCreateRelease(
+    authToken: Secret? = nil,
+    orgSlug: String? = nil,
+    projectSlug: String? = nil,
+    url: String? = nil,
+    sentryCLIPath: String? = nil,
+    version: String,
+    appIdentifier: String? = nil,
+    finalize: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SentryCreateRelease.self, [
+        "auth_token": authToken,
+        "org_slug": orgSlug,
+        "project_slug": projectSlug,
+        "url": url,
+        "sentry_cli_path": sentryCLIPath,
+        "version": version,
+        "app_identifier": appIdentifier,
+        "finalize": finalize,
+        "timeout": timeout,
+    ])
+}
+
+/// Associate commits with a Sentry release (sentry-cli releases set-commits).
+///
+/// The `sentry_set_commits` step; `lanes actions sentry_set_commits` documents it.
+/// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
+/// - Parameter orgSlug: The organisation (environment SENTRY_ORG, then SENTRY_ORG_SLUG)
+/// - Parameter projectSlug: The project (environment SENTRY_PROJECT, then SENTRY_PROJECT_SLUG)
+/// - Parameter url: A self-hosted Sentry's URL (environment SENTRY_URL)
+/// - Parameter sentryCLIPath: The sentry-cli program (default sentry-cli)
+/// - Parameter version: The release's version
+/// - Parameter appIdentifier: Prepended to the version as APP_IDENTIFIER@VERSION (environment SENTRY_APP_IDENTIFIER)
+/// - Parameter auto: Let sentry-cli find the commits (--auto) (default false)
+/// - Parameter clear: Clear the release's commits (--clear) (default false)
+/// - Parameter commit: A commit spec, such as org/repo@from..to (--commit)
+/// - Parameter ignoreMissing: Go on when the previous release's commit is gone (--ignore-missing) (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func sentrySetCommits(
+    authToken: Secret? = nil,
+    orgSlug: String? = nil,
+    projectSlug: String? = nil,
+    url: String? = nil,
+    sentryCLIPath: String? = nil,
+    version: String,
+    appIdentifier: String? = nil,
+    auto: Bool? = nil,
+    clear: Bool? = nil,
+    commit: String? = nil,
+    ignoreMissing: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SentrySetCommits.self, [
+        "auth_token": authToken,
+        "org_slug": orgSlug,
+        "project_slug": projectSlug,
+        "url": url,
+        "sentry_cli_path": sentryCLIPath,
+        "version": version,
+        "app_identifier": appIdentifier,
+        "auto": auto,
+        "clear": clear,
+        "commit": commit,
+        "ignore_missing": ignoreMissing,
+        "timeout": timeout,
+    ])
+}
+
+/// Finalize a Sentry release (sentry-cli releases finalize).
+///
+/// The `sentry_finalize_release` step; `lanes actions sentry_finalize_release` documents it.
+/// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
+/// - Parameter orgSlug: The organisation (environment SENTRY_ORG, then SENTRY_ORG_SLUG)
+/// - Parameter projectSlug: The project (environment SENTRY_PROJECT, then SENTRY_PROJECT_SLUG)
+/// - Parameter url: A self-hosted Sentry's URL (environment SENTRY_URL)
+/// - Parameter sentryCLIPath: The sentry-cli program (default sentry-cli)
+/// - Parameter version: The release's version
+/// - Parameter appIdentifier: Prepended to the version as APP_IDENTIFIER@VERSION (environment SENTRY_APP_IDENTIFIER)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+public func sentryFinalizeRelease(
+    authToken: Secret? = nil,
+    orgSlug: String? = nil,
+    projectSlug: String? = nil,
+    url: String? = nil,
+    sentryCLIPath: String? = nil,
+    version: String,
+    appIdentifier: String? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(SentryFinalizeRelease.self, [
+        "auth_token": authToken,
+        "org_slug": orgSlug,
+        "project_slug": projectSlug,
+        "url": url,
+        "sentry_cli_path": sentryCLIPath,
+        "version": version,
+        "app_identifier": appIdentifier,
         "timeout": timeout,
     ])
 }
@@ -1220,21 +2567,24 @@ public func firebaseAppDistribution(
 /// Upload a build to TestFlight, set What to Test and send it to groups.
 ///
 /// The `upload_to_testflight` step; `lanes actions upload_to_testflight` documents it.
-/// - Parameter ipaPath: The .ipa (default: what build_app made in this lane)
-/// - Parameter appIdentifier: The app's bundle id (default: the one build_app made) (environment APP_IDENTIFIER)
-/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
-/// - Parameter appVersion: The build's CFBundleShortVersionString (default: read from the .ipa build_app made)
-/// - Parameter buildNumber: The build's CFBundleVersion (default: read from the .ipa build_app made)
-/// - Parameter platform: ios, osx, appletvos or xros (environment PILOT_PLATFORM; default ios)
+/// - Parameter ipaPath: The .ipa (default: what build_app made in this lane) (environment PILOT_IPA; also named ipa)
+/// - Parameter pkg: A macOS .pkg to upload instead (default: what build_app made in this lane) (environment PILOT_PKG)
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's, else the package's) (environment APP_IDENTIFIER, then PILOT_APP_IDENTIFIER, then TESTFLIGHT_APP_IDENTITIFER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID, then PILOT_APPLE_ID, then TESTFLIGHT_APPLE_ID)
+/// - Parameter appVersion: The build's CFBundleShortVersionString (default: read from the package) (environment PILOT_APP_VERSION)
+/// - Parameter buildNumber: The build's CFBundleVersion (default: read from the package) (environment PILOT_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (default: the package's) (environment PILOT_PLATFORM)
 /// - Parameter changelog: What to Test, for changelog_locale (environment PILOT_CHANGELOG)
 /// - Parameter changelogLocale: The locale of changelog (default en-US)
 /// - Parameter groups: Beta groups to add the build to (names) (environment PILOT_GROUPS; default )
 /// - Parameter distributeExternal: Submit the build to beta app review for external testers (environment PILOT_DISTRIBUTE_EXTERNAL; default false)
+/// - Parameter skipSubmission: Only upload: set no What to Test and distribute to nobody (environment PILOT_SKIP_SUBMISSION; default false)
 /// - Parameter localizedBuildInfo: What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has) (default )
 /// - Parameter notifyExternalTesters: Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies) (environment PILOT_NOTIFY_EXTERNAL_TESTERS)
 /// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes) (default )
+/// - Parameter demoAccountRequired: Whether beta app review needs the demo account (beta_app_review_info's demo_account_required) (environment DEMO_ACCOUNT_REQUIRED)
 /// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)
-/// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
+/// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (pilot answers false for a processed build without one) (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
 /// - Parameter expirePreviousBuilds: Expire the app's earlier builds (environment PILOT_EXPIRE_PREVIOUS_BUILDS; default false)
 /// - Parameter skipWaiting: Return once the upload is committed (with changelog: once the build appears and What to Test is set) (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
 /// - Parameter waitProcessingInterval: Seconds between looks at the build's processing state (environment PILOT_WAIT_PROCESSING_INTERVAL; default 30)
@@ -1243,6 +2593,7 @@ public func firebaseAppDistribution(
 @discardableResult
 public func uploadToTestflight(
     ipaPath: String? = nil,
+    pkg: String? = nil,
     appIdentifier: String? = nil,
     appleID: String? = nil,
     appVersion: String? = nil,
@@ -1252,9 +2603,11 @@ public func uploadToTestflight(
     changelogLocale: String? = nil,
     groups: [String]? = nil,
     distributeExternal: Bool? = nil,
+    skipSubmission: Bool? = nil,
     localizedBuildInfo: [String]? = nil,
     notifyExternalTesters: Bool? = nil,
     betaAppReviewInfo: [String]? = nil,
+    demoAccountRequired: Bool? = nil,
     demoAccountPassword: Secret? = nil,
     usesNonExemptEncryption: Bool? = nil,
     expirePreviousBuilds: Bool? = nil,
@@ -1265,6 +2618,7 @@ public func uploadToTestflight(
 ) async throws -> UploadReceipt {
     try await runStep(UploadToTestFlight.self, [
         "ipa_path": ipaPath,
+        "pkg": pkg,
         "app_identifier": appIdentifier,
         "apple_id": appleID,
         "app_version": appVersion,
@@ -1274,9 +2628,169 @@ public func uploadToTestflight(
         "changelog_locale": changelogLocale,
         "groups": groups,
         "distribute_external": distributeExternal,
+        "skip_submission": skipSubmission,
         "localized_build_info": localizedBuildInfo,
         "notify_external_testers": notifyExternalTesters,
         "beta_app_review_info": betaAppReviewInfo,
+        "demo_account_required": demoAccountRequired,
+        "demo_account_password": demoAccountPassword,
+        "uses_non_exempt_encryption": usesNonExemptEncryption,
+        "expire_previous_builds": expirePreviousBuilds,
+        "skip_waiting_for_build_processing": skipWaiting,
+        "wait_processing_interval": waitProcessingInterval,
+        "wait_processing_timeout_duration": processingTimeout,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload a build to TestFlight, set What to Test and send it to groups.
+///
+/// The `upload_to_testflight` step (alias `pilot`); `lanes actions upload_to_testflight` documents it.
+/// - Parameter ipaPath: The .ipa (default: what build_app made in this lane) (environment PILOT_IPA; also named ipa)
+/// - Parameter pkg: A macOS .pkg to upload instead (default: what build_app made in this lane) (environment PILOT_PKG)
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's, else the package's) (environment APP_IDENTIFIER, then PILOT_APP_IDENTIFIER, then TESTFLIGHT_APP_IDENTITIFER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID, then PILOT_APPLE_ID, then TESTFLIGHT_APPLE_ID)
+/// - Parameter appVersion: The build's CFBundleShortVersionString (default: read from the package) (environment PILOT_APP_VERSION)
+/// - Parameter buildNumber: The build's CFBundleVersion (default: read from the package) (environment PILOT_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (default: the package's) (environment PILOT_PLATFORM)
+/// - Parameter changelog: What to Test, for changelog_locale (environment PILOT_CHANGELOG)
+/// - Parameter changelogLocale: The locale of changelog (default en-US)
+/// - Parameter groups: Beta groups to add the build to (names) (environment PILOT_GROUPS; default )
+/// - Parameter distributeExternal: Submit the build to beta app review for external testers (environment PILOT_DISTRIBUTE_EXTERNAL; default false)
+/// - Parameter skipSubmission: Only upload: set no What to Test and distribute to nobody (environment PILOT_SKIP_SUBMISSION; default false)
+/// - Parameter localizedBuildInfo: What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has) (default )
+/// - Parameter notifyExternalTesters: Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies) (environment PILOT_NOTIFY_EXTERNAL_TESTERS)
+/// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes) (default )
+/// - Parameter demoAccountRequired: Whether beta app review needs the demo account (beta_app_review_info's demo_account_required) (environment DEMO_ACCOUNT_REQUIRED)
+/// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)
+/// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (pilot answers false for a processed build without one) (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
+/// - Parameter expirePreviousBuilds: Expire the app's earlier builds (environment PILOT_EXPIRE_PREVIOUS_BUILDS; default false)
+/// - Parameter skipWaiting: Return once the upload is committed (with changelog: once the build appears and What to Test is set) (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
+/// - Parameter waitProcessingInterval: Seconds between looks at the build's processing state (environment PILOT_WAIT_PROCESSING_INTERVAL; default 30)
+/// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func pilot(
+    ipaPath: String? = nil,
+    pkg: String? = nil,
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    appVersion: String? = nil,
+    buildNumber: String? = nil,
+    platform: String? = nil,
+    changelog: String? = nil,
+    changelogLocale: String? = nil,
+    groups: [String]? = nil,
+    distributeExternal: Bool? = nil,
+    skipSubmission: Bool? = nil,
+    localizedBuildInfo: [String]? = nil,
+    notifyExternalTesters: Bool? = nil,
+    betaAppReviewInfo: [String]? = nil,
+    demoAccountRequired: Bool? = nil,
+    demoAccountPassword: Secret? = nil,
+    usesNonExemptEncryption: Bool? = nil,
+    expirePreviousBuilds: Bool? = nil,
+    skipWaiting: Bool? = nil,
+    waitProcessingInterval: Int? = nil,
+    processingTimeout: Int? = nil,
+    timeout: Double? = nil
+) async throws -> UploadReceipt {
+    try await runStep(UploadToTestFlight.self, [
+        "ipa_path": ipaPath,
+        "pkg": pkg,
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "app_version": appVersion,
+        "build_number": buildNumber,
+        "app_platform": platform,
+        "changelog": changelog,
+        "changelog_locale": changelogLocale,
+        "groups": groups,
+        "distribute_external": distributeExternal,
+        "skip_submission": skipSubmission,
+        "localized_build_info": localizedBuildInfo,
+        "notify_external_testers": notifyExternalTesters,
+        "beta_app_review_info": betaAppReviewInfo,
+        "demo_account_required": demoAccountRequired,
+        "demo_account_password": demoAccountPassword,
+        "uses_non_exempt_encryption": usesNonExemptEncryption,
+        "expire_previous_builds": expirePreviousBuilds,
+        "skip_waiting_for_build_processing": skipWaiting,
+        "wait_processing_interval": waitProcessingInterval,
+        "wait_processing_timeout_duration": processingTimeout,
+        "timeout": timeout,
+    ])
+}
+
+/// Upload a build to TestFlight, set What to Test and send it to groups.
+///
+/// The `upload_to_testflight` step (alias `testflight`); `lanes actions upload_to_testflight` documents it.
+/// - Parameter ipaPath: The .ipa (default: what build_app made in this lane) (environment PILOT_IPA; also named ipa)
+/// - Parameter pkg: A macOS .pkg to upload instead (default: what build_app made in this lane) (environment PILOT_PKG)
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's, else the package's) (environment APP_IDENTIFIER, then PILOT_APP_IDENTIFIER, then TESTFLIGHT_APP_IDENTITIFER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID, then PILOT_APPLE_ID, then TESTFLIGHT_APPLE_ID)
+/// - Parameter appVersion: The build's CFBundleShortVersionString (default: read from the package) (environment PILOT_APP_VERSION)
+/// - Parameter buildNumber: The build's CFBundleVersion (default: read from the package) (environment PILOT_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (default: the package's) (environment PILOT_PLATFORM)
+/// - Parameter changelog: What to Test, for changelog_locale (environment PILOT_CHANGELOG)
+/// - Parameter changelogLocale: The locale of changelog (default en-US)
+/// - Parameter groups: Beta groups to add the build to (names) (environment PILOT_GROUPS; default )
+/// - Parameter distributeExternal: Submit the build to beta app review for external testers (environment PILOT_DISTRIBUTE_EXTERNAL; default false)
+/// - Parameter skipSubmission: Only upload: set no What to Test and distribute to nobody (environment PILOT_SKIP_SUBMISSION; default false)
+/// - Parameter localizedBuildInfo: What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has) (default )
+/// - Parameter notifyExternalTesters: Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies) (environment PILOT_NOTIFY_EXTERNAL_TESTERS)
+/// - Parameter betaAppReviewInfo: Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes) (default )
+/// - Parameter demoAccountRequired: Whether beta app review needs the demo account (beta_app_review_info's demo_account_required) (environment DEMO_ACCOUNT_REQUIRED)
+/// - Parameter demoAccountPassword: The demo account's password for beta app review (environment PILOT_DEMO_ACCOUNT_PASSWORD; secret)
+/// - Parameter usesNonExemptEncryption: The export-compliance answer App Store Connect asks for (pilot answers false for a processed build without one) (environment PILOT_USES_NON_EXEMPT_ENCRYPTION)
+/// - Parameter expirePreviousBuilds: Expire the app's earlier builds (environment PILOT_EXPIRE_PREVIOUS_BUILDS; default false)
+/// - Parameter skipWaiting: Return once the upload is committed (with changelog: once the build appears and What to Test is set) (environment PILOT_SKIP_WAITING_FOR_BUILD_PROCESSING; default false)
+/// - Parameter waitProcessingInterval: Seconds between looks at the build's processing state (environment PILOT_WAIT_PROCESSING_INTERVAL; default 30)
+/// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func testflight(
+    ipaPath: String? = nil,
+    pkg: String? = nil,
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    appVersion: String? = nil,
+    buildNumber: String? = nil,
+    platform: String? = nil,
+    changelog: String? = nil,
+    changelogLocale: String? = nil,
+    groups: [String]? = nil,
+    distributeExternal: Bool? = nil,
+    skipSubmission: Bool? = nil,
+    localizedBuildInfo: [String]? = nil,
+    notifyExternalTesters: Bool? = nil,
+    betaAppReviewInfo: [String]? = nil,
+    demoAccountRequired: Bool? = nil,
+    demoAccountPassword: Secret? = nil,
+    usesNonExemptEncryption: Bool? = nil,
+    expirePreviousBuilds: Bool? = nil,
+    skipWaiting: Bool? = nil,
+    waitProcessingInterval: Int? = nil,
+    processingTimeout: Int? = nil,
+    timeout: Double? = nil
+) async throws -> UploadReceipt {
+    try await runStep(UploadToTestFlight.self, [
+        "ipa_path": ipaPath,
+        "pkg": pkg,
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "app_version": appVersion,
+        "build_number": buildNumber,
+        "app_platform": platform,
+        "changelog": changelog,
+        "changelog_locale": changelogLocale,
+        "groups": groups,
+        "distribute_external": distributeExternal,
+        "skip_submission": skipSubmission,
+        "localized_build_info": localizedBuildInfo,
+        "notify_external_testers": notifyExternalTesters,
+        "beta_app_review_info": betaAppReviewInfo,
+        "demo_account_required": demoAccountRequired,
         "demo_account_password": demoAccountPassword,
         "uses_non_exempt_encryption": usesNonExemptEncryption,
         "expire_previous_builds": expirePreviousBuilds,
@@ -1321,7 +2835,7 @@ public func appStoreConnectApiKey(
 /// The highest build number TestFlight has for an app (or one version of it).
 ///
 /// The `latest_testflight_build_number` step; `lanes actions latest_testflight_build_number` documents it.
-/// - Parameter appIdentifier: The app's bundle id (environment APP_IDENTIFIER)
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's) (environment APP_IDENTIFIER)
 /// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
 /// - Parameter version: Only builds of this version (CFBundleShortVersionString) (environment LATEST_VERSION)
 /// - Parameter platform: ios, osx, appletvos or xros (environment APPSTORE_PLATFORM; default ios)
@@ -1349,7 +2863,7 @@ public func latestTestflightBuildNumber(
 /// The build number of the app's live (or newest) App Store version.
 ///
 /// The `app_store_build_number` step; `lanes actions app_store_build_number` documents it.
-/// - Parameter appIdentifier: The app's bundle id (environment APP_IDENTIFIER)
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's) (environment APP_IDENTIFIER)
 /// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
 /// - Parameter live: The version on sale (false: the newest version, in review or in edit) (environment APPSTORE_BUILD_NUMBER_LIVE; default true)
 /// - Parameter version: Only this version (with live:false)
@@ -1380,11 +2894,11 @@ public func appStoreBuildNumber(
 /// Update an App Store version's metadata, attach a build and submit it for review.
 ///
 /// The `upload_to_app_store` step; `lanes actions upload_to_app_store` documents it.
-/// - Parameter appIdentifier: The app's bundle id (default: the one build_app made) (environment APP_IDENTIFIER)
-/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID)
-/// - Parameter appVersion: The App Store version (default: the version build_app made) (environment DELIVER_APP_VERSION)
-/// - Parameter buildNumber: The build to attach (default: none attached) (environment DELIVER_BUILD_NUMBER)
-/// - Parameter platform: ios, osx, appletvos or xros (environment DELIVER_PLATFORM; default ios)
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's, else the package's) (environment APP_IDENTIFIER, then DELIVER_APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID, then DELIVER_APP_ID; also named app)
+/// - Parameter appVersion: The App Store version (default: the package's) (environment DELIVER_APP_VERSION)
+/// - Parameter buildNumber: The build to attach (default: the package's, when one is uploaded) (environment DELIVER_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (default: the package's, else ios) (environment DELIVER_PLATFORM)
 /// - Parameter metadataPath: fastlane's metadata folder (<locale>/description.txt, ...) (environment DELIVER_METADATA_PATH; default fastlane/metadata)
 /// - Parameter skipMetadata: Leave the metadata as it is (environment DELIVER_SKIP_METADATA; default false)
 /// - Parameter submitForReview: Submit the version for review (environment DELIVER_SUBMIT_FOR_REVIEW; default false)
@@ -1394,8 +2908,9 @@ public func appStoreBuildNumber(
 /// - Parameter skipScreenshots: Leave the screenshots as they are (environment DELIVER_SKIP_SCREENSHOTS; default false)
 /// - Parameter overwriteScreenshots: Delete the screenshot sets of each locale uploaded first (environment DELIVER_OVERWRITE_SCREENSHOTS; default false)
 /// - Parameter screenshotProcessingTimeout: Seconds App Store Connect may take to process the screenshots (environment DELIVER_SCREENSHOT_PROCESSING_TIMEOUT; default 3600)
-/// - Parameter ipa: The .ipa to upload first (as upload_to_testflight does), then attach (environment DELIVER_IPA_PATH)
-/// - Parameter skipBinaryUpload: Do not upload ipa (environment DELIVER_SKIP_BINARY_UPLOAD; default false)
+/// - Parameter ipa: The .ipa to upload first (as upload_to_testflight does), then attach (default: what build_app made in this lane) (environment DELIVER_IPA_PATH)
+/// - Parameter pkg: A macOS .pkg to upload instead (default: what build_app made in this lane) (environment DELIVER_PKG_PATH)
+/// - Parameter skipBinaryUpload: Do not upload the ipa or pkg (environment DELIVER_SKIP_BINARY_UPLOAD; default false)
 /// - Parameter waitProcessingInterval: Seconds between looks at the uploaded build's processing state (default 30)
 /// - Parameter processingTimeout: Seconds the uploaded build's processing may take (default 3600)
 /// - Parameter dryRun: Print every change without making it (default false)
@@ -1417,6 +2932,7 @@ public func uploadToAppStore(
     overwriteScreenshots: Bool? = nil,
     screenshotProcessingTimeout: Int? = nil,
     ipa: String? = nil,
+    pkg: String? = nil,
     skipBinaryUpload: Bool? = nil,
     waitProcessingInterval: Int? = nil,
     processingTimeout: Int? = nil,
@@ -1439,6 +2955,153 @@ public func uploadToAppStore(
         "overwrite_screenshots": overwriteScreenshots,
         "screenshot_processing_timeout": screenshotProcessingTimeout,
         "ipa": ipa,
+        "pkg": pkg,
+        "skip_binary_upload": skipBinaryUpload,
+        "wait_processing_interval": waitProcessingInterval,
+        "wait_processing_timeout_duration": processingTimeout,
+        "dry_run": dryRun,
+        "timeout": timeout,
+    ])
+}
+
+/// Update an App Store version's metadata, attach a build and submit it for review.
+///
+/// The `upload_to_app_store` step (alias `deliver`); `lanes actions upload_to_app_store` documents it.
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's, else the package's) (environment APP_IDENTIFIER, then DELIVER_APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID, then DELIVER_APP_ID; also named app)
+/// - Parameter appVersion: The App Store version (default: the package's) (environment DELIVER_APP_VERSION)
+/// - Parameter buildNumber: The build to attach (default: the package's, when one is uploaded) (environment DELIVER_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (default: the package's, else ios) (environment DELIVER_PLATFORM)
+/// - Parameter metadataPath: fastlane's metadata folder (<locale>/description.txt, ...) (environment DELIVER_METADATA_PATH; default fastlane/metadata)
+/// - Parameter skipMetadata: Leave the metadata as it is (environment DELIVER_SKIP_METADATA; default false)
+/// - Parameter submitForReview: Submit the version for review (environment DELIVER_SUBMIT_FOR_REVIEW; default false)
+/// - Parameter automaticRelease: Release after approval (false: manually) (environment DELIVER_AUTOMATIC_RELEASE)
+/// - Parameter phasedRelease: Release in phases over 7 days (environment DELIVER_PHASED_RELEASE; default false)
+/// - Parameter screenshotsPath: fastlane's screenshots folder (<locale>/<name>.png; default: fastlane/screenshots when it exists) (environment DELIVER_SCREENSHOTS_PATH)
+/// - Parameter skipScreenshots: Leave the screenshots as they are (environment DELIVER_SKIP_SCREENSHOTS; default false)
+/// - Parameter overwriteScreenshots: Delete the screenshot sets of each locale uploaded first (environment DELIVER_OVERWRITE_SCREENSHOTS; default false)
+/// - Parameter screenshotProcessingTimeout: Seconds App Store Connect may take to process the screenshots (environment DELIVER_SCREENSHOT_PROCESSING_TIMEOUT; default 3600)
+/// - Parameter ipa: The .ipa to upload first (as upload_to_testflight does), then attach (default: what build_app made in this lane) (environment DELIVER_IPA_PATH)
+/// - Parameter pkg: A macOS .pkg to upload instead (default: what build_app made in this lane) (environment DELIVER_PKG_PATH)
+/// - Parameter skipBinaryUpload: Do not upload the ipa or pkg (environment DELIVER_SKIP_BINARY_UPLOAD; default false)
+/// - Parameter waitProcessingInterval: Seconds between looks at the uploaded build's processing state (default 30)
+/// - Parameter processingTimeout: Seconds the uploaded build's processing may take (default 3600)
+/// - Parameter dryRun: Print every change without making it (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func deliver(
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    appVersion: String? = nil,
+    buildNumber: String? = nil,
+    platform: String? = nil,
+    metadataPath: String? = nil,
+    skipMetadata: Bool? = nil,
+    submitForReview: Bool? = nil,
+    automaticRelease: Bool? = nil,
+    phasedRelease: Bool? = nil,
+    screenshotsPath: String? = nil,
+    skipScreenshots: Bool? = nil,
+    overwriteScreenshots: Bool? = nil,
+    screenshotProcessingTimeout: Int? = nil,
+    ipa: String? = nil,
+    pkg: String? = nil,
+    skipBinaryUpload: Bool? = nil,
+    waitProcessingInterval: Int? = nil,
+    processingTimeout: Int? = nil,
+    dryRun: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> AppStoreReleaseResult {
+    try await runStep(UploadToAppStore.self, [
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "app_version": appVersion,
+        "build_number": buildNumber,
+        "platform": platform,
+        "metadata_path": metadataPath,
+        "skip_metadata": skipMetadata,
+        "submit_for_review": submitForReview,
+        "automatic_release": automaticRelease,
+        "phased_release": phasedRelease,
+        "screenshots_path": screenshotsPath,
+        "skip_screenshots": skipScreenshots,
+        "overwrite_screenshots": overwriteScreenshots,
+        "screenshot_processing_timeout": screenshotProcessingTimeout,
+        "ipa": ipa,
+        "pkg": pkg,
+        "skip_binary_upload": skipBinaryUpload,
+        "wait_processing_interval": waitProcessingInterval,
+        "wait_processing_timeout_duration": processingTimeout,
+        "dry_run": dryRun,
+        "timeout": timeout,
+    ])
+}
+
+/// Update an App Store version's metadata, attach a build and submit it for review.
+///
+/// The `upload_to_app_store` step (alias `appstore`); `lanes actions upload_to_app_store` documents it.
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's, else the package's) (environment APP_IDENTIFIER, then DELIVER_APP_IDENTIFIER)
+/// - Parameter appleID: The app's Apple id in App Store Connect (skips the bundle id lookup) (environment ASC_APP_ID, then DELIVER_APP_ID; also named app)
+/// - Parameter appVersion: The App Store version (default: the package's) (environment DELIVER_APP_VERSION)
+/// - Parameter buildNumber: The build to attach (default: the package's, when one is uploaded) (environment DELIVER_BUILD_NUMBER)
+/// - Parameter platform: ios, osx, appletvos or xros (default: the package's, else ios) (environment DELIVER_PLATFORM)
+/// - Parameter metadataPath: fastlane's metadata folder (<locale>/description.txt, ...) (environment DELIVER_METADATA_PATH; default fastlane/metadata)
+/// - Parameter skipMetadata: Leave the metadata as it is (environment DELIVER_SKIP_METADATA; default false)
+/// - Parameter submitForReview: Submit the version for review (environment DELIVER_SUBMIT_FOR_REVIEW; default false)
+/// - Parameter automaticRelease: Release after approval (false: manually) (environment DELIVER_AUTOMATIC_RELEASE)
+/// - Parameter phasedRelease: Release in phases over 7 days (environment DELIVER_PHASED_RELEASE; default false)
+/// - Parameter screenshotsPath: fastlane's screenshots folder (<locale>/<name>.png; default: fastlane/screenshots when it exists) (environment DELIVER_SCREENSHOTS_PATH)
+/// - Parameter skipScreenshots: Leave the screenshots as they are (environment DELIVER_SKIP_SCREENSHOTS; default false)
+/// - Parameter overwriteScreenshots: Delete the screenshot sets of each locale uploaded first (environment DELIVER_OVERWRITE_SCREENSHOTS; default false)
+/// - Parameter screenshotProcessingTimeout: Seconds App Store Connect may take to process the screenshots (environment DELIVER_SCREENSHOT_PROCESSING_TIMEOUT; default 3600)
+/// - Parameter ipa: The .ipa to upload first (as upload_to_testflight does), then attach (default: what build_app made in this lane) (environment DELIVER_IPA_PATH)
+/// - Parameter pkg: A macOS .pkg to upload instead (default: what build_app made in this lane) (environment DELIVER_PKG_PATH)
+/// - Parameter skipBinaryUpload: Do not upload the ipa or pkg (environment DELIVER_SKIP_BINARY_UPLOAD; default false)
+/// - Parameter waitProcessingInterval: Seconds between looks at the uploaded build's processing state (default 30)
+/// - Parameter processingTimeout: Seconds the uploaded build's processing may take (default 3600)
+/// - Parameter dryRun: Print every change without making it (default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+public func appstore(
+    appIdentifier: String? = nil,
+    appleID: String? = nil,
+    appVersion: String? = nil,
+    buildNumber: String? = nil,
+    platform: String? = nil,
+    metadataPath: String? = nil,
+    skipMetadata: Bool? = nil,
+    submitForReview: Bool? = nil,
+    automaticRelease: Bool? = nil,
+    phasedRelease: Bool? = nil,
+    screenshotsPath: String? = nil,
+    skipScreenshots: Bool? = nil,
+    overwriteScreenshots: Bool? = nil,
+    screenshotProcessingTimeout: Int? = nil,
+    ipa: String? = nil,
+    pkg: String? = nil,
+    skipBinaryUpload: Bool? = nil,
+    waitProcessingInterval: Int? = nil,
+    processingTimeout: Int? = nil,
+    dryRun: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> AppStoreReleaseResult {
+    try await runStep(UploadToAppStore.self, [
+        "app_identifier": appIdentifier,
+        "apple_id": appleID,
+        "app_version": appVersion,
+        "build_number": buildNumber,
+        "platform": platform,
+        "metadata_path": metadataPath,
+        "skip_metadata": skipMetadata,
+        "submit_for_review": submitForReview,
+        "automatic_release": automaticRelease,
+        "phased_release": phasedRelease,
+        "screenshots_path": screenshotsPath,
+        "skip_screenshots": skipScreenshots,
+        "overwrite_screenshots": overwriteScreenshots,
+        "screenshot_processing_timeout": screenshotProcessingTimeout,
+        "ipa": ipa,
+        "pkg": pkg,
         "skip_binary_upload": skipBinaryUpload,
         "wait_processing_interval": waitProcessingInterval,
         "wait_processing_timeout_duration": processingTimeout,
@@ -1806,7 +3469,7 @@ public func registerDevices(
 /// Download (or create) a provisioning profile from App Store Connect and install it.
 ///
 /// The `get_provisioning_profile` step; `lanes actions get_provisioning_profile` documents it.
-/// - Parameter appIdentifier: The bundle id the profile is for (environment APP_IDENTIFIER)
+/// - Parameter appIdentifier: The bundle id the profile is for (default: the lane's Configuration's) (environment APP_IDENTIFIER, then SIGH_APP_IDENTIFIER)
 /// - Parameter adhoc: An ad hoc profile (environment SIGH_AD_HOC; default false)
 /// - Parameter development: A development profile (environment SIGH_DEVELOPMENT; default false)
 /// - Parameter readonly: Only download; fail when there is none (environment SIGH_READONLY; default false)
@@ -2000,7 +3663,7 @@ public func pushGitTags(
 /// Stage the given paths and commit them on the current branch; returns the new commit (nil when nothing changed).
 ///
 /// The `git_commit` step; `lanes actions git_commit` documents it.
-/// - Parameter path: Files to stage and commit, relative to the Lanefile
+/// - Parameter path: Files to stage and commit, relative to the Lanefile; a folder (such as .) or a glob commits its tracked files' changes, as git commit's pathspecs
 /// - Parameter message: The commit message
 /// - Parameter allowNothingToCommit: Succeed without a commit when the paths hold no change (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
@@ -2116,7 +3779,7 @@ public func gitPull(
 ///
 /// The `sync_code_signing` step; `lanes actions sync_code_signing` documents it.
 /// - Parameter type: Profile type: appstore, adhoc, development, enterprise, developer_id, mac_installer_distribution, developer_id_installer (environment MATCH_TYPE; default development)
-/// - Parameter appIdentifier: Bundle identifiers whose profiles to install (comma-separated on the command line) (environment MATCH_APP_IDENTIFIER)
+/// - Parameter appIdentifier: Bundle identifiers whose profiles to install (comma-separated on the command line; default: the lane's Configuration's) (environment MATCH_APP_IDENTIFIER)
 /// - Parameter readonly: Only read the storage; never create or renew certificates and profiles (environment MATCH_READONLY; default false)
 /// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
 /// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
@@ -2129,7 +3792,7 @@ public func gitPull(
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's) (environment FASTLANE_TEAM_ID)
 /// - Parameter platform: ios, tvos, macos, catalyst or visionos (environment MATCH_PLATFORM; default ios)
 /// - Parameter certificateID: Use this certificate (its file name without .cer) instead of the newest valid one (environment MATCH_CERTIFICATE_ID)
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
@@ -2201,7 +3864,7 @@ public func syncCodeSigning(
 ///
 /// The `sync_code_signing` step (alias `match`); `lanes actions sync_code_signing` documents it.
 /// - Parameter type: Profile type: appstore, adhoc, development, enterprise, developer_id, mac_installer_distribution, developer_id_installer (environment MATCH_TYPE; default development)
-/// - Parameter appIdentifier: Bundle identifiers whose profiles to install (comma-separated on the command line) (environment MATCH_APP_IDENTIFIER)
+/// - Parameter appIdentifier: Bundle identifiers whose profiles to install (comma-separated on the command line; default: the lane's Configuration's) (environment MATCH_APP_IDENTIFIER)
 /// - Parameter readonly: Only read the storage; never create or renew certificates and profiles (environment MATCH_READONLY; default false)
 /// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
 /// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
@@ -2214,7 +3877,7 @@ public func syncCodeSigning(
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's) (environment FASTLANE_TEAM_ID)
 /// - Parameter platform: ios, tvos, macos, catalyst or visionos (environment MATCH_PLATFORM; default ios)
 /// - Parameter certificateID: Use this certificate (its file name without .cer) instead of the newest valid one (environment MATCH_CERTIFICATE_ID)
 /// - Parameter keychainName: Name of the keychain created for the lane (environment MATCH_KEYCHAIN_NAME; default match)
@@ -2301,7 +3964,7 @@ public func match(
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's) (environment FASTLANE_TEAM_ID)
 /// - Parameter gitFullName: Commit author name of what lanes stores (environment MATCH_GIT_FULL_NAME; default lanes)
 /// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
@@ -2366,7 +4029,7 @@ public func matchImport(
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's) (environment FASTLANE_TEAM_ID)
 /// - Parameter gitFullName: Commit author name of what lanes stores (environment MATCH_GIT_FULL_NAME; default lanes)
 /// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
@@ -2422,7 +4085,7 @@ public func matchChangePassword(
 /// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
 /// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
 /// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
-/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (environment FASTLANE_TEAM_ID)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's) (environment FASTLANE_TEAM_ID)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func matchDecrypt(
@@ -2464,11 +4127,18 @@ extension StepCatalog {
     public static var generated: [any Step.Type] {
         [
             ShellCommand.self,
+            EnsureEnvVars.self,
+            Prompt.self,
             ImportCertificate.self,
             InstallProvisioningProfile.self,
             UpdateProjectProvisioning.self,
             UpdateCodeSigningSettings.self,
             SetBuildSettings.self,
+            UpdateProjectTeam.self,
+            UpdateAppIdentifier.self,
+            UpdateInfoPlist.self,
+            UpdateAppGroupIdentifiers.self,
+            UpdateKeychainAccessGroups.self,
             IncrementBuildNumber.self,
             SetVersionNumber.self,
             IncrementVersionNumber.self,
@@ -2478,6 +4148,9 @@ extension StepCatalog {
             SetInfoPlistValue.self,
             BuildApp.self,
             RunTests.self,
+            Xcodebuild.self,
+            GetIpaInfoPlistValue.self,
+            CopyArtifacts.self,
             BuildSwiftPackage.self,
             CocoaPods.self,
             Gradle.self,
@@ -2493,6 +4166,9 @@ extension StepCatalog {
             Notarize.self,
             UploadSymbolsToCrashlytics.self,
             SentryUploadDSYM.self,
+            SentryCreateRelease.self,
+            SentrySetCommits.self,
+            SentryFinalizeRelease.self,
             SetGitHubRelease.self,
             Slack.self,
             NotifyWebhook.self,

@@ -62,6 +62,16 @@ public struct ExportOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral
         ExportOptions(entries.filter { $0.key != key } + [(key: key, value: value)])
     }
 
+    /// The same options without `key`.
+    public func removing(_ key: String) -> ExportOptions {
+        ExportOptions(entries.filter { $0.key != key })
+    }
+
+    /// The value given for `key` (the last one, when repeated).
+    public func value(of key: String) -> ExportOptionValue? {
+        entries.last { $0.key == key }?.value
+    }
+
     public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
         lhs.entries.count == rhs.entries.count
             && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }

@@ -19,6 +19,8 @@ public struct IPAInspection: Sendable {
     public var build: String?
     /// The embedded provisioning profile (nil when the app has none, as App Store builds downloaded back do not).
     public var profile: EmbeddedProfile?
+    /// `DTPlatformName` (`iphoneos`, `appletvos`, `xros`...): the platform pilot uploads it as.
+    public var platformName: String? = nil
 }
 
 /// The facts of `embedded.mobileprovision` a lane checks, read through LanesSigning.
@@ -45,6 +47,23 @@ public enum IPAInspector {
         try inspect(ZipArchive(bytes: bytes, path: path), path: path)
     }
 
+    /// The bytes of the app's own `Payload/NAME.app/Info.plist` (fastlane's `fetch_info_plist_file`).
+    public static func infoPlistBytes(path: String) throws(BuildError) -> [UInt8] {
+        let file: ArchiveFile
+        do { file = try ArchiveFile(path: path) } catch {
+            throw .file(path: path, problem: "cannot read the .ipa: \(error)")
+        }
+        let zip = try ZipArchive(source: .file(file), path: path)
+        let apps = zip.entries.filter { entry in
+            let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
+            return parts.count == 3 && parts[0] == "Payload" && parts[1].hasSuffix(".app") && parts[2] == "Info.plist"
+        }
+        guard let entry = apps.first, apps.count == 1 else {
+            throw .archive(path: path, problem: "has \(apps.count) Payload/*.app/Info.plist files; an .ipa holds one app")
+        }
+        return try zip.contents(of: entry)
+    }
+
     static func inspect(_ zip: ZipArchive, path: String) throws(BuildError) -> IPAInspection {
         // `Payload/NAME.app/Info.plist`, exactly one level below Payload (not a plug-in's Info.plist).
         let apps = zip.entries.filter { entry in
@@ -67,6 +86,7 @@ public enum IPAInspector {
         let bundleIdentifier: String
         let version: String?
         let build: String?
+        let platformName: String?
         do {
             guard let identifier = try info.string(forKey: "CFBundleIdentifier") else {
                 throw BuildError.archive(path: path, problem: "\(infoEntry.name) has no CFBundleIdentifier")
@@ -74,6 +94,7 @@ public enum IPAInspector {
             bundleIdentifier = identifier
             version = try info.string(forKey: "CFBundleShortVersionString")
             build = try info.string(forKey: "CFBundleVersion")
+            platformName = try info.string(forKey: "DTPlatformName")
         } catch let error as BuildError {
             throw error
         } catch {
@@ -93,7 +114,7 @@ public enum IPAInspector {
             }
         }
         return IPAInspection(path: path, appPath: appPath, bundleIdentifier: bundleIdentifier, version: version,
-                             build: build, profile: profile)
+                             build: build, profile: profile, platformName: platformName)
     }
 
     /// Refuses the .ipa when its bundle identifier is not `appIdentifier`, or (when `profileUUID` is

@@ -35,7 +35,8 @@ public struct BuildAppPlan: Sendable {
                 outputName: String? = nil, exportMethod: ArchiveExportMethod, exportOptions: ExportOptions = [:],
                 derivedDataPath: String? = nil, provisioningUpdates: ProvisioningUpdates = .disallowed,
                 buildSettings: [BuildSettingOverride] = [], destination: String? = nil, extraArguments: [String] = [],
-                exportExtraArguments: [String] = [], archivePath: String? = nil, exportOptionsPlistFile: String? = nil) {
+                exportExtraArguments: [String] = [], archivePath: String? = nil, exportOptionsPlistFile: String? = nil,
+                resultBundlePath: String? = nil) {
         self.container = container
         self.scheme = scheme
         self.configuration = configuration
@@ -53,7 +54,7 @@ public struct BuildAppPlan: Sendable {
         exportOptionsPlistPath = "\(build)/\(label)-ExportOptions.plist"
         self.exportOptionsPlistFile = exportOptionsPlistFile
         self.exportExtraArguments = exportExtraArguments
-        archiveResultBundlePath = "\(LanesBuildFolders.results(root: root))/\(label)-archive.xcresult"
+        archiveResultBundlePath = resultBundlePath ?? "\(LanesBuildFolders.results(root: root))/\(label)-archive.xcresult"
         self.derivedDataPath = derivedDataPath ?? LanesBuildFolders.derivedData(root: root)
         self.provisioningUpdates = provisioningUpdates
         archiveRequest = ArchiveRequest(

@@ -106,6 +106,8 @@ public struct XcodebuildCommand: Sendable, Equatable {
         arguments += request.extraArguments
         arguments += request.buildSettings.map { "\($0.name)=\($0.value)" }
         if request.clean { arguments.append("clean") }
+        // scan's actions: `build test` unless skip_build.
+        if request.buildBeforeTest && request.phase == .buildAndTest { arguments.append("build") }
         arguments.append(request.phase.action)
         return XcodebuildCommand(arguments: arguments)
     }
@@ -212,6 +214,8 @@ public struct TestRequest: Sendable, Equatable {
     /// More xcodebuild arguments, as given (fastlane's `xcargs`).
     public var extraArguments: [String] = []
     public var phase: TestPhase = .buildAndTest
+    /// `build test` rather than `test` (scan runs both unless `skip_build`).
+    public var buildBeforeTest = false
 
     /// `test`, `build-for-testing` or `test-without-building`.
     public enum TestPhase: Sendable, Equatable {

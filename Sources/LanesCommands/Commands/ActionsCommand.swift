@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let type = StepCatalog.step(id: step) {
-            await SingleStepRun.main(type, arguments: options)
+            await SingleStepRun.main(type, arguments: options, invokedAs: step)
         }
         // A package's step: its Lanefile's runner has it (the driver compiled it for this).
         let handoff = ProjectHandoff(environment: ProcessInfo.processInfo.environment)

@@ -51,7 +51,7 @@ struct AscCommand: AsyncParsableCommand {
     }
 
     struct Whoami: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Which key lanes uses, and whether App Store Connect accepts it.")
+        static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Which key lanes uses, and whether App Store Connect accepts it.")
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws { try await AscCommand.run(run) }
@@ -74,7 +74,7 @@ struct AscCommand: AsyncParsableCommand {
     }
 
     struct Apps: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The apps the key's team has.")
+        static let configuration = CommandConfiguration(commandName: "apps", abstract: "The apps the key's team has.")
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws { try await AscCommand.run(run) }
@@ -96,7 +96,7 @@ struct AscCommand: AsyncParsableCommand {
     }
 
     struct Builds: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "An app's builds, highest build number first.")
+        static let configuration = CommandConfiguration(commandName: "builds", abstract: "An app's builds, highest build number first.")
         @Argument(help: "The app's bundle id, or its numeric Apple id.") var app: String
         @Option(help: ArgumentHelp("Only builds of this version (CFBundleShortVersionString).", valueName: "V")) var version: String?
         @Flag(help: "Print JSON.") var json = false

@@ -40,7 +40,7 @@ struct CertCommand: AsyncParsableCommand {
     }
 
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "info",
             abstract: "Show the identity in a .p12: common name, team, fingerprints, validity.",
             discussion: "Fingerprints and the serial are uppercase hex without separators (as `security find-identity` prints SHA-1). Exits 1 when the certificate has expired.")
 
@@ -70,7 +70,7 @@ struct CertCommand: AsyncParsableCommand {
     }
 
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "check",
             abstract: "Check that a .p12, a provisioning profile and an app identifier belong together.",
             discussion: "Exits 0 only when the profile lists the certificate, covers the app identifier, belongs to the certificate's team, and neither has expired (and, with --trust, the profile's signer chains to the given CA).")
 

@@ -50,7 +50,7 @@ struct CronCommand: ParsableCommand {
     }
 
     struct Next: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "next",
             abstract: "Print the next fire times of a schedule.",
             discussion: "Exits 1 with a message when the schedule can never fire (e.g. 0 0 31 2 *)."
         )
@@ -99,7 +99,7 @@ struct CronCommand: ParsableCommand {
     }
 
     struct Explain: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "explain",
             abstract: "Show a schedule's resolved values, its meaning, Jenkins' warning and the next 5 runs."
         )
 
@@ -114,7 +114,7 @@ struct CronCommand: ParsableCommand {
     }
 
     struct Eval: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "eval",
             abstract: "Batch mode for checkers: JSON lines in, JSON lines out.",
             discussion: """
                 Reads one JSON object per line from standard input, {"id","spec","seed","tz","start"} \

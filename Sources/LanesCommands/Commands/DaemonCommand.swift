@@ -213,8 +213,8 @@ struct SigningGatedLauncher: RunLauncher {
 
 /// The daemon runs a copy of the Lanefile: the last version that compiled. A changed Lanefile is
 /// copied to a candidate and listed (which compiles it); only then does the candidate replace the
-/// running copy. The copy differs from the user's file by its first line (`#sourceLocation`), so
-/// the daemon compiles its own runner once per Lanefile change.
+/// running copy. The copy differs from the user's file by its first line (`#sourceLocation`), which
+/// the runner cache's key leaves out: the daemon runs the runner `lanes list` compiled.
 struct LanefileSnapshot {
     let lanefile: String
     let stateDirectory: String

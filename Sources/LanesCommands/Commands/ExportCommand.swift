@@ -188,6 +188,7 @@ struct ScheduleExporter {
             "seed": ExportText.oneLine(declaration.hashSeed), "zone": ExportText.oneLine(zone.identifier),
             "specSummary": ExportText.oneLine(specSummary), "resolved": ExportText.oneLine(resolved.joined(separator: " | ")),
             "unitName": "lanes-\(fileStem)",
+            "lanesVersion": LanesVersion.current,
             "xcodeNote": "An Xcode lane (build_app, run_tests on a simulator, the login keychain) cannot run here: "
                 + "Xcode exists only on macOS. Export it --to launchd, or to a macOS runner (github-actions).",
         ]

@@ -27,7 +27,7 @@ struct MatchCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "import",
             abstract: "Encrypt a certificate, its key and a profile into the storage and push, as `fastlane match import`.")
         @Option(help: ArgumentHelp("appstore, adhoc, development, enterprise, developer_id, ...", valueName: "TYPE")) var type: String
         @Option(help: ArgumentHelp("The certificate (.cer); its file name is its id in the storage.", valueName: "FILE")) var cert: String
@@ -55,7 +55,7 @@ struct MatchCommand: AsyncParsableCommand {
     }
 
     struct Decrypt: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "decrypt",
             abstract: "Write the decrypted files into a folder for inspection (they include private keys).")
         @Option(help: ArgumentHelp("Folder for the clear files (created 0700).", valueName: "DIR")) var output: String
         @OptionGroup var storage: Storage

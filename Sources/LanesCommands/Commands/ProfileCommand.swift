@@ -11,7 +11,7 @@ struct ProfileCommand: AsyncParsableCommand {
     )
 
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "info",
             abstract: "Decode a .mobileprovision and show its name, UUID, team, app id, type and signature.",
             discussion: "A tampered, truncated or unsigned file exits 78. With --trust, a signer that does not chain to the given CA exits 1 (after printing the profile).")
 

@@ -1,5 +1,19 @@
 import Lanes
 
+/// Whether this run of `lanes-tool` asks for help text: `--help`, `-h`, `lanes help COMMAND`, or the
+/// argument parser's dump of every command's help. The front doors' flag lists come from reflection
+/// over the steps' options, which once cost more than the rest of any command's start (the parser
+/// reads every command's configuration), so a command builds them only when they are shown.
+enum HelpRequest {
+    static let words: Set<String> = ["-h", "--help", "help", "--experimental-dump-help"]
+
+    static func isAsked(in arguments: [String]) -> Bool {
+        arguments.dropFirst().contains { words.contains($0) }
+    }
+
+    static var isAsked: Bool { isAsked(in: CommandLine.arguments) }
+}
+
 /// A shell spelling of a step, derived from its declaration: each option `part_size_mib` is the flag
 /// `--part-size-mib`, with the option's own summary as its help, so a renamed or removed option
 /// cannot leave a stale flag behind. The words become the step's `key:value` options and the step

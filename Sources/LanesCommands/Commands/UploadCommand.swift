@@ -15,10 +15,15 @@ import LanesUpload
 /// `upload_to_testflight` steps: its flags are their options (`StepFrontDoor`), and it runs the step
 /// like `lanes run`, so validation, redaction, output and `--json` are the steps' own.
 struct UploadCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "upload",
-        abstract: "Upload an artifact to a directory, an http(s) URL, S3, Firebase App Distribution or TestFlight.",
-        discussion: """
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "upload",
+            abstract: "Upload an artifact to a directory, an http(s) URL, S3, Firebase App Distribution or TestFlight.",
+            discussion: HelpRequest.isAsked ? discussion : "")
+    }
+
+    /// Built only for help (`HelpRequest`): the steps' options come from reflection.
+    static let discussion = """
         DESTINATION is a directory or file:///dir (content-addressed store with a JSON manifest), \
         http(s)://host/path (PUT; LANES_HTTP_TOKEN or LANES_HTTP_USER/LANES_HTTP_PASSWORD), \
         s3://BUCKET/KEY (credentials as the AWS CLI finds them: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY[/AWS_SESSION_TOKEN], \
@@ -29,7 +34,6 @@ struct UploadCommand: AsyncParsableCommand {
 
         \(StepFrontDoor.help(doors))
         """
-    )
 
     @Argument(help: "The file to upload.") var file: String
     @Option(name: .long, help: ArgumentHelp("Where to upload (see below).", valueName: "DESTINATION")) var to: String

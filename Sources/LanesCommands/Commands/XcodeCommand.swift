@@ -114,10 +114,13 @@ struct XcodeSettingsCommand: ParsableCommand {
 /// flags are the step's options (`StepFrontDoor`).
 struct XcodeSetCommand: AsyncParsableCommand {
     static let door = StepFrontDoor(step: SetBuildSettings.self, fixed: ["xcodeproj", "settings"])
-    static let configuration = CommandConfiguration(
-        commandName: "set",
-        abstract: "Set build settings; only the changed values' bytes are rewritten (the set_build_settings step).",
-        discussion: StepFrontDoor.help([door]))
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "set",
+            abstract: "Set build settings; only the changed values' bytes are rewritten (the set_build_settings step).",
+            discussion: HelpRequest.isAsked ? discussion : "")
+    }
+    static let discussion = StepFrontDoor.help([door])
 
     @Argument(help: "The .xcodeproj folder (or its project.pbxproj).") var project: String
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("KEY=VALUE assignments and the step's options as flags (below).",
@@ -138,10 +141,13 @@ struct XcodeSetCommand: AsyncParsableCommand {
 /// `lanes xcode provision`: the `update_project_provisioning` step; its flags are the step's options.
 struct XcodeProvisionCommand: AsyncParsableCommand {
     static let door = StepFrontDoor(step: UpdateProjectProvisioning.self, fixed: ["xcodeproj"])
-    static let configuration = CommandConfiguration(
-        commandName: "provision",
-        abstract: "Point targets at a provisioning profile: specifier, UUID, team, manual style, identity (the update_project_provisioning step).",
-        discussion: StepFrontDoor.help([door]))
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "provision",
+            abstract: "Point targets at a provisioning profile: specifier, UUID, team, manual style, identity (the update_project_provisioning step).",
+            discussion: HelpRequest.isAsked ? discussion : "")
+    }
+    static let discussion = StepFrontDoor.help([door])
 
     @Argument(help: "The .xcodeproj folder (or its project.pbxproj).") var project: String
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The step's options as flags (below).", valueName: "--OPTION VALUE"))

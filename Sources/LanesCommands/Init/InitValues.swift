@@ -1,3 +1,5 @@
+import LanesPlatform
+
 /// The values `lanes init` fills its templates with: from the Xcode project when the folder has one,
 /// else from the folder's name and `--app-id`. Everything that lands in Swift source is a valid
 /// identifier or an escaped string literal, so the generated Lanefile compiles whatever the names are.
@@ -81,6 +83,7 @@ struct InitValues: Equatable {
             "productionConfiguration": Self.literal(productionConfiguration),
             "stagingAppIdentifier": Self.literal(stagingAppIdentifier),
             "productionAppIdentifier": Self.literal(productionAppIdentifier),
+            "lanesVersion": LanesVersion.current,
         ]
         if let workspace { values["workspace"] = workspace }
         return values

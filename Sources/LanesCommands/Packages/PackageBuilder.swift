@@ -18,6 +18,10 @@ struct PackageBuilder {
     let modulesDirectory: String
     let libraryDirectory: String
     let swiftc: String
+    /// `libLanefilePackages.a`, linked whole into the runner, when libLanes carries the Swift runtime
+    /// (`Installation.Runtime.selfContained`): a shared library built by SwiftPM would load the
+    /// toolchain's Swift libraries, a second runtime.
+    var staticLibrary = false
 
     static let wrapperName = "LanefilePackages"
 
@@ -69,10 +73,10 @@ struct PackageBuilder {
             _ = try swiftPM(["package", "--package-path", wrapper, "--scratch-path", buildFolder, "update"],
                             failure: { declared.explain(buildOutput: $0) })
         }
+        let linking = staticLibrary ? [] : ["-Xlinker", "-L" + libraryDirectory, "-Xlinker", "-lLanes",
+                                            "-Xlinker", "-rpath", "-Xlinker", libraryDirectory]
         _ = try swiftPM(["build", "--package-path", wrapper, "--scratch-path", buildFolder, "--product", Self.wrapperName,
-                         "-Xswiftc", "-I", "-Xswiftc", modulesDirectory,
-                         "-Xlinker", "-L" + libraryDirectory, "-Xlinker", "-lLanes",
-                         "-Xlinker", "-rpath", "-Xlinker", libraryDirectory],
+                         "-Xswiftc", "-I", "-Xswiftc", modulesDirectory] + linking,
                         failure: { declared.explain(buildOutput: $0) })
         if let resolved = FileManager.default.contents(atPath: wrapper + "/Package.resolved"),
            FileManager.default.contents(atPath: pins) != resolved {
@@ -82,7 +86,8 @@ struct PackageBuilder {
     }
 
     private func writeWrapper(_ declared: PackageManifest, products: [PackageManifest.Product]) throws {
-        let text = Self.wrapperManifest(dependencies: declared.dependencies.map(\.swift), products: products, origin: manifest)
+        let text = Self.wrapperManifest(dependencies: declared.dependencies.map(\.swift), products: products, origin: manifest,
+                                        staticLibrary: staticLibrary)
         if FileManager.default.contents(atPath: wrapper + "/Package.swift") != Data(text.utf8) {
             try AtomicFile.write(text, to: wrapper + "/Package.swift")
         }
@@ -99,9 +104,8 @@ struct PackageBuilder {
         let products = buildFolder + "/debug"
         let files = FileManager.default
         try files.createDirectory(atPath: output + "/lib", withIntermediateDirectories: true)
-        let library = products + "/lib\(Self.wrapperName).so"
-        let fallback = products + "/lib\(Self.wrapperName).dylib"
-        let built = files.fileExists(atPath: library) ? library : fallback
+        let built = ["a", "so", "dylib"].map { products + "/lib\(Self.wrapperName).\($0)" }
+            .first { files.fileExists(atPath: $0) && ($0.hasSuffix(".a") == staticLibrary) } ?? products + "/lib\(Self.wrapperName).so"
         try files.copyItem(atPath: built, toPath: output + "/lib/" + (built as NSString).lastPathComponent)
         let modules = files.fileExists(atPath: products + "/Modules") ? products + "/Modules" : products
         try files.createDirectory(atPath: output + "/Modules", withIntermediateDirectories: true)
@@ -135,7 +139,8 @@ struct PackageBuilder {
     /// The wrapper's manifest: the declared dependencies (as Swift), one dynamic library linking
     /// `products`. Its platform is the one lanes' modules are built for: on a Mac, a target that
     /// imports `Lanes` below macOS 15 does not compile (`.macOS("15.0")`, which tools 5.9 spell so).
-    static func wrapperManifest(dependencies: [String], products: [PackageManifest.Product], origin: String) -> String {
+    static func wrapperManifest(dependencies: [String], products: [PackageManifest.Product], origin: String,
+                                staticLibrary: Bool = false) -> String {
         let declared = dependencies.map { "        \($0)," }.joined(separator: "\n")
         let uses = products.map { ".product(name: \(literal($0.name)), package: \(literal($0.package)))" }
             .joined(separator: ", ")
@@ -147,7 +152,7 @@ struct PackageBuilder {
             let package = Package(
                 name: "\(wrapperName)",
                 platforms: [.macOS("15.0")],
-                products: [.library(name: "\(wrapperName)", type: .dynamic, targets: ["\(wrapperName)"])],
+                products: [.library(name: "\(wrapperName)", type: .\(staticLibrary ? "static" : "dynamic"), targets: ["\(wrapperName)"])],
                 dependencies: [
             \(declared)
                 ],

@@ -23,10 +23,11 @@ struct PackagesBuildCommand: ParsableCommand {
     @Option(help: "The folder of Lanes.swiftmodule.") var modules: String
     @Option(help: "The folder of libLanes.") var library: String
     @Option(help: "The Swift compiler the Lanefile is compiled with.") var swiftc: String
+    @Flag(help: "A static library, for a libLanes that carries the Swift runtime.") var `static` = false
 
     func run() throws {
         try PackageBuilder(manifest: manifest, scratch: scratch, output: output, modulesDirectory: modules,
-                           libraryDirectory: library, swiftc: swiftc).build()
+                           libraryDirectory: library, swiftc: swiftc, staticLibrary: `static`).build()
     }
 }
 

@@ -8,7 +8,9 @@ extension FastfileTranslator {
         case "puts", "print", "p", "pp", "echo", "say":
             let node = call.arguments.first ?? call.keyword("message") ?? call.keyword("text")
             let message = try node.map { try expression($0) } ?? .literal("")
-            guard let text = message.asString ?? (message.kind == .optionalString ? "(\(message.code) ?? \"\")" : nil) else {
+            // A secret prints as the mask (Secret's description), as everything lanes prints shows it.
+            guard let text = message.asString ?? (message.kind == .optionalString ? "(\(message.code) ?? \"\")" : nil)
+                    ?? (message.kind == .secret ? "\"\\(\(message.code))\"" : nil) else {
                 throw Untranslatable("\(call.name) with a value that is not text")
             }
             record(call.name, line: line, .step, "echo(...)")
@@ -32,12 +34,21 @@ extension FastfileTranslator {
         }
         if let target = laneNames[call.name] {
             guard asStatement else { throw Untranslatable("uses the value a lane returns; lanes' lanes return nothing") }
+            if !lane.calledLanes.contains(target) { lane.calledLanes.append(target) }
             var options: [String] = []
-            for pair in call.keywords + hashArguments(call) {
+            var passed: [String] = []
+            // `other_lane(options)`, `otherLane(options: options)`: the caller's options go on, as in fastlane.
+            let passing = call.arguments.contains { isOptionsParameter($0) } || call.keywords.contains { $0.key.symbolText == "options" && isOptionsParameter($0.value) }
+            if passing {
+                passed = try passedOptionEntries(laneOptionKeys[target] ?? [])
+            } else if !positionalArguments(call).isEmpty {
+                throw Untranslatable("a lane called with positional arguments")
+            }
+            for pair in call.keywords + hashArguments(call) where !(pair.key.symbolText == "options" && isOptionsParameter(pair.value)) {
                 guard let key = pair.key.symbolText else { throw Untranslatable("a lane called with a computed option name") }
                 let value: SwiftValue
                 if let text = pair.value.symbolText, case .string = pair.value, !text.isEmpty, Credentials.isCredentialName(key) {
-                    value = credentialSecret(Credentials.environmentName(key), line: pair.key.position.line, origin: "option \(key) of lane \(call.name)")
+                    value = credentialSecret(Credentials.environmentName(key), line: pair.key.position.line, origin: "option \(key) of lane \(call.name)", asText: true)
                 } else {
                     value = try expression(pair.value)
                 }
@@ -46,6 +57,11 @@ extension FastfileTranslator {
                     throw Untranslatable("a lane called with an option that is not text")
                 }
                 options.append("\(SwiftText.literal(key)): \(text)")
+            }
+            if passing {
+                usesPassedOptions = true
+                let entries = passed.filter { entry in !options.contains { $0.hasPrefix(entry.prefix { $0 != ":" } + ":") } } + options
+                return SwiftValue("try await callLane(\(SwiftText.literal(target)), passedOptions([\(entries.isEmpty ? ":" : entries.joined(separator: ", "))]))", .void)
             }
             return SwiftValue("try await callLane(\(SwiftText.literal(target))\(options.isEmpty ? "" : ", [" + options.joined(separator: ", ") + "]"))", .void)
         }
@@ -83,25 +99,85 @@ extension FastfileTranslator {
         }
     }
 
+    /// Text given at run time (a lane option, a variable) for a typed step option: a value the type does
+    /// not take stops the lane naming the option, as fastlane's option check does, never a silent default.
+    mutating func parsedOption(_ code: String, of action: String, _ option: String, _ parse: String) -> String {
+        usesParsedOption = true
+        return "(try parsedOption(\(code), \(SwiftText.literal("\(action)'s \(option)"))) { \(parse) })"
+    }
+
+    /// Whether `node` is the lane's (or a method's) options hash itself.
+    func isOptionsParameter(_ node: RubyNode) -> Bool {
+        guard case .name(let name, _) = node else { return false }
+        return name == lane.optionsParameter || name == lane.optionsDictionary
+    }
+
+    /// `"key": value` entries (values `String?`) for the options `keys` a callee reads, taken from the
+    /// caller's own options, which the caller declares so `lanes caller key:value` accepts them.
+    mutating func passedOptionEntries(_ keys: [(name: String, flag: Bool)]) throws -> [String] {
+        try keys.map { key in
+            let value: SwiftValue
+            if let dictionary = lane.optionsDictionary {
+                value = SwiftValue("\(swiftIdentifier(dictionary))[\(SwiftText.literal(key.name))]", .optionalString)
+            } else {
+                if !lane.options.contains(where: { $0.name == key.name }), lane.optionFlags[key.name] == nil {
+                    lane.optionFlags[key.name] = key.flag
+                }
+                value = try laneOption(key.name, kind: nil)
+            }
+            switch value.kind {
+            case .optionalString: return "\(SwiftText.literal(key.name)): \(value.code)"
+            case .optionalBool: return "\(SwiftText.literal(key.name)): \(value.code).map { String($0) }"
+            case .string, .int, .bool: return "\(SwiftText.literal(key.name)): \(value.asString ?? value.code)"
+            default: throw Untranslatable("passes the option \(key.name), whose value is not text")
+            }
+        }
+    }
+
     private mutating func helperCall(_ call: RubyCall, _ parameters: [RubyMethod.Parameter], _ kinds: [SwiftValue.Kind],
                                      environment: [String], secrets: [String]) throws -> SwiftValue {
         if call.block != nil { throw Untranslatable("a Ruby method called with a block") }
         var positional = call.arguments[...]
         var arguments: [String] = []
-        let keywords = call.keywords
+        var keywords = call.keywords
         for (parameter, kind) in zip(parameters, kinds) {
-            let node: RubyNode?
+            var node: RubyNode?
             if parameter.keyword {
                 node = keywords.first { $0.key.symbolText == parameter.name }?.value
             } else {
                 node = positional.popFirst()
+                // `sign(type: "appstore")` for `def sign(options)`: Ruby gives the keywords to the hash parameter.
+                if node == nil, kind == .dictionary, !keywords.isEmpty {
+                    node = .hash(keywords, call.position)
+                    keywords = []
+                }
             }
             guard let node else {
                 if parameter.defaultValue == nil { throw Untranslatable("`\(call.name)` called without \(parameter.name)") }
                 continue
             }
-            let value = try expression(node)
             let code: String
+            if kind == .dictionary {
+                // The options hash of the caller, or a hash written at the call.
+                if isOptionsParameter(node) {
+                    usesPassedOptions = true
+                    let entries = try passedOptionEntries(helperOptionKeys[call.name] ?? [])
+                    code = "passedOptions([\(entries.isEmpty ? ":" : entries.joined(separator: ", "))])"
+                } else if case .hash(let pairs, _) = node {
+                    let entries = try pairs.map { pair -> String in
+                        guard let key = pair.key.symbolText, let text = try expression(pair.value).asString else {
+                            throw Untranslatable("`\(call.name)`'s \(parameter.name) with a value that is not text")
+                        }
+                        return "\(SwiftText.literal(key)): \(text)"
+                    }
+                    code = "[\(entries.isEmpty ? ":" : entries.joined(separator: ", "))]"
+                } else {
+                    throw Untranslatable("`\(call.name)`'s \(parameter.name) is not the lane's options or a hash")
+                }
+                arguments.append(parameter.keyword ? "\(swiftIdentifier(parameter.name)): \(code)" : code)
+                continue
+            }
+            let value = try expression(node)
             switch kind {
             case .bool:
                 guard value.kind == .bool else { throw Untranslatable("`\(call.name)`'s \(parameter.name) is not true or false") }
@@ -169,7 +245,17 @@ extension FastfileTranslator {
         }
         for (key, steps) in FastlaneValues.appfileOptions where steps.contains(stepID) && !written.contains(key)
             && !pairs.contains(where: { $0.key.symbolText == key }) {
-            if globals[key] != nil { pairs.append(RubyPair(key: .symbol(key, call.position), value: .name(key, call.position))) }
+            // The Appfile's `for_lane` (or `for_platform`) value for this lane wins, as fastlane's AppfileConfig does.
+            let scoped = configuration.laneAppfile[lane.name]?[key] ?? currentPlatform.flatMap { configuration.laneAppfile["platform " + $0]?[key] }
+            if let scoped {
+                pairs.append(RubyPair(key: .symbol(key, call.position), value: .string([.text(scoped)], call.position)))
+            } else if globals[key] != nil {
+                pairs.append(RubyPair(key: .symbol(key, call.position), value: .name(key, call.position)))
+            }
+        }
+        for fallback in FastlaneValues.fastlaneDefaults[stepID] ?? [] where !pairs.contains(where: { $0.key.symbolText == fallback.option })
+            && !(fallback.unless.map { unless in pairs.contains { $0.key.symbolText == unless } } ?? false) {
+            pairs.append(RubyPair(key: .symbol(fallback.option, call.position), value: fallback.value))
         }
         for pair in pairs {
             guard let key = pair.key.symbolText else {
@@ -181,6 +267,8 @@ extension FastfileTranslator {
             let found = renames[key].flatMap { info.option(named: $0) } ?? info.option(named: key)
             guard let option = found, option.name != "timeout" else {
                 if info.definition.ignoredOptions[key] != nil { continue }
+                // `api_key: api_key` (app_store_connect_api_key's result): lanes' App Store Connect steps use the key that step set.
+                if key == "api_key", case .name(let local, _) = pair.value, lane.local(local) == .result("AppStoreConnectKeyInfo") { continue }
                 drop(key, of: call.name, line: pair.key.position.line, reason: unsupported[key] ?? "the lanes step \(stepID) has no option \(key)")
                 continue
             }
@@ -189,6 +277,9 @@ extension FastfileTranslator {
             do {
                 given[option.name] = try convert(pair.value, to: option, of: call.name)
             } catch let failure as Untranslatable {
+                // A value the Fastfile wrote that cannot be translated stops the lane at the call: running the
+                // action without it would do something else. A default from a config file or the Appfile is left out.
+                guard !written.contains(key) else { throw Untranslatable("\(call.name)'s \(key): \(failure.reason)") }
                 lane = savedLane
                 prelude = savedPrelude
                 drop(key, of: call.name, line: pair.key.position.line, reason: "its value: \(failure.reason)")
@@ -248,6 +339,7 @@ extension FastfileTranslator {
             recordSecretToCreate(name, line: node.position.line, origin: "\(action)'s \(option.name)")
             return type == "Secret" ? "(try secret(\(SwiftText.literal(name))))" : "(try secret(\(SwiftText.literal(name))).value)"
         }
+        if type == "Secret", let value = try? expression(node), value.kind == .secret { return value.code }
         if type == "Secret" {
             throw Untranslatable("a secret written in the Fastfile or computed; lanes reads secrets from the environment" +
                                  (option.environmentVariable.map { " (\($0))" } ?? ""))
@@ -255,7 +347,12 @@ extension FastfileTranslator {
         if case .index(.name(let name, _), let keys, _) = node, name == lane.optionsParameter, let key = keys.first?.symbolText, optional {
             switch type {
             case "String": return try laneOption(key, kind: .optionalString).code
-            case "Bool": return try laneOption(key, kind: .optionalBool).code
+            case "Bool":
+                // An option also used as text stays text; given to a flag it must read as one.
+                if lane.optionFlags[key] == false || lane.options.contains(where: { $0.name == key && $0.kind == .optionalString }) {
+                    return parsedOption(try laneOption(key, kind: .optionalString).code, of: action, option.name, "Bool(optionText: $0)")
+                }
+                return try laneOption(key, kind: .optionalBool).code
             default: break
             }
         }
@@ -267,8 +364,7 @@ extension FastfileTranslator {
             let value = try expression(node)
             guard optional else { throw Untranslatable("a computed \(type)") }
             switch value.kind {
-            case .string: return "\(type)(optionText: \(value.code))"
-            case .optionalString: return "\(value.code).flatMap { \(type)(optionText: $0) }"
+            case .string, .optionalString: return parsedOption(value.code, of: action, option.name, "\(type)(optionText: $0)")
             default: throw Untranslatable("a \(type) from a value that is not text")
             }
         }
@@ -283,6 +379,9 @@ extension FastfileTranslator {
                 if access.kind == .string || optional && access.kind == .optionalString { return value.code + access.accessor }
             }
             if value.kind == .strings { return "\(value.code).joined(separator: \",\")" }
+            // A secret-named variable given to a text option (supply's json_key: a key file's path):
+            // its text, still a declared secret, which the runner keeps out of output and arguments.
+            if value.kind == .secret { return "\(value.code).value" }
             throw Untranslatable("a value that is not text")
         case "Bool":
             if case .string = node, let text = node.symbolText, let flag = Bool(optionText: text) { return flag ? "true" : "false" }
@@ -290,16 +389,16 @@ extension FastfileTranslator {
             switch value.kind {
             case .bool: return value.code
             case .optionalBool where optional: return value.code
-            case .string where optional: return "Bool(optionText: \(value.code))"
-            case .optionalString where optional: return "\(value.code).flatMap { Bool(optionText: $0) }"
+            case .string where optional, .optionalString where optional:
+                return parsedOption(value.code, of: action, option.name, "Bool(optionText: $0)")
             default: throw Untranslatable("a value that is not true or false")
             }
         case "Int", "Double":
             if let text = node.symbolText, (type == "Int" ? Int(text) != nil : Double(text) != nil) { return text }
             let value = try expression(node)
             if value.kind == .int || (type == "Double" && value.kind == .double) { return type == "Double" && value.kind == .int ? "Double(\(value.code))" : value.code }
-            if optional, value.kind == .string || value.kind == .result("String") { return "\(type)(\(value.code))" }
-            if optional, value.kind == .optionalString { return "\(value.code).flatMap { \(type)($0) }" }
+            if optional, value.kind == .string || value.kind == .optionalString { return parsedOption(value.code, of: action, option.name, "\(type)($0)") }
+            if optional, value.kind == .result("String") { return parsedOption(value.code, of: action, option.name, "\(type)($0)") }
             throw Untranslatable("a value that is not a number")
         case "[String]":
             // A hash for a list is name=value entries, as gradle's properties take them.
@@ -320,9 +419,11 @@ extension FastfileTranslator {
             if let text = value.asString { return "[\(text)]" }
             if optional, value.kind == .optionalString { return "\(value.code).map { [$0] }" }
             throw Untranslatable("a value that is not a list of text")
-        case "ExportOptions", "BuildSettingAssignments":
+        case "ExportOptions", "ExportOptionsSource", "BuildSettingAssignments":
+            // gym's export_options is a hash or the path of a plist (ExportOptionsSource takes both).
+            if type == "ExportOptionsSource", let path = try? expression(node), let text = path.asString { return text }
             guard case .hash(let pairs, _) = node else { throw Untranslatable("\(option.name) that is not a hash written in the Fastfile") }
-            return try dictionaryLiteral(pairs, nested: type == "ExportOptions")
+            return try dictionaryLiteral(pairs, nested: type != "BuildSettingAssignments")
         default:
             throw Untranslatable("a value of type \(type)")
         }
@@ -457,8 +558,21 @@ extension FastfileTranslator {
                 lane.declareEnvironment(name, secret: true)
                 return .text("${\(name)}")
             }
+            // A local holding a declared secret: the shell reads the variable the secret came from.
+            if case .code(let inner) = part, case .name(let local, _) = inner, lane.local(local) == .secret,
+               let value = try? expression(inner), let name = Self.secretVariableName(value.code) {
+                return .text("${\(name)}")
+            }
             return part
         }, position)
+    }
+
+    /// `NAME` of the code `(try secret("NAME"))` the importer writes for a declared secret.
+    static func secretVariableName(_ code: String) -> String? {
+        guard code.hasPrefix("(try secret(\""), code.hasSuffix("\"))") else { return nil }
+        let name = code.dropFirst(14).dropLast(3)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return String(name)
     }
 
     /// Whether a literal in `node` is a credential, by its value or by the name it is given under.

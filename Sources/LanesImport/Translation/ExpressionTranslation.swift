@@ -39,7 +39,7 @@ extension FastfileTranslator {
             if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
             if name == lane.laneParameter { return SwiftValue("lane.name", .string) }
             if name == lane.errorParameter { return SwiftValue("\"\\(error)\"", .string) }
-            if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(camelCase(name)), kind) }
+            if let kind = globals[name] { return globalValue(name, kind: kind, fallback: swiftIdentifier(camelCase(name))) }
             return try callValue(RubyCall(receiver: nil, name: name, arguments: [], keywords: [], block: nil, position: position,
                                           hasParentheses: false, safeNavigation: false), assigning: assigning)
         case .index(let base, let keys, _):
@@ -63,24 +63,35 @@ extension FastfileTranslator {
             if b.kind == .nilLiteral, a.kind == .string { return SwiftValue("(\(condition) ? \(a.code) as String? : nil)", .optionalString) }
             throw Untranslatable("a conditional whose branches have different types")
         case .instanceVariable(let name, _), .globalVariable(let name, _):
+            if sharedNames.contains(name) { return try sharedRead(name) }
             // One the lane itself assigned reads like a local; one set elsewhere (another lane, before_all) is unknown here.
             if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
-            if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(name), kind) }
+            if let kind = globals[name] { return globalValue(name, kind: kind, fallback: swiftIdentifier(name)) }
             throw Untranslatable("\(name), which this lane reads before (or without) assigning it")
         case .constant(let name, _):
             // A constant the lane itself assigned (`BUILD_NUMBER = options[:build]`) reads like a local.
             if let kind = lane.local(name) { return SwiftValue(swiftIdentifier(name), kind) }
-            if let kind = globals[name] { return SwiftValue(globalConstants[name] ?? swiftIdentifier(name), kind) }
+            if let kind = globals[name] { return globalValue(name, kind: kind, fallback: swiftIdentifier(name)) }
             throw Untranslatable("the Ruby constant \(name)")
         default:
             throw Untranslatable("a Ruby expression the importer does not translate")
         }
     }
 
+    /// A top-level constant; what it reads from the environment is declared on the lane reading it.
+    mutating func globalValue(_ name: String, kind: SwiftValue.Kind, fallback: String) -> SwiftValue {
+        if let reads = globalReads[name] {
+            for variable in reads.environment { lane.declareEnvironment(variable, secret: false) }
+            for variable in reads.secrets { lane.declareEnvironment(variable, secret: true) }
+        }
+        return SwiftValue(globalConstants[name] ?? fallback, kind)
+    }
+
     /// A declared secret standing for a credential literal, as text (the Redactor masks it in the output).
-    mutating func credentialSecret(_ name: String, line: Int, origin: String) -> SwiftValue {
+    mutating func credentialSecret(_ name: String, line: Int, origin: String, asText: Bool = false) -> SwiftValue {
         recordSecretToCreate(name, line: line, origin: origin)
-        return SwiftValue("(try secret(\(SwiftText.literal(name))).value)", .string)
+        if asText { return SwiftValue("(try secret(\(SwiftText.literal(name))).value)", .string) }
+        return SwiftValue("(try secret(\(SwiftText.literal(name))))", .secret)
     }
 
     private mutating func stringValue(_ parts: [RubyStringPart]) throws -> SwiftValue {
@@ -121,6 +132,9 @@ extension FastfileTranslator {
         case .name(let name, _) where name == lane.optionsParameter:
             guard keys.count == 1, let key = keys[0].symbolText else { throw Untranslatable("options with a computed key") }
             return try laneOption(key, kind: optionalRead ? .optionalString : nil)
+        case .name(let name, _) where name == lane.optionsDictionary:
+            guard keys.count == 1, let key = keys[0].symbolText else { throw Untranslatable("options with a computed key") }
+            return SwiftValue("\(swiftIdentifier(name))[\(SwiftText.literal(key))]", .optionalString)
         case .name("lane_context", _):
             guard keys.count == 1 else { throw Untranslatable("lane_context with several keys") }
             let key: String
@@ -157,13 +171,23 @@ extension FastfileTranslator {
         }
         let secret = looksSecret(name) || asSecret
         lane.declareEnvironment(name, secret: secret)
-        if asSecret { return SwiftValue("(try secret(\(SwiftText.literal(name))))", .secret) }
+        // A secret stays a `Secret` wherever it goes (a local, a shared variable, a secret option): never text
+        // that could reach a command line or a file.
+        if secret { return SwiftValue("(try secret(\(SwiftText.literal(name))))", .secret) }
         return SwiftValue("(try env(\(SwiftText.literal(name))))", .string)
     }
 
     /// `options[:key]`: a typed lane option, declared once per lane (String? unless its first use needs another type).
     mutating func laneOption(_ key: String, kind wanted: SwiftValue.Kind?) throws -> SwiftValue {
         guard !lane.isHook else { throw Untranslatable("options in a hook (lanes' hooks receive the lane, not its options)") }
+        // Typed from every use of the option in the lane (OptionUses): a flag only when every use tests it.
+        if !lane.options.contains(where: { $0.name == key }), let flag = lane.optionFlags[key] {
+            _ = try laneOption(key, kind: flag ? .optionalBool : .optionalString, declaring: true)
+        }
+        return try laneOption(key, kind: wanted, declaring: false)
+    }
+
+    private mutating func laneOption(_ key: String, kind wanted: SwiftValue.Kind?, declaring: Bool) throws -> SwiftValue {
         if let existing = lane.options.first(where: { $0.name == key }) {
             let code = "(try lane[\(existing.constant)])"
             switch (existing.kind, wanted) {
@@ -214,6 +238,11 @@ extension FastfileTranslator {
                 let value = try indexOption(node, wanted: .optionalBool)
                 return value.kind == .optionalBool ? "\(value.code) == true" : "\(value.code) != nil"
             }
+            if case .name(let name, _) = base, name == lane.optionsDictionary {
+                // Passed on as text: `key:false` stays false, as fastlane reads it.
+                let value = try expression(node)
+                return "\(value.code).map { $0 != \"false\" } == true"
+            }
             let value = try expression(node, optionalRead: true)
             return try truthiness(value)
         case .call(let call) where call.name == "fetch":
@@ -249,6 +278,8 @@ extension FastfileTranslator {
         switch op {
         case "&&", "||":
             // `ENV["X"] || "default"` and `options[:x] || "default"`: a fallback, not a Boolean.
+            // `options[:release] || false` is a flag with a default, not text.
+            if case .bool = right { return SwiftValue(Self.autoclosure(try condition(left), op, try condition(right)), .bool) }
             if op == "||", let fallback = try? expression(right), let fallbackText = fallback.asString {
                 if case .index(.constant("ENV", _), let keys, _) = left, let name = keys.first?.symbolText {
                     return environmentValue(name, optionalRead: false, fallback: fallbackText)
@@ -276,7 +307,7 @@ extension FastfileTranslator {
         case "+":
             return try sumValue(left, right)
         case "-", "*":
-            let a = try expression(left), b = try expression(right)
+            let a = Self.numeric(try expression(left)), b = Self.numeric(try expression(right))
             guard a.kind == .int && b.kind == .int else { throw Untranslatable("arithmetic on values that are not numbers") }
             return SwiftValue("(\(a.code) \(op) \(b.code))", .int)
         case "=~", "!~":
@@ -301,6 +332,8 @@ extension FastfileTranslator {
         var values: [SwiftValue] = []
         values.reserveCapacity(terms.count)
         for term in terms { values.append(try expression(term)) }
+        // A result fastlane returns as a number, in arithmetic with numbers.
+        if values.contains(where: { $0.kind == .int }) { values = values.map(Self.numeric) }
         if values.allSatisfy({ $0.kind == .int }) {
             return SwiftValue("(" + values.map(\.code).joined(separator: " + ") + ")", .int)
         }
@@ -319,6 +352,12 @@ extension FastfileTranslator {
         }
         if texts.count == 2 { return SwiftValue("(\(texts[0]) + \(texts[1]))", .string) }
         return SwiftValue("[" + texts.joined(separator: ", ") + "].joined()", .string)
+    }
+
+    /// A step result fastlane's action returns as a number, as an `Int`; any other value as it is.
+    static func numeric(_ value: SwiftValue) -> SwiftValue {
+        guard case .result(let type) = value.kind, let number = FastlaneValues.resultNumber[type] else { return value }
+        return SwiftValue("(try requireValue(Int(\(value.code)\(number.accessor)), \(SwiftText.literal("\(number.action) as a whole number"))))", .int)
     }
 
     /// `a || b`, `a && b`, `a ?? b`: Swift's right side is an autoclosure, so a `try` inside it

@@ -11,6 +11,10 @@ struct Untranslatable: Error {
 public struct FastlaneConfiguration: Sendable {
     /// Appfile values: `app_identifier`, `apple_id`, `team_id`, `itc_team_id`.
     public var appfile: [String: String] = [:]
+    /// Appfile values read at run time (`app_identifier ENV["APP_ID"]`): a constant reading the variable.
+    var computedAppfile: [String: RubyNode] = [:]
+    /// The Appfile's `for_lane :beta do ... end` values, by lane name; `for_platform :ios` ones by "platform ios".
+    public var laneAppfile: [String: [String: String]] = [:]
     /// Per action (canonical name): the keyword arguments its config file gives.
     var defaults: [String: [RubyPair]] = [:]
     /// Plugins the Pluginfile names (`fastlane-plugin-versioning`).
@@ -31,7 +35,13 @@ struct LaneState {
     var environment: [String] = []
     var secrets: [String] = []
     var options: [(name: String, constant: String, kind: SwiftValue.Kind)] = []
+    /// Per option key read in the lane: whether every use only tests it (`OptionUses`).
+    var optionFlags: [String: Bool] = [:]
+    /// A method's hash parameter indexed like lane options (`def sign(options)`, `options[:type]`).
+    var optionsDictionary: String?
     var usesFastlane = false
+    /// The lanes this lane calls (`callLane`), by lanes name.
+    var calledLanes: [String] = []
     var scopes: [[String: SwiftValue.Kind]] = [[:]]
     /// Names assigned more than once in the lane (`var`).
     var reassigned: Set<String> = []
@@ -77,6 +87,13 @@ struct FastfileTranslator {
     let secretNames = SecretNames(variables: [:])
     var currentPlatform: String?
     var prelude: [String] = []
+    /// `@name`/`$name` the run shares (`SharedVariables`), their kinds as assigned, and the kinds an
+    /// earlier pass found (a method read before the one that sets it is translated).
+    var sharedNames: Set<String> = []
+    var sharedKinds: [String: SwiftValue.Kind] = [:]
+    var knownSharedKinds: [String: SwiftValue.Kind] = [:]
+    var sharedReadBeforeKnown = false
+    var usesSharedVariables = false
 
     /// Lines that start after a line end only an editor shows (`SwiftText.editorOnlyLineStarts`).
     let editorOnlyLines: Set<Int>
@@ -124,6 +141,14 @@ struct FastfileTranslator {
         var topLevel: [RubyNode] = []
         collect(statements, platform: nil, definitions: &definitions, hooks: &hooks, topLevel: &topLevel)
         nameLanes(definitions)
+        // A `$name` the top level sets is a constant every lane reads (`globals`), not a shared variable.
+        let topLevelNames = Set(topLevel.compactMap { node -> String? in
+            if case .assign(let target, _, _, _) = node { return target.laneVariableName }
+            return nil
+        })
+        sharedNames = SharedVariables.shared(in: hooks.map(\.block.body) + definitions.map(\.block.body) + helperDefinitions.map(\.body))
+            .subtracting(topLevelNames)
+        collectOptionKeys(definitions)
 
         var header = LanefileEmitter()
         header.emit("// Imported from \(source) by `lanes import fastlane`. Lines marked TODO(import) need a human;", source: nil)
@@ -138,6 +163,9 @@ struct FastfileTranslator {
             globalLines.emit("let \(constant) = \(SwiftText.literal(value))", source: nil)
         }
         lane = LaneState(name: "top level")
+        for (key, node) in configuration.computedAppfile.sorted(by: { $0.key < $1.key }) where configuration.appfile[key] == nil {
+            declareComputedAppfileValue(key, node)
+        }
         for statement in topLevel { translateTopLevel(statement) }
 
         var functions = LanefileEmitter()
@@ -146,7 +174,8 @@ struct FastfileTranslator {
         var body = LanefileEmitter()
         body.indent = 1
         for hook in hooks { translateHook(hook.kind, block: hook.block, platform: hook.platform, into: &body) }
-        for definition in definitions { translateLane(definition, into: &body) }
+        for definition in definitions { translateLane(definition) }
+        emitLanes(into: &body)
 
         if usesFoundation { header.emit("import Foundation", source: nil) }
         output = header
@@ -157,6 +186,21 @@ struct FastfileTranslator {
         output.append(body)
         output.emit("}", source: nil)
         output.append(functions)
+        if usesSharedVariables { output.append(sharedDeclaration()) }
+        if usesPassedOptions {
+            output.emit("", source: nil)
+            output.emit("/// The options one lane passes on to another (fastlane's `other_lane(options)`): those given, by name.", source: nil)
+            output.emit("func passedOptions(_ values: [String: String?]) -> [String: String] { values.compactMapValues { $0 } }", source: nil)
+        }
+        if usesParsedOption {
+            output.emit("", source: nil)
+            output.emit("/// Text given at run time for a typed step option: a value the step does not take stops the lane, naming the option.", source: nil)
+            output.emit("func parsedOption<Value>(_ text: String?, _ what: String, _ parse: (String) -> Value?) throws -> Value? {", source: nil)
+            output.emit("    guard let text else { return nil }", source: nil)
+            output.emit("    guard let value = parse(text) else { try fail(\"\\(what) does not take the value \\\"\\(text)\\\"\") }", source: nil)
+            output.emit("    return value", source: nil)
+            output.emit("}", source: nil)
+        }
         if usesPlaceholder {
             output.emit("", source: nil)
             output.emit("/// Stands for a value the importer left to a human (the TODO(import) above its use): the lane stops there.", source: nil)
@@ -298,12 +342,13 @@ struct FastfileTranslator {
                 let constant = swiftIdentifier(name)
                 let secretName = Credentials.looksLikeCredential(value.symbolText ?? "") ? Credentials.nameForValue(value.symbolText ?? "", place: name)
                     : Credentials.environmentName(name)
-                globals[name] = .string
+                globals[name] = .secret
                 globalConstants[name] = "(try \(constant))"
                 globalConstantNames.insert(constant)
+                globalReads[name] = ([], [secretName])
                 recordSecretToCreate(secretName, line: line, origin: "the constant \(name)", declared: false)
                 globalLines.comment(line: "\(name) was a credential written in the Fastfile: it is read from the secret \(secretName).", source: line)
-                globalLines.emit("var \(constant): String { get throws { try secret(\(SwiftText.literal(secretName))).value } }", source: line)
+                globalLines.emit("var \(constant): Secret { get throws { try secret(\(SwiftText.literal(secretName))) } }", source: line)
                 return
             }
             if !credential, !swiftNameTaken(name), let literal = (try? literalValue(value)) ?? globalExpression(value) {
@@ -317,9 +362,13 @@ struct FastfileTranslator {
             // A value that reads the environment is read when a lane uses it: a computed global.
             let saved = (report.checkpoint, lane)
             if !swiftNameTaken(name), let computed = try? expression(value), !computed.code.contains("await"),
-               let type = ([.string: "String", .strings: "[String]", .int: "Int", .bool: "Bool", .optionalString: "String?"] as [SwiftValue.Kind: String])[computed.kind] {
+               let type = ([.string: "String", .strings: "[String]", .int: "Int", .bool: "Bool", .optionalString: "String?", .secret: "Secret"]
+                           as [SwiftValue.Kind: String])[computed.kind] {
                 let constant = swiftIdentifier(name)
                 globals[name] = computed.kind
+                // The variables it reads are declared on every lane that reads the constant.
+                globalReads[name] = (lane.environment.filter { !saved.1.environment.contains($0) }, lane.secrets.filter { !saved.1.secrets.contains($0) })
+                lane = saved.1
                 globalConstants[name] = "(try \(constant))"
                 globalConstantNames.insert(constant)
                 globalLines.emit("var \(constant): \(type) { get throws { \(computed.code) } }", source: line)
@@ -374,6 +423,17 @@ struct FastfileTranslator {
     }
 
     var globalConstants: [String: String] = [:]
+    var translatedLanes: [TranslatedLane] = []
+    /// Whether a typed step option reads text given at run time (`parsedOption`).
+    var usesParsedOption = false
+    /// Whether a lane passes its options on (`passedOptions`).
+    var usesPassedOptions = false
+    /// The option keys each lane reads (by lanes name), and each method with an options hash, with
+    /// whether every use tests them: what a caller passing its options on must declare.
+    var laneOptionKeys: [String: [(name: String, flag: Bool)]] = [:]
+    var helperOptionKeys: [String: [(name: String, flag: Bool)]] = [:]
+    /// The variables and secrets a computed global reads (`TEAMID = ENV["TEAMID"]`), declared on the lanes that read it.
+    var globalReads: [String: (environment: [String], secrets: [String])] = [:]
     /// The Swift names of `globalConstants`, to tell a name taken at once.
     var globalConstantNames: Set<String> = []
     var helperDefinitions: [RubyMethod] = []
@@ -419,7 +479,66 @@ struct FastfileTranslator {
 
     // MARK: Lanes and hooks
 
-    private mutating func translateLane(_ definition: LaneDefinition, into body: inout LanefileEmitter) {
+    /// `app_identifier ENV["APP_ID"]` in the Appfile: a constant reading the variable when a lane uses it,
+    /// declared on every lane that does; a value the importer cannot read is left out with a note.
+    private mutating func declareComputedAppfileValue(_ key: String, _ node: RubyNode) {
+        let saved = lane
+        defer { lane = saved }
+        let constant = swiftIdentifier(camelCase(key))
+        guard let value = try? expression(node), !value.code.contains("await"),
+              let type = ([.string: "String", .optionalString: "String?"] as [SwiftValue.Kind: String])[value.kind] else {
+            report.notes.append("Appfile: the value of \(key) is computed in a way the importer does not read; it was not imported.")
+            return
+        }
+        globals[key] = value.kind
+        globalConstants[key] = "(try \(constant))"
+        globalConstantNames.insert(constant)
+        globalReads[key] = (lane.environment.filter { !saved.environment.contains($0) }, lane.secrets.filter { !saved.secrets.contains($0) })
+        globalLines.emit("/// " + SwiftText.commentLine("From the Appfile: \(key), read when a lane uses it."), source: nil)
+        globalLines.emit("var \(constant): \(type) { get throws { \(value.code) } }", source: nil)
+    }
+
+    /// A lane translated, emitted once every lane is: what the lanes it calls read is declared on it too.
+    struct TranslatedLane {
+        let definition: LaneDefinition
+        let name: String
+        let state: LaneState
+        let content: LanefileEmitter
+    }
+
+    /// Emits the translated lanes; each declares the variables and secrets of the lanes it calls
+    /// (`callLane`), transitively, so `lanes help` lists them and a run checks them ahead.
+    private mutating func emitLanes(into body: inout LanefileEmitter) {
+        var byName: [String: LaneState] = [:]
+        for translated in translatedLanes { byName[translated.name] = translated.state }
+        for translated in translatedLanes {
+            var state = translated.state
+            var visited: Set<String> = [translated.name]
+            var queue = state.calledLanes
+            while let next = queue.first {
+                queue.removeFirst()
+                guard visited.insert(next).inserted, let callee = byName[next] else { continue }
+                for name in callee.environment { state.declareEnvironment(name, secret: false) }
+                for name in callee.secrets { state.declareEnvironment(name, secret: true) }
+                queue += callee.calledLanes
+            }
+            let definition = translated.definition, name = translated.name
+            var summary = definition.summary ?? "Imported from the Fastfile's lane \(fastlaneName(definition))"
+            if definition.isPrivate { summary += " (private_lane in the Fastfile)" }
+            var arguments = ["\(SwiftText.literal(name))", SwiftText.literal(summary)]
+            if !state.options.isEmpty { arguments.append("options: [" + state.options.map(\.constant).joined(separator: ", ") + "]") }
+            if !state.environment.isEmpty { arguments.append("environment: [" + state.environment.map(SwiftText.literal).joined(separator: ", ") + "]") }
+            if !state.secrets.isEmpty { arguments.append("secrets: [" + state.secrets.map(SwiftText.literal).joined(separator: ", ") + "]") }
+            if state.usesFastlane { arguments.append("tools: [\"fastlane\"]") }
+            body.emit("Lane(\(arguments.joined(separator: ", "))) { \(state.options.isEmpty ? "" : "lane in")", source: definition.position.line)
+            body.append(translated.content)
+            body.emit("}", source: definition.position.line)
+            report.lanes.append(ImportReport.LaneEntry(name: name, fastlaneName: fastlaneName(definition), environment: state.environment,
+                                                       secrets: state.secrets, options: state.options.map(\.name)))
+        }
+    }
+
+    private mutating func translateLane(_ definition: LaneDefinition) {
         let name = definitionNames[definition.position] ?? laneNames[fastlaneName(definition)] ?? definition.name
         lane = LaneState(name: name)
         let keywords = definition.block.keywords
@@ -427,6 +546,9 @@ struct FastfileTranslator {
         lane.reassigned = Self.reassignedNames(definition.block.body)
         lane.assignedLocals = Self.assignedLocalNames(definition.block.body)
         lane.wantsSharedResults = Self.mentionsLaneContext(definition.block.body)
+        if let parameter = lane.optionsParameter {
+            lane.optionFlags = OptionUses(body: definition.block.body, optionsParameter: parameter).onlyTested
+        }
         currentPlatform = definition.platform
         var content = LanefileEmitter()
         content.indent = 1
@@ -442,18 +564,7 @@ struct FastfileTranslator {
             translateBody(definition.block.body, into: &content)
         }
 
-        var summary = definition.summary ?? "Imported from the Fastfile's lane \(fastlaneName(definition))"
-        if definition.isPrivate { summary += " (private_lane in the Fastfile)" }
-        var arguments = ["\(SwiftText.literal(name))", SwiftText.literal(summary)]
-        if !lane.options.isEmpty { arguments.append("options: [" + lane.options.map(\.constant).joined(separator: ", ") + "]") }
-        if !lane.environment.isEmpty { arguments.append("environment: [" + lane.environment.map(SwiftText.literal).joined(separator: ", ") + "]") }
-        if !lane.secrets.isEmpty { arguments.append("secrets: [" + lane.secrets.map(SwiftText.literal).joined(separator: ", ") + "]") }
-        if lane.usesFastlane { arguments.append("tools: [\"fastlane\"]") }
-        body.emit("Lane(\(arguments.joined(separator: ", "))) { \(lane.options.isEmpty ? "" : "lane in")", source: definition.position.line)
-        body.append(content)
-        body.emit("}", source: definition.position.line)
-        report.lanes.append(ImportReport.LaneEntry(name: name, fastlaneName: fastlaneName(definition), environment: lane.environment,
-                                                   secrets: lane.secrets, options: lane.options.map(\.name)))
+        translatedLanes.append(TranslatedLane(definition: definition, name: name, state: lane, content: content))
     }
 
     /// `lane :x do |skip_confirm: false, version: nil|`: fastlane passes the lane's options as these
@@ -486,6 +597,85 @@ struct FastfileTranslator {
         }
     }
 
+    /// The options every lane and method reads, those of the lanes and methods it passes its own
+    /// options to included (until nothing changes: a chain of lanes passing options on).
+    private mutating func collectOptionKeys(_ definitions: [LaneDefinition]) {
+        func merged(_ a: [(name: String, flag: Bool)], _ b: [(name: String, flag: Bool)]) -> [(name: String, flag: Bool)] {
+            var result = a
+            for key in b where !result.contains(where: { $0.name == key.name }) { result.append(key) }
+            return result
+        }
+        var calls: [String: [String]] = [:]  // body name to the lanes/methods it passes options to
+        for method in helperDefinitions {
+            guard let parameter = Self.optionsHashParameter(method) else { continue }
+            let uses = OptionUses(body: method.body, optionsParameter: parameter)
+            helperOptionKeys[method.name] = uses.keys.map { ($0, uses.onlyTested[$0] ?? false) }
+            calls["def " + method.name] = Self.optionPassingCalls(method.body, parameter: parameter)
+        }
+        for definition in definitions {
+            let name = definitionNames[definition.position] ?? definition.name
+            var keys: [(name: String, flag: Bool)] = definition.block.keywords.map { keyword in
+                if case .bool? = keyword.defaultValue { return (keyword.name, true) }
+                return (keyword.name, false)
+            }
+            if let parameter = definition.block.parameters.first, !definition.block.keywords.contains(where: { $0.name == parameter }) {
+                let uses = OptionUses(body: definition.block.body, optionsParameter: parameter)
+                keys = merged(keys, uses.keys.map { ($0, uses.onlyTested[$0] ?? false) })
+                calls[name] = Self.optionPassingCalls(definition.block.body, parameter: parameter)
+            }
+            laneOptionKeys[name] = keys
+        }
+        var changed = true
+        var rounds = 0
+        while changed && rounds < 50 {
+            changed = false
+            rounds += 1
+            for (caller, callees) in calls {
+                for callee in callees {
+                    let calleeKeys = helperOptionKeys[callee] ?? laneNames[callee].flatMap { laneOptionKeys[$0] } ?? []
+                    if caller.hasPrefix("def ") {
+                        let method = String(caller.dropFirst(4))
+                        let before = helperOptionKeys[method]?.count ?? 0
+                        helperOptionKeys[method] = merged(helperOptionKeys[method] ?? [], calleeKeys)
+                        changed = changed || helperOptionKeys[method]!.count != before
+                    } else {
+                        let before = laneOptionKeys[caller]?.count ?? 0
+                        laneOptionKeys[caller] = merged(laneOptionKeys[caller] ?? [], calleeKeys)
+                        changed = changed || laneOptionKeys[caller]!.count != before
+                    }
+                }
+            }
+        }
+    }
+
+    /// The positional parameter a method indexes with symbols (`options[:type]`): an options hash.
+    static func optionsHashParameter(_ method: RubyMethod) -> String? {
+        for parameter in method.parameters where !parameter.keyword && parameter.defaultValue == nil {
+            var indexed = false
+            for statement in method.body {
+                statement.walk { node in
+                    if case .index(.name(parameter.name, _), let keys, _) = node, keys.count == 1, case .symbol = keys[0] { indexed = true }
+                }
+            }
+            if indexed { return parameter.name }
+        }
+        return nil
+    }
+
+    /// The names of the lanes and methods `body` calls with `parameter` itself (`sign(options)`).
+    static func optionPassingCalls(_ body: [RubyNode], parameter: String) -> [String] {
+        var names: [String] = []
+        for statement in body {
+            statement.walk { node in
+                guard case .call(let call) = node, call.receiver == nil else { return }
+                let passes = call.arguments.contains { if case .name(parameter, _) = $0 { true } else { false } }
+                    || call.keywords.contains { pair in pair.key.symbolText == "options" && { if case .name(parameter, _) = pair.value { true } else { false } }() }
+                if passes { names.append(call.name) }
+            }
+        }
+        return names
+    }
+
     /// `def name(a, b: 1)` as `func name(_ a: String, b: String = "1") async throws`: parameters are
     /// text (Ruby does not say their type), the result is dropped (calls that use it become TODOs).
     private mutating func translateHelper(_ method: RubyMethod, into functions: inout LanefileEmitter) {
@@ -495,7 +685,14 @@ struct FastfileTranslator {
         lane.assignedLocals = Self.assignedLocalNames(method.body)
         var parameters: [String] = []
         var kinds: [SwiftValue.Kind] = []
+        let hashParameter = Self.optionsHashParameter(method)
+        lane.optionsDictionary = hashParameter
         for parameter in method.parameters {
+            if parameter.name == hashParameter {
+                parameters.append("_ \(swiftIdentifier(parameter.name)): [String: String]")
+                kinds.append(.dictionary)
+                continue
+            }
             var kind = SwiftValue.Kind.string
             var declaration = "\(parameter.keyword ? "" : "_ ")\(swiftIdentifier(parameter.name)): String"
             if let value = parameter.defaultValue {

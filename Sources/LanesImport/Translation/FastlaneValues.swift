@@ -59,6 +59,21 @@ enum FastlaneValues {
         "Int": ("", .int),
     ]
 
+    /// A step result fastlane's action returns as a number (`latest_testflight_build_number + 1`): the
+    /// accessor of its text. fastlane turns a build number without a dot into an Integer; one with a
+    /// dot stays text, and `+ 1` on it fails, as the Lanefile's `requireValue` does.
+    static let resultNumber: [String: (accessor: String, action: String)] = [
+        "AppStoreBuildNumberResult": (".buildNumber", "the build number"),
+    ]
+
+    /// fastlane's own default for an option a lanes step otherwise asks for (its variable or the call):
+    /// written into the call when the Fastfile and its config files leave the option out, so the lane
+    /// does what fastlane did. gym exports for the App Store unless told (DEFAULT_EXPORT_METHOD), also
+    /// when `export_options` names no method; the export options' own method is left to the step then.
+    static let fastlaneDefaults: [String: [(option: String, value: RubyNode, unless: String?)]] = [
+        "build_app": [("export_method", .string([.text("app-store")], SourcePosition(line: 0, column: 0)), "export_options")],
+    ]
+
     /// Steps whose options fastlane fills from the Appfile when a call leaves them out.
     static let appfileOptions: [String: Set<String>] = [
         "app_identifier": ["sync_code_signing", "upload_to_testflight", "upload_to_app_store", "get_provisioning_profile",

@@ -217,6 +217,8 @@ extension FastfileTranslator {
             let code = right.code
             lane.scopes[lane.scopes.count - 1][name] = kind
             emitWithPrelude("\(mutable ? "var" : "let") \(identifier) = \(code)", line: line, into: &emitter)
+        case .instanceVariable(let name, _) where sharedNames.contains(name), .globalVariable(let name, _) where sharedNames.contains(name):
+            try sharedAssign(name, value: value, op: op, line: line, into: &emitter)
         case .constant(_, let position), .instanceVariable(_, let position), .globalVariable(_, let position):
             // Ruby keeps a constant, `@name` or `$name` beyond the lane, but a lane that assigns one and reads it
             // itself uses it as a local: the Lanefile declares it in the lane (another lane reading it stays a TODO).
@@ -240,7 +242,7 @@ extension FastfileTranslator {
 
     /// A constant no top-level assignment declares, or an `@name`/`$name` whose Swift name no plain local of the lane takes.
     func isLaneVariable(_ name: String) -> Bool {
-        guard globals[name] == nil else { return false }
+        guard globals[name] == nil, !sharedNames.contains(name) else { return false }
         guard let sigil = name.first, sigil == "@" || sigil == "$" else { return true }
         return !lane.assignedLocals.contains(String(name.dropFirst())) && globals[String(name.dropFirst())] == nil
     }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Which of a child's streams a chunk came from.
 public enum ChildStream: Sendable, Equatable {
@@ -32,7 +31,7 @@ public final class ChildOutput: AsyncSequence, Sendable {
         var waiter: CheckedContinuation<ChildOutputChunk?, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = PlatformMutex(State())
     let capacity: Int
     /// Called when a full buffer has room again (the host reads the pipes again).
     private let onRoom: @Sendable () -> Void
@@ -105,7 +104,7 @@ public final class ChildOutput: AsyncSequence, Sendable {
 
 /// A child's end: its status once reaped, and whoever waits for it.
 public final class ChildEnding: Sendable {
-    private let state = Mutex<(status: WaitStatus?, waiters: [CheckedContinuation<WaitStatus, Never>])>((nil, []))
+    private let state = PlatformMutex<(status: WaitStatus?, waiters: [CheckedContinuation<WaitStatus, Never>])>((nil, []))
 
     public init() {}
 

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The one thread that waits on the operating system for a `SystemHost`: every child's pipes, every
 /// child's end and the signals programs asked for, in one `poll`. No thread per child and no poll
@@ -57,7 +56,7 @@ final class HostMonitor: Sendable {
         var handled: Set<Int32> = []
     }
 
-    private let state = Mutex(State())
+    private let state = PlatformMutex(State())
     /// Written to make the monitor look at its watches again.
     private let wakeRead: Int32
     private let wakeWrite: Int32

@@ -127,3 +127,10 @@ private func exitProcess(_ status: Int32) -> Never { exit(status) }
 
 /// The C library's `kill`, named apart from `SystemHost.kill`.
 private func sendSignal(_ pid: Int32, _ number: Int32) -> Int32 { kill(pid, number) }
+
+/// Printed or dumped (a `StepContext` in a log, a test's failure message), the host names its size,
+/// never its environment's values or its arguments, which may hold secrets.
+extension SystemHost: CustomStringConvertible, CustomReflectable {
+    public var description: String { "SystemHost(\(arguments.count) arguments, \(environment.count) variables)" }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Ending the processes a lane started, as a whole: SIGTERM, a grace period for cleanup
 /// (xcodebuild removes its intermediates), then SIGKILL, whatever the first process did. A child
@@ -70,7 +69,7 @@ public enum ProcessGroup {
 
 /// Which came first: the group emptied (true) or the grace period ended (false).
 private final class DeadlineRace: Sendable {
-    private let state = Mutex<(value: Bool?, waiter: CheckedContinuation<Bool, Never>?)>((nil, nil))
+    private let state = PlatformMutex<(value: Bool?, waiter: CheckedContinuation<Bool, Never>?)>((nil, nil))
 
     func finish(_ value: Bool) {
         let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in

@@ -6,3 +6,10 @@ extension Installation {
     public static let libraryFileName = "libLanes.dylib"
 }
 #endif
+
+#if canImport(Darwin)
+extension RuntimeLinker {
+    /// macOS keeps the Swift runtime in the OS; `make install` never makes a self-contained libLanes there.
+    public static func locate(swiftc: String) -> RuntimeLinker? { nil }
+}
+#endif

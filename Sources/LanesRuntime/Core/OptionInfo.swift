@@ -24,6 +24,8 @@ public struct OptionInfo: Sendable, Hashable {
     public let environmentVariables: [String]
     /// The first of `environmentVariables`: the one documentation and errors name first.
     public var environmentVariable: String? { environmentVariables.first }
+    /// The lane's `Configuration` value read after the variables (fastlane's Appfile), if any.
+    public let appfile: AppfileValue?
     /// Secret values are redacted everywhere and may only come from the environment or Swift.
     public let isSecret: Bool
     /// The default, rendered as option text; nil when there is none.
@@ -45,7 +47,7 @@ public struct OptionInfo: Sendable, Hashable {
 
     init(name: String, summary: String, typeName: String, environmentVariables: [String], isSecret: Bool,
          defaultText: String?, mayBeAbsent: Bool, swiftName: String, swiftType: String, spelling: SwiftSpelling,
-         aliases: [String] = [], accepts: @escaping @Sendable (String) -> Bool) {
+         aliases: [String] = [], appfile: AppfileValue? = nil, accepts: @escaping @Sendable (String) -> Bool) {
         self.name = name
         self.summary = summary
         self.typeName = typeName
@@ -57,6 +59,7 @@ public struct OptionInfo: Sendable, Hashable {
         self.swiftType = swiftType
         self.spelling = spelling
         self.aliases = aliases
+        self.appfile = appfile
         self.accepts = accepts
     }
 
@@ -93,12 +96,15 @@ public struct OptionInfo: Sendable, Hashable {
 public enum OptionSource: Sendable, Hashable, CustomStringConvertible {
     case argument
     case environment(String)
+    /// The lane's `Configuration` (what fastlane's Appfile supplies).
+    case configuration
     case defaultValue
 
     public var description: String {
         switch self {
         case .argument: "argument"
         case .environment(let variable): "$\(variable)"
+        case .configuration: "Configuration"
         case .defaultValue: "default"
         }
     }

@@ -18,27 +18,33 @@ public protocol OptionValue: Sendable {
 }
 
 extension OptionValue {
+    /// The type's own name. The common types spell theirs out: printing a type's name costs a
+    /// demangling, which every lane option once paid at every start.
     public static var swiftType: String { String(describing: Self.self) }
     public init?(optionText: String, variable: String?) { self.init(optionText: optionText) }
 }
 
 extension String: OptionValue {
     public static var typeName: String { "String" }
+    public static var swiftType: String { "String" }
     public init?(optionText: String) { self = optionText }
 }
 
 extension Int: OptionValue {
     public static var typeName: String { "Int" }
+    public static var swiftType: String { "Int" }
     public init?(optionText: String) { self.init(optionText) }
 }
 
 extension Double: OptionValue {
     public static var typeName: String { "Double" }
+    public static var swiftType: String { "Double" }
     public init?(optionText: String) { self.init(optionText) }
 }
 
 extension Bool: OptionValue {
     public static var typeName: String { "Bool" }
+    public static var swiftType: String { "Bool" }
     public init?(optionText: String) {
         switch optionText.lowercased() {
         case "true", "yes", "1": self = true

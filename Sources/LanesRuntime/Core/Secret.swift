@@ -18,6 +18,7 @@ public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
 
 extension Secret: OptionValue {
     public static var typeName: String { "Secret" }
+    public static var swiftType: String { "Secret" }
     /// Secret options are read only from the environment (or given as `Secret` in Swift).
     public init?(optionText: String) { self.init(name: "", value: optionText) }
     public init?(optionText: String, variable: String?) { self.init(name: variable ?? "", value: optionText) }

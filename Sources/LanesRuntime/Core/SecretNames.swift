@@ -38,9 +38,30 @@ public struct SecretNames: Sendable {
 
     public func isSecret(_ name: String) -> Bool {
         if exempt.contains(name) || Self.knownHarmless.contains(name) { return false }
-        let upper = name.uppercased()
-        if Self.wellKnown.contains(upper) { return true }
-        return Self.fragments.contains { upper.contains($0) } || Self.suffixes.contains { upper.hasSuffix($0) }
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            let upper = name.uppercased()
+            if Self.wellKnown.contains(upper) { return true }
+            return Self.fragments.contains { upper.contains($0) } || Self.suffixes.contains { upper.hasSuffix($0) }
+        }
+        // Every run checks each variable of its environment: on ASCII names (all of them in
+        // practice) the same rule on bytes, without Unicode case mapping or string searching.
+        let upper = name.utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }
+        if Self.wellKnown.contains(String(decoding: upper, as: UTF8.self)) { return true }
+        return Self.fragmentBytes.contains { fragment in Self.contains(upper, fragment) }
+            || Self.suffixBytes.contains { upper.count >= $0.count && upper.suffix($0.count).elementsEqual($0) }
+    }
+
+    private static let fragmentBytes = fragments.map { Array($0.utf8) }
+    private static let suffixBytes = suffixes.map { Array($0.utf8) }
+
+    private static func contains(_ text: [UInt8], _ fragment: [UInt8]) -> Bool {
+        guard text.count >= fragment.count, let first = fragment.first else { return false }
+        var start = 0
+        while start + fragment.count <= text.count {
+            if text[start] == first, text[start..<(start + fragment.count)].elementsEqual(fragment) { return true }
+            start += 1
+        }
+        return false
     }
 
     /// The names in `variables` whose values are masked automatically, sorted.

@@ -56,11 +56,17 @@ public struct StepDefinition: Sendable {
     /// skips its HTML preview): accepted from `lanes run` and the importer and ignored, with the
     /// reason as a one-line note in the step's output.
     public let ignoredOptions: [String: String]
+    /// Option values an alias implies (`build_mac_app` is build_app with `catalyst_platform: macos`,
+    /// as fastlane's action sets it): the alias's Lanefile function and `lanes run ALIAS` pass them
+    /// unless the caller gives the option.
+    public let aliasArguments: [String: [String: String]]
 
     public init(id: String, summary: String, category: StepCategory, examples: [StepExample],
-                standaloneDefaults: [String: String] = [:], aliases: [String] = [], ignoredOptions: [String: String] = [:]) {
+                standaloneDefaults: [String: String] = [:], aliases: [String] = [], aliasArguments: [String: [String: String]] = [:],
+                ignoredOptions: [String: String] = [:]) {
         self.id = id
         self.aliases = aliases
+        self.aliasArguments = aliasArguments
         self.ignoredOptions = ignoredOptions
         self.summary = summary
         self.category = category

@@ -18,10 +18,14 @@ public struct StepContext: Sendable {
     public let values: LaneValues
     /// The host the lane runs on: its clocks time steps' deadlines and grace periods.
     public let host: any Host
+    /// The lane's `Configuration` (`Lane(configuration:)`, `withConfiguration`): what fastlane's
+    /// Appfile would supply.
+    public let configuration: (any Configuration)?
 
     public init(environment: Environment, projectDirectory: String, stateDirectory: String, log: StepLog,
                 cleanups: CleanupStack, processes: any ProcessRunning, values: LaneValues = LaneValues(),
-                host: any Host = SystemHost()) {
+                configuration: (any Configuration)? = nil, host: any Host = SystemHost()) {
+        self.configuration = configuration
         self.environment = environment
         self.projectDirectory = projectDirectory
         self.stateDirectory = stateDirectory

@@ -28,13 +28,14 @@ public struct StepOption<Value: OptionValue>: Sendable {
     /// fastlane's action reads for the same option (its `env_name`), read after `env`. `aliases`
     /// are the other names a caller may give it (fastlane's, earlier lanes').
     public init(_ name: String, _ summary: String, env: String? = nil, fastlaneEnv: [String] = [], secret: Bool = false,
-                default defaultValue: Value? = nil, swift spelling: OptionInfo.SwiftSpelling = .labeled, aliases: [String] = []) {
+                default defaultValue: Value? = nil, swift spelling: OptionInfo.SwiftSpelling = .labeled, aliases: [String] = [],
+                appfile: AppfileValue? = nil) {
         let fallback = defaultValue ?? (Value.self as? any AbsentOptionValue.Type)?.absent as? Value
         let defaultText = defaultValue.map(optionText(of:))
         let info = OptionInfo(
             name: name, summary: summary, typeName: Value.typeName, environmentVariables: (env.map { [$0] } ?? []) + fastlaneEnv,
             isSecret: secret, defaultText: defaultText, mayBeAbsent: fallback != nil, swiftName: "", swiftType: Value.swiftType,
-            spelling: spelling, aliases: aliases, accepts: { Value(optionText: $0) != nil })
+            spelling: spelling, aliases: aliases, appfile: appfile, accepts: { Value(optionText: $0) != nil })
         self.info = info
         let found = StepResolution.current.flatMap { $0.resolveWithSource(info, as: Value.self, fallback: fallback) }
         self.resolved = found?.value
@@ -65,6 +66,14 @@ public struct StepArguments: Sendable, ExpressibleByDictionaryLiteral {
     public init(text: [String: String]) {
         given = text.mapValues { .text($0) }
     }
+
+    /// Adds the values an alias implies, for options the caller did not give under any name.
+    mutating func imply(_ values: [String: String], options: [OptionInfo]) {
+        for (name, text) in values {
+            let names = options.first { $0.name == name }?.names ?? [name]
+            if !names.contains(where: { given[$0] != nil }) { given[name] = .text(text) }
+        }
+    }
 }
 
 /// The building of one step from its arguments and the environment. Each `@StepOption` of the new
@@ -83,9 +92,13 @@ final class StepResolution: Sendable {
         var resolved: [ResolvedOption] = []
     }
 
-    init(arguments: StepArguments, environment: Environment) {
+    /// The lane's `Configuration`, which options marked `appfile:` fall back to.
+    private let configuration: (any Configuration)?
+
+    init(arguments: StepArguments, environment: Environment, configuration: (any Configuration)? = nil) {
         self.arguments = arguments
         self.resolver = OptionResolver(environment: environment)
+        self.configuration = configuration
     }
 
     func resolve<Value: OptionValue>(_ option: OptionInfo, as type: Value.Type, fallback: Value?) -> Value? {
@@ -96,7 +109,10 @@ final class StepResolution: Sendable {
     func resolveWithSource<Value: OptionValue>(_ option: OptionInfo, as type: Value.Type, fallback: Value?) -> (value: Value, source: OptionSource?)? {
         do {
             let given = try option.given(in: arguments.given)?.value
-            let found = try resolver.resolve(option, given: given, as: Value.self)
+            var found = try resolver.resolve(option, given: given, as: Value.self)
+            if found == nil, let configuration, let field = option.appfile, let text = field.value(in: configuration), let value = Value(optionText: text) {
+                found = (value, .configuration)
+            }
             let value = found?.value ?? fallback
             state.withLock { state in
                 state.consumed.formUnion(option.names)
@@ -119,9 +135,9 @@ final class StepResolution: Sendable {
 
     /// Builds a step: every option resolves, and every problem (unknown names included) is
     /// reported at once, before the step can have any effect.
-    static func build<S: Step>(_ type: S.Type, arguments: StepArguments,
-                               environment: Environment) throws -> (step: S, options: [ResolvedOption], timeout: Double?, notes: [String]) {
-        let resolution = StepResolution(arguments: arguments, environment: environment)
+    static func build<S: Step>(_ type: S.Type, arguments: StepArguments, environment: Environment,
+                               configuration: (any Configuration)? = nil) throws -> (step: S, options: [ResolvedOption], timeout: Double?, notes: [String]) {
+        let resolution = StepResolution(arguments: arguments, environment: environment, configuration: configuration)
         let step = StepResolution.$current.withValue(resolution) { S() }
         // Every step takes a timeout; it belongs to the run, not to the step's own work.
         let timeout = resolution.resolve(OptionInfo.timeout, as: Double?.self, fallback: .some(nil)) ?? nil

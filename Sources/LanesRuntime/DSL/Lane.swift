@@ -17,21 +17,25 @@ public struct Lane: Sendable, CustomStringConvertible {
     public internal(set) var triggers = LaneTriggers()
     /// The Lanefile line that declares the lane, for CI annotations that point at it.
     public let sourceLine: Int
+    /// What the lane's steps take their app identifier and team from when not given (fastlane's
+    /// Appfile), and build_app its build configuration and export method.
+    public let configuration: (any Configuration)?
     let body: @Sendable (LaneInvocation) async throws -> Void
 
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
-                secrets: [String] = [], tools: [String] = [], schedule: [String] = [], line: Int = #line,
-                _ body: @escaping @Sendable () async throws -> Void) {
+                secrets: [String] = [], tools: [String] = [], schedule: [String] = [], configuration: (any Configuration)? = nil,
+                line: Int = #line, _ body: @escaping @Sendable () async throws -> Void) {
         self.init(name, summary, options: options, environment: environment, secrets: secrets, tools: tools, schedule: schedule,
-                  line: line) { _ in
+                  configuration: configuration, line: line) { _ in
             try await body()
         }
     }
 
     /// A lane whose body reads its typed options: `lane[version]`.
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
-                secrets: [String] = [], tools: [String] = [], schedule: [String] = [], line: Int = #line,
-                _ body: @escaping @Sendable (LaneInvocation) async throws -> Void) {
+                secrets: [String] = [], tools: [String] = [], schedule: [String] = [], configuration: (any Configuration)? = nil,
+                line: Int = #line, _ body: @escaping @Sendable (LaneInvocation) async throws -> Void) {
+        self.configuration = configuration
         self.name = name
         self.summary = summary
         self.options = options.map(\.info)

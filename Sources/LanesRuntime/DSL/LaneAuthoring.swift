@@ -96,6 +96,7 @@ extension StepContext {
         guard !variables.isEmpty else { return self }
         return StepContext(environment: Environment(variables: environment.variables.merging(variables) { $1 }, redactor: environment.redactor),
                            projectDirectory: projectDirectory, stateDirectory: stateDirectory, log: log, cleanups: cleanups,
-                           processes: OverlaidProcesses(base: processes, variables: variables), values: values, host: host)
+                           processes: OverlaidProcesses(base: processes, variables: variables), values: values,
+                           configuration: configuration, host: host)
     }
 }

@@ -22,7 +22,19 @@ public struct Lanefile: Sendable {
     /// hooks and steps of another `Lanefile` value (one a package exports) are included by naming it
     /// among the lanes.
     public init(steps: [any Step.Type] = [], line: Int = #line, @LanefileBuilder _ content: () -> [LanefileItem]) {
-        let items = (steps.isEmpty ? [] : [LanefileItem(kind: .steps(steps))]) + content()
+        self.init(steps: steps, line: line, items: content())
+    }
+
+    /// What the driver compiles a `Lanefile { ... }` block into: its entries, each made by
+    /// `__lanefileEntry` in a declaration of its own, so that Swift type-checks the lanes one by one
+    /// instead of as one expression (whose time grows with the square of its statements). The value
+    /// is the one the block makes. Not for Lanefiles to call; see `LanefileSplitter` in the driver.
+    public init(steps: [any Step.Type] = [], line: Int = #line, __entries entries: [LanefileItem]...) {
+        self.init(steps: steps, line: line, items: entries.flatMap { $0 })
+    }
+
+    private init(steps: [any Step.Type], line: Int, items content: [LanefileItem]) {
+        let items = (steps.isEmpty ? [] : [LanefileItem(kind: .steps(steps))]) + content
         var registered: [any Step.Type] = []
         var lanes: [Lane] = []
         var beforeEach: [@Sendable (Lane) async throws -> Void] = []
@@ -78,13 +90,15 @@ public struct Lanefile: Sendable {
                 }
             }
         }
-        for name in Set(lanes.map(\.name)).sorted() {
-            let same = lanes.filter { $0.name == name }
+        let byName = Dictionary(grouping: lanes, by: \.name)
+        let subcommands = Subcommands.names
+        for name in byName.keys.sorted() {
+            let same = byName[name] ?? []
             if same.count > 1 {
                 let summaries = same.map { "\"\($0.summary)\"" }.joined(separator: " and ")
                 problems.append("lane '\(name)' is defined \(same.count) times: \(summaries)")
             }
-            if Subcommands.names.contains(name) {
+            if subcommands.contains(name) {
                 problems.append("lane '\(name)' has the name of the subcommand `lanes \(name)`, which would always run instead")
             }
         }
@@ -123,6 +137,8 @@ extension Lanefile {
     /// Two steps with one id (two packages, or a package and lanes itself) would make `lanes run ID`
     /// ambiguous: name both modules and the line that registers them.
     func stepProblems() -> [String] {
+        // Most Lanefiles register no step: every start would read every built-in definition for nothing.
+        guard !steps.isEmpty else { return [] }
         var owners: [String: String] = [:]
         for type in StepCatalog.builtIn { owners[type.definition.id] = "lanes" }
         var problems: [String] = []
@@ -165,6 +181,12 @@ public enum LanefileBuilder {
     public static func buildEither(second part: [LanefileItem]) -> [LanefileItem] { part }
     public static func buildArray(_ parts: [[LanefileItem]]) -> [LanefileItem] { parts.flatMap { $0 } }
 }
+
+/// One entry of a `Lanefile { ... }` block as the driver compiles it (see `Lanefile(__entries:)`):
+/// what `LanefileBuilder.buildExpression` makes of it.
+public func __lanefileEntry(_ lane: Lane) -> [LanefileItem] { LanefileBuilder.buildExpression(lane) }
+public func __lanefileEntry(_ item: LanefileItem) -> [LanefileItem] { LanefileBuilder.buildExpression(item) }
+public func __lanefileEntry(_ lanefile: Lanefile) -> [LanefileItem] { LanefileBuilder.buildExpression(lanefile) }
 
 /// Runs before every lane started from the command line (not before lanes it calls), with the lane.
 public func BeforeEach(_ hook: @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {

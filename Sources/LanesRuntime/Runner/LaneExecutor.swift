@@ -47,7 +47,9 @@ public struct LaneExecutor: Sendable {
         await run.perform(lane: lane.name) {
             do {
                 for hook in lanefile.beforeEach { try await hook(lane) }
-                try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+                try await LaneRun.$configuration.withValue(lane.configuration) {
+                    try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+                }
                 for hook in lanefile.afterSuccess { try await hook(lane) }
             } catch {
                 failure = error

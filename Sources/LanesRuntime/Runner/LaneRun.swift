@@ -11,6 +11,8 @@ public final class LaneRun: Sendable {
     @TaskLocal static var callChain: [String] = []
     /// Variables `withEnvironment` adds for the steps called inside it.
     @TaskLocal static var environmentOverlay: [String: String] = [:]
+    /// The lane's `Configuration` (`Lane(configuration:)`, `withConfiguration`).
+    @TaskLocal static var configuration: (any Configuration)?
 
     public let context: StepContext
     let lanefile: Lanefile
@@ -33,11 +35,15 @@ public final class LaneRun: Sendable {
 
     /// Builds one step from its arguments and runs it in this lane: banner, redacted output,
     /// duration, outcome. Options resolve before the banner, so a bad one fails with no side effect.
-    public func run<S: Step>(_ type: S.Type, _ arguments: StepArguments) async throws -> S.Output {
+    public func run<S: Step>(_ type: S.Type, _ arguments: StepArguments, as alias: String? = nil) async throws -> S.Output {
+        var arguments = arguments
+        if let alias { arguments.imply(S.definition.aliasArguments[alias] ?? [:], options: S.info.options) }
         // What earlier steps set for the lane (xcodes' DEVELOPER_DIR), then withEnvironment's variables.
         let additions = (self.context.values[LaneEnvironmentAdditions.self] ?? [:]).merging(Self.environmentOverlay) { $1 }
         let context = self.context.overlaying(additions)
-        let (step, options, timeout, notes) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment)
+        let configuration = Self.configuration
+        let (step, options, timeout, notes) = try StepResolution.build(S.self, arguments: arguments, environment: context.environment,
+                                                                       configuration: configuration)
         let redactor = context.environment.redactor
         let id = S.definition.id
         let index = state.withLock { state in
@@ -51,7 +57,7 @@ public final class LaneRun: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let stepContext = context.forStep(id, options: options, log: log,
+            let stepContext = context.forStep(id, options: options, log: log, configuration: configuration,
                                               secretOptions: { Set(S.info.options.filter(\.isSecret).map(\.name)) })
             let output = try await StepDeadline(seconds: timeout, stepID: id, host: context.host).run { try await step.run(in: stepContext) }
             let facts = (output as? any RunFactsReporting)?.runFacts ?? RunFacts()
@@ -88,7 +94,9 @@ public final class LaneRun: Sendable {
         try requirements.check(in: context.environment)
         reporter.report(.message("--- lane \(lane.name)"))
         try await Self.$callChain.withValue(chain + [lane.name]) {
-            try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+            try await Self.$configuration.withValue(lane.configuration ?? Self.configuration) {
+                try await lane.body(LaneInvocation(laneName: lane.name, values: values))
+            }
         }
     }
 
@@ -126,24 +134,25 @@ public struct StepFailure: Error, Sendable, CustomStringConvertible {
 }
 
 extension StepContext {
-    /// The context one step runs in: its log, and its processes behind the one check that no
-    /// secret reaches a child's arguments (`SecretFreeArguments`).
-    func forStep(_ id: String, options: [ResolvedOption], log: StepLog,
+    /// The context one step runs in: its log, the lane's Configuration, and its processes behind
+    /// the one check that no secret reaches a child's arguments (`SecretFreeArguments`).
+    func forStep(_ id: String, options: [ResolvedOption], log: StepLog, configuration: (any Configuration)? = nil,
                  secretOptions: @escaping @Sendable () -> Set<String>) -> StepContext {
         let guarded = SecretFreeArguments(base: processes, step: id, options: options, secretOptions: secretOptions,
                                           redactor: environment.redactor)
         return StepContext(environment: environment, projectDirectory: projectDirectory, stateDirectory: stateDirectory,
-                           log: log, cleanups: cleanups, processes: guarded, values: values, host: host)
+                           log: log, cleanups: cleanups, processes: guarded, values: values,
+                           configuration: configuration ?? self.configuration, host: host)
     }
 }
 
 /// Runs a built-in step in the current lane. The generated Lanefile functions (`sh`,
 /// `importCertificate`, ...) are thin wrappers over this.
 @discardableResult
-public func runStep<S: Step>(_ type: S.Type, _ arguments: StepArguments) async throws -> S.Output {
+public func runStep<S: Step>(_ type: S.Type, _ arguments: StepArguments, as alias: String? = nil) async throws -> S.Output {
     guard let run = LaneRun.current else {
         throw LanesError(.configuration, "step \(S.definition.id) was called outside a running lane",
                          hint: "call steps from a lane body, or use `lanes run \(S.definition.id)`")
     }
-    return try await run.run(type, arguments)
+    return try await run.run(type, arguments, as: alias)
 }

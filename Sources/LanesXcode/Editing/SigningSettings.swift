@@ -10,9 +10,15 @@ public struct SigningSettings: Sendable, Hashable {
     public var profileName: String?
     public var profileUUID: String?
     public var bundleIdentifier: String?
+    /// `CODE_SIGN_ENTITLEMENTS` (fastlane's `entitlements_file_path`).
+    public var entitlements: String?
+    /// fastlane's `sdk`: team, identity and profile name are written as `KEY[sdk=SDK]` only.
+    public var sdk: String?
 
     public init(style: Style, team: String? = nil, identity: String? = nil, profileName: String? = nil,
-                profileUUID: String? = nil, bundleIdentifier: String? = nil) {
+                profileUUID: String? = nil, bundleIdentifier: String? = nil, entitlements: String? = nil, sdk: String? = nil) {
+        self.entitlements = entitlements
+        self.sdk = sdk
         self.style = style
         self.team = team
         self.identity = identity
@@ -30,10 +36,12 @@ public struct SigningSettings: Sendable, Hashable {
 
     /// The build settings to write, in a stable order.
     var assignments: [(key: String, value: String)] {
+        let variant = sdk.map { "[sdk=\($0)]" } ?? ""
         var result: [(String, String)] = [("CODE_SIGN_STYLE", style.rawValue)]
-        if let team { result.append(("DEVELOPMENT_TEAM", team)) }
-        if let identity { result.append(("CODE_SIGN_IDENTITY", identity)) }
-        if let profileName { result.append(("PROVISIONING_PROFILE_SPECIFIER", profileName)) }
+        if let team { result.append(("DEVELOPMENT_TEAM" + variant, team)) }
+        if let identity { result.append(("CODE_SIGN_IDENTITY" + variant, identity)) }
+        if let profileName { result.append(("PROVISIONING_PROFILE_SPECIFIER" + variant, profileName)) }
+        if let entitlements { result.append(("CODE_SIGN_ENTITLEMENTS", entitlements)) }
         if let profileUUID { result.append(("PROVISIONING_PROFILE", profileUUID)) }
         if let bundleIdentifier { result.append(("PRODUCT_BUNDLE_IDENTIFIER", bundleIdentifier)) }
         return result
@@ -49,7 +57,8 @@ extension ProjectEditSession {
         var targets: [XcodeTarget] = []
         for configuration in configurations {
             for (key, value) in settings.assignments {
-                try setBuildSetting(key, to: .string(value), in: configuration, conditionalVariants: true)
+                // A key for one SDK (fastlane's `sdk`) is that variant alone.
+                try setBuildSetting(key, to: .string(value), in: configuration, conditionalVariants: !key.contains("["))
             }
             if settings.style == .automatic, settings.profileName == nil, settings.profileUUID == nil {
                 try clearExistingProfiles(in: configuration)

@@ -39,6 +39,7 @@ struct timeval { __darwin_time_t tv_sec; __darwin_suseconds_t tv_usec; };
 #define ENOENT 2
 #define ESRCH 3
 #define EINTR 4
+#define ECHILD 10
 #define EACCES 13
 #define EEXIST 17
 #define EISDIR 21
@@ -46,6 +47,7 @@ struct timeval { __darwin_time_t tv_sec; __darwin_suseconds_t tv_usec; };
 #define EPIPE 32
 #define EAGAIN 35
 #define ELOOP 62
+#define ETIMEDOUT 60
 #define ECANCELED 89
 #define EINPROGRESS 36
 
@@ -107,6 +109,7 @@ int execv(const char * __path, char * const * __argv);
 unsigned int sleep(unsigned int);
 int fchown(int, uid_t, gid_t);
 int sched_yield(void);
+int isatty(int);
 
 /* stdlib.h, string.h */
 void free(void *);
@@ -146,6 +149,10 @@ struct passwd *getpwuid(uid_t);
 
 /* stdio.h */
 int rename(const char * __old, const char * __new);
+/* FILE's fields are left out: lanes only passes NULL (flush every stream). */
+struct __sFILE;
+typedef struct __sFILE FILE;
+int fflush(FILE *);
 
 /* sys/signal.h */
 #define SIGHUP 1
@@ -292,6 +299,24 @@ struct _opaque_pthread_t { long __sig; void *__cleanup_stack; char __opaque[8176
 struct _opaque_pthread_attr_t { long __sig; char __opaque[56]; };
 typedef struct _opaque_pthread_t *pthread_t;
 typedef struct _opaque_pthread_attr_t pthread_attr_t;
+/* sys/_pthread/_pthread_types.h (LP64 sizes) */
+struct _opaque_pthread_mutex_t { long __sig; char __opaque[56]; };
+struct _opaque_pthread_mutexattr_t { long __sig; char __opaque[8]; };
+struct _opaque_pthread_cond_t { long __sig; char __opaque[40]; };
+struct _opaque_pthread_condattr_t { long __sig; char __opaque[8]; };
+typedef struct _opaque_pthread_mutex_t pthread_mutex_t;
+typedef struct _opaque_pthread_mutexattr_t pthread_mutexattr_t;
+typedef struct _opaque_pthread_cond_t pthread_cond_t;
+typedef struct _opaque_pthread_condattr_t pthread_condattr_t;
+int pthread_mutex_init(pthread_mutex_t * __restrict, const pthread_mutexattr_t * _Nullable __restrict);
+int pthread_mutex_destroy(pthread_mutex_t *);
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+int pthread_cond_init(pthread_cond_t * __restrict, const pthread_condattr_t * _Nullable __restrict);
+int pthread_cond_destroy(pthread_cond_t *);
+int pthread_cond_signal(pthread_cond_t *);
+int pthread_cond_wait(pthread_cond_t * __restrict, pthread_mutex_t * __restrict);
+int pthread_cond_timedwait(pthread_cond_t * __restrict, pthread_mutex_t * __restrict, const struct timespec * _Nullable __restrict);
 int pthread_create(pthread_t _Nullable * _Nonnull __restrict, const pthread_attr_t * _Nullable __restrict, void * _Nullable (* _Nonnull)(void * _Nullable), void * _Nullable __restrict);
 int pthread_detach(pthread_t);
 int pthread_join(pthread_t , void * _Nullable * _Nullable);

@@ -33,7 +33,7 @@ public struct GitCommit: Step {
                                commandLine: ["path:CHANGELOG.md,Brewer/Info.plist", "message:Release 1.4.0"])]
     )
 
-    @StepOption("path", "Files to stage and commit, relative to the Lanefile")
+    @StepOption("path", "Files to stage and commit, relative to the Lanefile; a folder (such as .) or a glob commits its tracked files' changes, as git commit's pathspecs")
     var path: [String]
     @StepOption("message", "The commit message")
     var message: String

@@ -38,7 +38,8 @@ struct MatchStorageSettings: StepOptionGroup {
     var s3Region: String?
     @StepOption("s3_object_prefix", "Prefix of the storage's keys in the bucket", env: "MATCH_S3_OBJECT_PREFIX")
     var s3ObjectPrefix: String?
-    @StepOption("team_id", "Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates", env: "FASTLANE_TEAM_ID")
+    @StepOption("team_id", "Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's)",
+                env: "FASTLANE_TEAM_ID", appfile: .teamID)
     var teamID: String?
 
     init() {}

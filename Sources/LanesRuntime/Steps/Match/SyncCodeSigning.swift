@@ -24,13 +24,20 @@ public struct SyncCodeSigning: Step {
                           "git_url:git@github.com:brewer/certificates.git"],
             environment: ["MATCH_PASSWORD"])],
         standaloneDefaults: ["keep_keychain": "true"],
-        aliases: ["match"]
+        aliases: ["match"],
+        ignoredOptions: [
+            "verbose": "lanes prints what it imports and installs; the step's --json events carry the rest",
+            "skip_docs": "lanes writes no README into the storage",
+            "username": "lanes talks to App Store Connect with an API key only (app_store_connect_api_key; see docs/app-store-connect.md)",
+            "team_name": "an API key belongs to one team",
+        ]
     )
 
     @StepOption("type", "Profile type: appstore, adhoc, development, enterprise, developer_id, mac_installer_distribution, developer_id_installer",
                 env: "MATCH_TYPE", default: .development)
     var type: MatchType
-    @StepOption("app_identifier", "Bundle identifiers whose profiles to install (comma-separated on the command line)", env: "MATCH_APP_IDENTIFIER")
+    @StepOption("app_identifier", "Bundle identifiers whose profiles to install (comma-separated on the command line; default: the lane's Configuration's)",
+                env: "MATCH_APP_IDENTIFIER", appfile: .appIdentifier)
     var appIdentifier: [String]
     @StepOption("readonly", "Only read the storage; never create or renew certificates and profiles", env: "MATCH_READONLY", default: false)
     var readonly: Bool
@@ -234,6 +241,16 @@ public struct SyncCodeSigning: Step {
             exported.merge(names) { _, new in new }
         }
         context.values[LaneEnvironmentAdditions.self] = exported
+        // fastlane's SIGH_PROFILE_TYPE and MATCH_PROVISIONING_PROFILE_MAPPING, which build_app reads.
+        let method: ExportMethod = switch type {
+        case .adhoc: .adHoc
+        case .development: .development
+        case .enterprise: .enterprise
+        default: .appStore
+        }
+        var mapping = context.values[LaneSigningProfiles.self]?.profiles ?? [:]
+        for profile in installed { mapping[profile.appIdentifier] = profile.profile.name }
+        context.values[LaneSigningProfiles.self] = InstalledProfiles(exportMethod: method, profiles: mapping)
         return installed
     }
 }

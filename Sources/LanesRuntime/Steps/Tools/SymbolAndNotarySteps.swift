@@ -103,9 +103,9 @@ public struct SentryUploadDSYM: Step {
     var dsymPath: String?
     @StepOption("auth_token", "Sentry auth token", env: "SENTRY_AUTH_TOKEN", secret: true)
     var authToken: Secret
-    @StepOption("org_slug", "The organisation", env: "SENTRY_ORG")
+    @StepOption("org_slug", "The organisation", env: "SENTRY_ORG", fastlaneEnv: ["SENTRY_ORG_SLUG"])
     var orgSlug: String
-    @StepOption("project_slug", "The project", env: "SENTRY_PROJECT")
+    @StepOption("project_slug", "The project", env: "SENTRY_PROJECT", fastlaneEnv: ["SENTRY_PROJECT_SLUG"])
     var projectSlug: String
     @StepOption("url", "A self-hosted Sentry's URL", env: "SENTRY_URL")
     var url: String?

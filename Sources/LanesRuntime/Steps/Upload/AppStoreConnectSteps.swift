@@ -216,7 +216,7 @@ public struct LatestTestflightBuildNumber: Step {
                                environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
     )
 
-    @StepOption("app_identifier", "The app's bundle id", env: "APP_IDENTIFIER")
+    @StepOption("app_identifier", "The app's bundle id (default: the lane's Configuration's)", env: "APP_IDENTIFIER", appfile: .appIdentifier)
     var appIdentifier: String?
     @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
     var appleID: String?
@@ -255,7 +255,7 @@ public struct AppStoreBuildNumber: Step {
                                environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
     )
 
-    @StepOption("app_identifier", "The app's bundle id", env: "APP_IDENTIFIER")
+    @StepOption("app_identifier", "The app's bundle id (default: the lane's Configuration's)", env: "APP_IDENTIFIER", appfile: .appIdentifier)
     var appIdentifier: String?
     @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
     var appleID: String?
@@ -287,6 +287,11 @@ public struct AppStoreBuildNumber: Step {
 /// checks Apple's length limits before any request, then selects or creates the version, updates
 /// its localizations, attaches the build, sets the release type, phased release, and submits for
 /// review. `dry_run:true` reads App Store Connect and prints every change without making one.
+///
+/// Left to its defaults it does what deliver does (fastlane/actions/upload_to_app_store.rb,
+/// deliver/detect_values.rb): it uploads the .ipa or .pkg build_app made in this lane (unless
+/// `skip_binary_upload`), as that package's platform, and takes the version, build number and
+/// bundle identifier from it.
 public struct UploadToAppStore: Step {
     public typealias Output = AppStoreReleaseResult
 
@@ -298,19 +303,30 @@ public struct UploadToAppStore: Step {
             swift: #"try await uploadToAppStore(appIdentifier: "com.example.brewer", appVersion: "1.4.0", buildNumber: "42", submitForReview: true)"#,
             commandLine: ["app_identifier:com.example.brewer", "app_version:1.4.0", "metadata_path:fastlane/metadata", "dry_run:true"],
             environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
-        ignoredOptions: ["force": "it skips fastlane's HTML preview of the metadata, which lanes does not make (dry_run:true prints every change instead)"]
+        aliases: ["deliver", "appstore"],
+        ignoredOptions: [
+            "force": "it skips fastlane's HTML preview of the metadata, which lanes does not make (dry_run:true prints every change instead)",
+            "username": "lanes signs in to App Store Connect with an API key only (app_store_connect_api_key; see docs/app-store-connect.md)",
+            "team_name": "an API key belongs to one team",
+            "itc_provider": "lanes uploads through App Store Connect's API, not the Transporter",
+            "provider_public_id": "lanes uploads through App Store Connect's API, not altool",
+            "run_precheck_before_submit": "lanes has no precheck; App Review checks the submission",
+            "precheck_include_in_app_purchases": "lanes has no precheck",
+        ]
     )
 
-    @StepOption("app_identifier", "The app's bundle id (default: the one build_app made)", env: "APP_IDENTIFIER")
+    @StepOption("app_identifier", "The app's bundle id (default: the lane's Configuration's, else the package's)", env: "APP_IDENTIFIER",
+                fastlaneEnv: ["DELIVER_APP_IDENTIFIER"], appfile: .appIdentifier)
     var appIdentifier: String?
-    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
+    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID", fastlaneEnv: ["DELIVER_APP_ID"],
+                aliases: ["app"])
     var appleID: String?
-    @StepOption("app_version", "The App Store version (default: the version build_app made)", env: "DELIVER_APP_VERSION")
+    @StepOption("app_version", "The App Store version (default: the package's)", env: "DELIVER_APP_VERSION")
     var appVersion: String?
-    @StepOption("build_number", "The build to attach (default: none attached)", env: "DELIVER_BUILD_NUMBER")
+    @StepOption("build_number", "The build to attach (default: the package's, when one is uploaded)", env: "DELIVER_BUILD_NUMBER")
     var buildNumber: String?
-    @StepOption("platform", "ios, osx, appletvos or xros", env: "DELIVER_PLATFORM", default: "ios")
-    var platform: String
+    @StepOption("platform", "ios, osx, appletvos or xros (default: the package's, else ios)", env: "DELIVER_PLATFORM")
+    var platform: String?
     @StepOption("metadata_path", "fastlane's metadata folder (<locale>/description.txt, ...)", env: "DELIVER_METADATA_PATH", default: "fastlane/metadata")
     var metadataPath: String
     @StepOption("skip_metadata", "Leave the metadata as it is", env: "DELIVER_SKIP_METADATA", default: false)
@@ -329,9 +345,12 @@ public struct UploadToAppStore: Step {
     var overwriteScreenshots: Bool
     @StepOption("screenshot_processing_timeout", "Seconds App Store Connect may take to process the screenshots", env: "DELIVER_SCREENSHOT_PROCESSING_TIMEOUT", default: 3600)
     var screenshotProcessingTimeout: Int
-    @StepOption("ipa", "The .ipa to upload first (as upload_to_testflight does), then attach", env: "DELIVER_IPA_PATH")
+    @StepOption("ipa", "The .ipa to upload first (as upload_to_testflight does), then attach (default: what build_app made in this lane)",
+                env: "DELIVER_IPA_PATH")
     var ipa: String?
-    @StepOption("skip_binary_upload", "Do not upload ipa", env: "DELIVER_SKIP_BINARY_UPLOAD", default: false)
+    @StepOption("pkg", "A macOS .pkg to upload instead (default: what build_app made in this lane)", env: "DELIVER_PKG_PATH")
+    var pkg: String?
+    @StepOption("skip_binary_upload", "Do not upload the ipa or pkg", env: "DELIVER_SKIP_BINARY_UPLOAD", default: false)
     var skipBinaryUpload: Bool
     @StepOption("wait_processing_interval", "Seconds between looks at the uploaded build's processing state", default: 30)
     var waitProcessingInterval: Int
@@ -346,8 +365,11 @@ public struct UploadToAppStore: Step {
 
     public func run(in context: StepContext) async throws -> AppStoreReleaseResult {
         let step = Self.definition.id
-        let platform = try appStorePlatform(platform, step: step)
-        guard let version = appVersion ?? context.values[BuiltAppValue.self]?.version else {
+        let package = skipBinaryUpload ? nil : try ShippedPackage.find(ipa: ipa, pkg: pkg, platform: self.platform, step: step, context: context)
+        // deliver's ipa/pkg default to the lane's build even with skip_binary_upload: its platform and version still count.
+        let built = context.values[BuiltAppValue.self]
+        let platform = try appStorePlatform(self.platform ?? package?.platform ?? built?.platform ?? "ios", step: step)
+        guard let version = appVersion ?? package?.version ?? built?.version else {
             throw LanesError(.usage, "\(step): no app_version", hint: "pass app_version:, or run build_app first")
         }
         // Read and checked before any request: a file over Apple's limit, or a screenshot of a size
@@ -361,15 +383,20 @@ public struct UploadToAppStore: Step {
                                                timeout: Double(screenshotProcessingTimeout))
             }
         }
-        let binary = skipBinaryUpload ? nil : ipa.map(context.resolve)
+        let binary = package?.path
         var attach = buildNumber
         if binary != nil {
-            guard let build = buildNumber ?? context.values[BuiltAppValue.self]?.build else {
+            guard let build = buildNumber ?? package?.build else {
                 throw LanesError(.usage, "\(step): the ipa's build number is unknown", hint: "pass build_number:, or run build_app first")
             }
             attach = build
         }
-        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: step)
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier ?? package?.bundleIdentifier, step: step)
+        // deliver's select_build: submitting with no build number and no binary takes the version's latest build.
+        if attach == nil && binary == nil && submitForReview {
+            attach = try await client.latestTestFlightBuildNumber(appID: appID, version: version, platform: platform)
+            if let attach { context.log.line("submitting build \(attach), the latest of version \(version) (as deliver selects it)") }
+        }
         let log = context.log
         var uploaded: [String] = []
         if let binary, let attach {
@@ -489,7 +516,8 @@ public struct GetProvisioningProfile: Step {
                                environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
     )
 
-    @StepOption("app_identifier", "The bundle id the profile is for", env: "APP_IDENTIFIER")
+    @StepOption("app_identifier", "The bundle id the profile is for (default: the lane's Configuration's)", env: "APP_IDENTIFIER",
+                fastlaneEnv: ["SIGH_APP_IDENTIFIER"], appfile: .appIdentifier)
     var appIdentifier: String
     @StepOption("adhoc", "An ad hoc profile", env: "SIGH_AD_HOC", default: false)
     var adhoc: Bool
@@ -524,6 +552,11 @@ public struct GetProvisioningProfile: Step {
         let path = folder + "/" + (filename ?? "\(kind == .appStore ? "AppStore" : kind == .adHoc ? "AdHoc" : "Development")_\(appIdentifier).mobileprovision")
         try AtomicFile.write(profile.content, to: path)
         context.log.line("\(profile.created ? "created" : "downloaded") '\(profile.name)' (\(profile.profileType)) to \(path)")
+        // fastlane's SIGH_PROFILE_TYPE and SIGH_PROFILE_PATHS, which build_app reads.
+        var mapping = context.values[LaneSigningProfiles.self]?.profiles ?? [:]
+        mapping[appIdentifier] = profile.name
+        context.values[LaneSigningProfiles.self] = InstalledProfiles(exportMethod: kind == .appStore ? .appStore : kind == .adHoc ? .adHoc : .development,
+                                                                     profiles: mapping)
         var installedPath: String?
         if !skipInstall {
             let install = try InstallProvisioningProfile.resolve(StepArguments(text: ["path": path, "app_identifier": appIdentifier]),

@@ -158,9 +158,14 @@ public struct FirebaseAppDistribution: Step {
     }
 }
 
-/// `upload_to_testflight` (fastlane's pilot): App Store Connect's build-upload flow, then, on the
+/// `upload_to_testflight` (fastlane's pilot, testflight): App Store Connect's build-upload flow, then, on the
 /// processed build, "What to Test", groups, export compliance, expiry of older builds and beta app
 /// review. The key is the lane's (`app_store_connect_api_key`) or the environment's.
+///
+/// Left to its defaults it does what pilot does (fastlane/actions/upload_to_testflight.rb,
+/// pilot/build_manager.rb): it uploads the .ipa or .pkg build_app made in this lane, as the platform
+/// that package is for (the .ipa's DTPlatformName; osx for a .pkg), with the version and build
+/// number read from it; export compliance is answered `false` when the build has no answer yet.
 public struct UploadToTestFlight: Step {
     public typealias Output = UploadReceipt
 
@@ -171,21 +176,34 @@ public struct UploadToTestFlight: Step {
         examples: [StepExample(
             swift: #"try await uploadToTestflight(ipaPath: "build/Brewer.ipa", appIdentifier: "com.example.brewer", changelog: "Fixes the login crash", groups: ["QA"])"#,
             commandLine: ["ipa_path:build/Brewer.ipa", "app_identifier:com.example.brewer", "changelog:Fixes the login crash", "groups:QA"],
-            environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+            environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key]),
+                   StepExample(swift: #"try await uploadToTestflight(changelog: "Fixes the login crash")"#, commandLine: ["changelog:Fixes the login crash"],
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
+        aliases: ["pilot", "testflight"],
+        ignoredOptions: [
+            "username": "lanes signs in to App Store Connect with an API key only (app_store_connect_api_key; see docs/app-store-connect.md)",
+            "team_name": "an API key belongs to one team",
+            "itc_provider": "lanes uploads through App Store Connect's API, not the Transporter",
+            "provider_public_id": "lanes uploads through App Store Connect's API, not altool",
+        ]
     )
 
-    @StepOption("ipa_path", "The .ipa (default: what build_app made in this lane)")
+    @StepOption("ipa_path", "The .ipa (default: what build_app made in this lane)", fastlaneEnv: ["PILOT_IPA"], aliases: ["ipa"])
     var ipaPath: String?
-    @StepOption("app_identifier", "The app's bundle id (default: the one build_app made)", env: "APP_IDENTIFIER")
+    @StepOption("pkg", "A macOS .pkg to upload instead (default: what build_app made in this lane)", fastlaneEnv: ["PILOT_PKG"])
+    var pkg: String?
+    @StepOption("app_identifier", "The app's bundle id (default: the lane's Configuration's, else the package's)", env: "APP_IDENTIFIER",
+                fastlaneEnv: ["PILOT_APP_IDENTIFIER", "TESTFLIGHT_APP_IDENTITIFER"], appfile: .appIdentifier)
     var appIdentifier: String?
-    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID")
+    @StepOption("apple_id", "The app's Apple id in App Store Connect (skips the bundle id lookup)", env: "ASC_APP_ID",
+                fastlaneEnv: ["PILOT_APPLE_ID", "TESTFLIGHT_APPLE_ID"])
     var appleID: String?
-    @StepOption("app_version", "The build's CFBundleShortVersionString (default: read from the .ipa build_app made)")
+    @StepOption("app_version", "The build's CFBundleShortVersionString (default: read from the package)", fastlaneEnv: ["PILOT_APP_VERSION"])
     var appVersion: String?
-    @StepOption("build_number", "The build's CFBundleVersion (default: read from the .ipa build_app made)")
+    @StepOption("build_number", "The build's CFBundleVersion (default: read from the package)", fastlaneEnv: ["PILOT_BUILD_NUMBER"])
     var buildNumber: String?
-    @StepOption("app_platform", "ios, osx, appletvos or xros", env: "PILOT_PLATFORM", default: "ios")
-    var platform: String
+    @StepOption("app_platform", "ios, osx, appletvos or xros (default: the package's)", env: "PILOT_PLATFORM")
+    var platform: String?
     @StepOption("changelog", "What to Test, for changelog_locale", env: "PILOT_CHANGELOG")
     var changelog: String?
     @StepOption("changelog_locale", "The locale of changelog", default: "en-US")
@@ -194,15 +212,21 @@ public struct UploadToTestFlight: Step {
     var groups: [String]
     @StepOption("distribute_external", "Submit the build to beta app review for external testers", env: "PILOT_DISTRIBUTE_EXTERNAL", default: false)
     var distributeExternal: Bool
+    @StepOption("skip_submission", "Only upload: set no What to Test and distribute to nobody", fastlaneEnv: ["PILOT_SKIP_SUBMISSION"], default: false)
+    var skipSubmission: Bool
     @StepOption("localized_build_info", "What to Test per locale, as LOCALE=TEXT (default=TEXT: every other locale the build has)", default: [])
     var localizedBuildInfo: [String]
     @StepOption("notify_external_testers", "Whether TestFlight emails external testers about this build (the build's autoNotifyEnabled; unset: App Store Connect's default, which notifies)", env: "PILOT_NOTIFY_EXTERNAL_TESTERS")
     var notifyExternalTesters: Bool?
     @StepOption("beta_app_review_info", "Beta app review details as key=value (contact_email, contact_first_name, contact_last_name, contact_phone, demo_account_name, demo_account_required, notes)", default: [])
     var betaAppReviewInfo: [String]
+    @StepOption("demo_account_required", "Whether beta app review needs the demo account (beta_app_review_info's demo_account_required)",
+                fastlaneEnv: ["DEMO_ACCOUNT_REQUIRED"])
+    var demoAccountRequired: Bool?
     @StepOption("demo_account_password", "The demo account's password for beta app review", env: "PILOT_DEMO_ACCOUNT_PASSWORD", secret: true)
     var demoAccountPassword: Secret?
-    @StepOption("uses_non_exempt_encryption", "The export-compliance answer App Store Connect asks for", env: "PILOT_USES_NON_EXEMPT_ENCRYPTION")
+    @StepOption("uses_non_exempt_encryption", "The export-compliance answer App Store Connect asks for (pilot answers false for a processed build without one)",
+                env: "PILOT_USES_NON_EXEMPT_ENCRYPTION")
     var usesNonExemptEncryption: Bool?
     @StepOption("expire_previous_builds", "Expire the app's earlier builds", env: "PILOT_EXPIRE_PREVIOUS_BUILDS", default: false)
     var expirePreviousBuilds: Bool
@@ -215,11 +239,15 @@ public struct UploadToTestFlight: Step {
 
     public init() {}
 
-    public var banner: String { "Upload \(ipaPath ?? "the lane's build") to TestFlight" }
+    public var banner: String { "Upload \(ipaPath ?? pkg ?? "the lane's build") to TestFlight" }
 
     public func run(in context: StepContext) async throws -> UploadReceipt {
         let step = Self.definition.id
-        let platform = try appStorePlatform(platform, step: step)
+        guard let package = try ShippedPackage.find(ipa: ipaPath, pkg: pkg, platform: self.platform, step: step, context: context) else {
+            throw LanesError(.usage, "\(step): no ipa or pkg given, and build_app made none in this lane",
+                             hint: "pass ipa: (or pkg:), or run build_app first")
+        }
+        let platform = try appStorePlatform(package.platform, step: step)
         var review: [String: String] = [:]
         for pair in betaAppReviewInfo {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -234,6 +262,7 @@ public struct UploadToTestFlight: Step {
             }
             review[parts[0]] = parts[1]
         }
+        if let demoAccountRequired { review["demo_account_required"] = String(demoAccountRequired) }
         if let password = demoAccountPassword?.value {
             context.environment.redactor.register(password)
             review["demo_account_password"] = password
@@ -248,10 +277,15 @@ public struct UploadToTestFlight: Step {
             whatToTest[parts[0]] = parts[1]
         }
         if let changelog { whatToTest[changelogLocale] = changelog }
+        // skip_submission keeps pilot's metadata (What to Test, notification) and leaves out its
+        // distribute_build: export compliance, groups, expiry, beta review.
+        let distributes = !skipSubmission
         let distribution = TestFlightDistribution(
-            changelog: whatToTest, groups: groups, distributeExternal: distributeExternal,
-            notifyExternalTesters: notifyExternalTesters, usesNonExemptEncryption: usesNonExemptEncryption,
-            expirePreviousBuilds: expirePreviousBuilds, betaAppReviewInfo: review, waitForProcessing: !skipWaiting,
+            changelog: whatToTest, groups: distributes ? groups : [], distributeExternal: distributes && distributeExternal,
+            // pilot's set_export_compliance_if_needed answers its default, false, on a processed build.
+            notifyExternalTesters: notifyExternalTesters,
+            usesNonExemptEncryption: distributes ? usesNonExemptEncryption ?? (skipWaiting ? nil : false) : nil,
+            expirePreviousBuilds: distributes && expirePreviousBuilds, betaAppReviewInfo: review, waitForProcessing: !skipWaiting,
             pollInterval: Double(waitProcessingInterval), processingTimeout: Double(processingTimeout))
         // As fastlane's pilot: skipping the wait still waits for the build to appear when there is What to Test to set;
         // the other distribution options need the processed build.
@@ -260,12 +294,11 @@ public struct UploadToTestFlight: Step {
             throw LanesError(.usage, "\(step): groups, distribute_external, notify_external_testers, uses_non_exempt_encryption and expire_previous_builds need the processed build",
                              hint: "drop skip_waiting_for_build_processing, or those options")
         }
-        let path = try context.artifactToShip(ipaPath, step: step)
-        let built = context.values[BuiltAppValue.self]
-        guard let version = appVersion ?? built?.version, let build = buildNumber ?? built?.build else {
+        let path = package.path
+        guard let version = appVersion ?? package.version, let build = buildNumber ?? package.build else {
             throw LanesError(.usage, "\(step): the build's version and build number are unknown", hint: "pass app_version: and build_number:, or run build_app first")
         }
-        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier, step: step)
+        let (client, appID) = try await context.appStoreConnectApp(appleID: appleID, bundleID: appIdentifier ?? package.bundleIdentifier, step: step)
         let (upload, processed) = try await context.uploadBuildToAppStoreConnect(
             client: client, appID: appID, path: path, version: version, build: build, platform: platform, wait: !skipWaiting,
             pollInterval: Double(waitProcessingInterval), timeout: Double(processingTimeout))

@@ -36,12 +36,17 @@ public struct UpdateCodeSigningSettings: Step {
     var profileUUID: String?
     @StepOption("bundle_identifier", "PRODUCT_BUNDLE_IDENTIFIER to write", env: "APP_IDENTIFIER", fastlaneEnv: ["FL_APP_IDENTIFIER"])
     var bundleIdentifier: String?
+    @StepOption("entitlements_file_path", "CODE_SIGN_ENTITLEMENTS to write", fastlaneEnv: ["FL_CODE_SIGN_ENTITLEMENTS_FILE_PATH"])
+    var entitlementsFilePath: String?
+    @StepOption("sdk", "Write team, identity and profile name for this SDK only (KEY[sdk=SDK], such as iphoneos*)", fastlaneEnv: ["FASTLANE_BUILD_SDK"])
+    var sdk: String?
 
     public init() {}
 
     var settings: SigningSettings {
         SigningSettings(style: useAutomaticSigning ? .automatic : .manual, team: teamID, identity: codeSignIdentity,
-                        profileName: profileName, profileUUID: profileUUID, bundleIdentifier: bundleIdentifier)
+                        profileName: profileName, profileUUID: profileUUID, bundleIdentifier: bundleIdentifier,
+                        entitlements: entitlementsFilePath, sdk: sdk)
     }
 
     public var banner: String { "\(settings.style.rawValue) signing in \(xcodeproj ?? "the project")" }

@@ -1,0 +1,311 @@
+/// Compiles each entry of a `Lanefile { ... }` block as a declaration of its own.
+///
+/// Swift type-checks a result-builder closure as one expression, lane bodies included, and its time
+/// grows with the square of the statements in it: 50 lanes of 20 steps took 13 s, 200 took 106 s and
+/// 2.9 GB, where the same bodies as separate declarations take a second or two. So the driver
+/// compiles a copy of each Lanefile source in which a top-level block
+///
+///     let lanes = Lanefile(steps: [Deploy.self]) {
+///         Lane("beta", "...") { ... }
+///         .schedule("H 2 * * *")
+///         Finally { lane in ... }
+///     }
+///
+/// becomes (the same lines and columns for everything the user wrote: glue is only appended at the
+/// ends of lines, and the closing brace becomes a space)
+///
+///     let lanes = Lanefile(steps: [Deploy.self], __entries: __lanefileEntry_0_0, __lanefileEntry_0_1); private let __lanefileEntry_0_0 = __lanefileEntry(
+///         Lane("beta", "...") { ... }
+///         .schedule("H 2 * * *")); private let __lanefileEntry_0_1 = __lanefileEntry(
+///         Finally { lane in ... })
+///
+/// `__lanefileEntry` is `LanefileBuilder.buildExpression` under another name, and `Lanefile(__entries:)`
+/// joins what they return, so the value is the one the builder makes. A block is left as written
+/// when it holds anything but entries on lines of their own (a `let`, an `if`, a `for`, `#if`), when
+/// it is not at the top level, or when the lexer meets what it does not follow (a bare `/` regex
+/// literal); a source whose strings or comments do not end is left whole.
+struct LanefileSplitter {
+    static let entryFunction = "__lanefileEntry"
+    static let entriesLabel = "__entries"
+
+    /// The rewritten source, or nil when no block could be split.
+    static func split(_ source: [UInt8]) -> [UInt8]? {
+        guard let tokens = SwiftTokens(source).tokens else { return nil }
+        var edits: [(offset: Int, remove: Int, insert: String)] = []
+        var blockNumber = 0
+        var index = 0
+        while index < tokens.count {
+            defer { index += 1 }
+            let token = tokens[index]
+            // `NAME = Lanefile ...`: a global's value (a function returning one has a body, not a block).
+            guard token.depth == 0, token.kind == .identifier, token.text(source) == "Lanefile",
+                  index > 0, tokens[index - 1].kind == .other, tokens[index - 1].text(source) == "=",
+                  let block = Block(tokens: tokens, source: source, nameIndex: index)
+            else { continue }
+            edits += block.edits(number: blockNumber)
+            blockNumber += 1
+            index = block.closeIndex
+        }
+        guard !edits.isEmpty else { return nil }
+        var result = source
+        for edit in edits.sorted(by: { $0.offset > $1.offset }) {
+            result.replaceSubrange(edit.offset..<(edit.offset + edit.remove), with: Array(edit.insert.utf8))
+        }
+        return result
+    }
+
+    /// One `Lanefile [(...)] { entries }` at the top level, when every entry starts a line of its own.
+    struct Block {
+        /// Where `, __entries: ...)` goes: before the argument list's `)`, or in place of the `{`.
+        let argumentsClose: Int?
+        let openIndex: Int
+        let closeIndex: Int
+        let name: SwiftTokens.Token
+        let open: SwiftTokens.Token
+        let close: SwiftTokens.Token
+        /// Each entry's last token.
+        let entryEnds: [SwiftTokens.Token]
+
+        init?(tokens: [SwiftTokens.Token], source: [UInt8], nameIndex: Int) {
+            var cursor = nameIndex + 1
+            var argumentsClose: Int?
+            if cursor < tokens.count, tokens[cursor].kind == .openParen {
+                guard let close = tokens[cursor...].firstIndex(where: { $0.kind == .closeParen && $0.depth == tokens[nameIndex].depth }) else { return nil }
+                argumentsClose = close
+                cursor = close + 1
+            }
+            guard cursor < tokens.count, tokens[cursor].kind == .openBrace else { return nil }
+            let openIndex = cursor
+            let depth = tokens[openIndex].depth + 1
+            guard let closeIndex = tokens[(openIndex + 1)...].firstIndex(where: { $0.kind == .closeBrace && $0.depth == depth - 1 }) else { return nil }
+            // The `{` ends its line and the `}` stands alone on its own, so the glue never moves a column of the user's.
+            guard openIndex + 1 < closeIndex, tokens[openIndex + 1].line > tokens[openIndex].line,
+                  closeIndex + 1 == tokens.count || tokens[closeIndex + 1].line > tokens[closeIndex].line,
+                  tokens[closeIndex - 1].line < tokens[closeIndex].line
+            else { return nil }
+            var ends: [SwiftTokens.Token] = []
+            var previous: SwiftTokens.Token?
+            for token in tokens[(openIndex + 1)..<closeIndex] {
+                if token.kind == .unsupported { return nil }
+                if token.depth == depth {
+                    if token.kind == .semicolon { return nil }
+                    // A line that starts with `.` continues the entry above (`.schedule(...)`), as one
+                    // that starts with the bracket closing its body or arguments does; any other line
+                    // at the block's depth starts an entry, which must be an expression.
+                    if previous.map({ $0.line < token.line }) ?? true,
+                       ![.period, .closeBrace, .closeParen, .closeBracket].contains(token.kind) {
+                        guard token.kind == .identifier, !Self.statementWords.contains(token.text(source)) else { return nil }
+                        if let previous { ends.append(previous) }
+                    }
+                }
+                previous = token
+            }
+            guard let last = previous else { return nil }
+            ends.append(last)
+            self.argumentsClose = argumentsClose.map { tokens[$0].start }
+            self.openIndex = openIndex
+            self.closeIndex = closeIndex
+            self.name = tokens[nameIndex]
+            self.open = tokens[openIndex]
+            self.close = tokens[closeIndex]
+            self.entryEnds = ends
+        }
+
+        /// Words that begin a declaration or a statement: such a block is left as written.
+        static let statementWords: Set<String> = [
+            "let", "var", "if", "guard", "for", "while", "repeat", "switch", "do", "return", "func", "struct", "class",
+            "enum", "actor", "extension", "import", "typealias", "defer", "break", "continue", "throw", "case", "default",
+        ]
+
+        func edits(number: Int) -> [(offset: Int, remove: Int, insert: String)] {
+            func entry(_ index: Int) -> String { "\(LanefileSplitter.entryFunction)_\(number)_\(index)" }
+            func declaration(_ index: Int) -> String { "private let \(entry(index)) = \(LanefileSplitter.entryFunction)(" }
+            let entries = "\(LanefileSplitter.entriesLabel): " + entryEnds.indices.map(entry).joined(separator: ", ")
+            var edits: [(offset: Int, remove: Int, insert: String)] = []
+            if let argumentsClose {
+                // `Lanefile(steps: ...) {` → `Lanefile(steps: ..., __entries: ...); private let ... = __lanefileEntry(`
+                edits.append((argumentsClose, 0, ", " + entries))
+                edits.append((argumentsClose + 1, 0, ";"))
+                edits.append((open.start, 1, declaration(0)))
+            } else {
+                // `Lanefile {` → `Lanefile(__entries: ...); private let ... = __lanefileEntry(`
+                edits.append((name.end, open.start + 1 - name.end, "(\(entries)); " + declaration(0)))
+            }
+            for (index, end) in entryEnds.enumerated() {
+                edits.append((end.end, 0, index + 1 < entryEnds.count ? "); " + declaration(index + 1) : ")"))
+            }
+            edits.append((close.start, 1, " "))
+            return edits
+        }
+    }
+}
+
+/// The tokens of Swift source that matter for finding a block's entries: names, brackets, `.`, `;`,
+/// with their nesting depth and line. Strings (interpolations included) and comments are skipped
+/// whole; what this lexer does not follow (a bare `/` that may start a regex literal, `#/`) is a
+/// token of its own kind, and a string or comment that never ends makes the whole source unread.
+struct SwiftTokens {
+    enum Kind { case identifier, openBrace, closeBrace, openParen, closeParen, openBracket, closeBracket, period, semicolon, other, unsupported }
+
+    struct Token {
+        let kind: Kind
+        let start: Int
+        let end: Int
+        let line: Int
+        /// Brackets of any kind around it; an opening bracket has the depth outside it.
+        let depth: Int
+
+        func text(_ source: [UInt8]) -> String { String(decoding: source[start..<end], as: UTF8.self) }
+    }
+
+    private let source: [UInt8]
+    private var position = 0
+    private var line = 1
+    private var depth = 0
+    private(set) var tokens: [Token]? = []
+
+    init(_ source: [UInt8]) {
+        self.source = source
+        if !lex(until: nil) { tokens = nil }
+    }
+
+    private func byte(_ offset: Int) -> UInt8? { offset < source.count ? source[offset] : nil }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte >= 0x80 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
+    }
+
+    private mutating func append(_ kind: Kind, from start: Int, depth tokenDepth: Int? = nil) {
+        tokens?.append(Token(kind: kind, start: start, end: position, line: line, depth: tokenDepth ?? depth))
+    }
+
+    /// Lexes to the end (`closing` nil) or to the `)` that closes an interpolation; false when the
+    /// source ends inside a string, comment or interpolation.
+    private mutating func lex(until closing: UInt8?) -> Bool {
+        var parens = 0
+        let record = closing == nil
+        while let current = byte(position) {
+            let start = position
+            switch current {
+            case UInt8(ascii: "\n"):
+                line += 1
+                position += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                position += 1
+            case UInt8(ascii: "/") where byte(position + 1) == UInt8(ascii: "/"):
+                while let next = byte(position), next != UInt8(ascii: "\n") { position += 1 }
+            case UInt8(ascii: "/") where byte(position + 1) == UInt8(ascii: "*"):
+                guard skipBlockComment() else { return false }
+            case UInt8(ascii: "/"):
+                // `a / b` divides; `/x/` may be a regex literal, which this lexer does not follow.
+                let spaced = byte(position + 1).map { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "=") } ?? true
+                position += 1
+                if record { append(spaced ? .other : .unsupported, from: start) }
+            case UInt8(ascii: "\""), UInt8(ascii: "#") where stringStart(at: position) != nil:
+                guard skipString() else { return false }
+                if record { append(.other, from: start) }
+            case UInt8(ascii: "#") where byte(position + 1) == UInt8(ascii: "/"):
+                position += 2
+                if record { append(.unsupported, from: start) }
+            case UInt8(ascii: "#"):
+                // `#if`, `#line`, `#selector(...)`: a directive or a macro; a block holding one is left whole.
+                position += 1
+                while let next = byte(position), Self.isIdentifierByte(next) { position += 1 }
+                if record { append(.unsupported, from: start) }
+            case UInt8(ascii: "`"):
+                position += 1
+                while let next = byte(position), next != UInt8(ascii: "`"), next != UInt8(ascii: "\n") { position += 1 }
+                position += 1
+                if record { append(.identifier, from: start) }
+            case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
+                position += 1
+                if !record, current == UInt8(ascii: "(") { parens += 1 }
+                if record { append(current == UInt8(ascii: "{") ? .openBrace : current == UInt8(ascii: "(") ? .openParen : .openBracket, from: start) }
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
+                position += 1
+                if let closing, current == closing, parens == 0 { return true }
+                if !record, current == UInt8(ascii: ")") { parens -= 1 }
+                depth = max(0, depth - 1)
+                if record { append(current == UInt8(ascii: "}") ? .closeBrace : current == UInt8(ascii: ")") ? .closeParen : .closeBracket, from: start) }
+            case UInt8(ascii: "."):
+                position += 1
+                if record { append(.period, from: start) }
+            case UInt8(ascii: ";"):
+                position += 1
+                if record { append(.semicolon, from: start) }
+            default:
+                if Self.isIdentifierByte(current) {
+                    while let next = byte(position), Self.isIdentifierByte(next) { position += 1 }
+                    if record { append(.identifier, from: start) }
+                } else {
+                    position += 1
+                    if record { append(.other, from: start) }
+                }
+            }
+        }
+        return closing == nil
+    }
+
+    private mutating func skipBlockComment() -> Bool {
+        var nesting = 0
+        while let current = byte(position) {
+            if current == UInt8(ascii: "/"), byte(position + 1) == UInt8(ascii: "*") {
+                nesting += 1
+                position += 2
+            } else if current == UInt8(ascii: "*"), byte(position + 1) == UInt8(ascii: "/") {
+                nesting -= 1
+                position += 2
+                if nesting == 0 { return true }
+            } else {
+                if current == UInt8(ascii: "\n") { line += 1 }
+                position += 1
+            }
+        }
+        return false
+    }
+
+    /// The number of `#` before the opening quote, when a string literal starts at `offset`.
+    private func stringStart(at offset: Int) -> Int? {
+        var hashes = 0
+        while byte(offset + hashes) == UInt8(ascii: "#") { hashes += 1 }
+        return byte(offset + hashes) == UInt8(ascii: "\"") ? hashes : nil
+    }
+
+    /// Skips a string literal: `"..."`, `"""..."""`, and their raw forms `#"..."#`, with `\(...)`
+    /// (`\#(...)`) interpolations lexed through to their closing parenthesis.
+    private mutating func skipString() -> Bool {
+        guard let hashes = stringStart(at: position) else { return false }
+        position += hashes
+        let multiline = byte(position + 1) == UInt8(ascii: "\"") && byte(position + 2) == UInt8(ascii: "\"")
+        position += multiline ? 3 : 1
+        let quotes = multiline ? 3 : 1
+        while let current = byte(position) {
+            if current == UInt8(ascii: "\\"), (1...(hashes + 1)).allSatisfy({ offset in offset > hashes || byte(position + offset) == UInt8(ascii: "#") }) {
+                position += 1 + hashes
+                if byte(position) == UInt8(ascii: "(") {
+                    position += 1
+                    let outer = depth
+                    guard lex(until: UInt8(ascii: ")")) else { return false }
+                    depth = outer
+                } else {
+                    if byte(position) == UInt8(ascii: "\n") { line += 1 }
+                    position += 1
+                }
+                continue
+            }
+            if current == UInt8(ascii: "\""), (0..<quotes).allSatisfy({ byte(position + $0) == UInt8(ascii: "\"") }),
+               (0..<hashes).allSatisfy({ byte(position + quotes + $0) == UInt8(ascii: "#") }) {
+                position += quotes + hashes
+                return true
+            }
+            if current == UInt8(ascii: "\n") {
+                guard multiline else { return false }
+                line += 1
+            }
+            position += 1
+        }
+        return false
+    }
+}
