@@ -137,20 +137,28 @@ ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTe
 # parallel run's other tests for minutes (time limits of one minute exceeded by tests that take
 # milliseconds). They run one at a time with the suites above until they await their children.
 SYNC_SUITES := MatchAuditTests|AndroidManifestTests|LocalGooglePlayTests|TracedRunTests|ManifestPlatformTests|FastlaneCoreActionTests|FastlaneDefaultsTests|DistTests|CompilerRecordTests|ForeignTextTests|SecretArgumentTests|FormulaTests|LanefileSplitterTests|ImportInjectionCommandTests|HangupTests
-# A run of the parallel part that outlives PARALLEL_LIMIT seconds (3 to 4 minutes is usual) is stuck, not
-# slow: a test server holding another test's pipe, or a child of Foundation's Process closing the socket
-# Foundation watches for its end, once left every test thread waiting. It is stopped, reported, and run
-# once more; a second stall or any failure fails.
-PARALLEL_LIMIT ?= 900
+# Swift Testing (6.3) starts every test case of a parallel run at once unless told a width, and each
+# case's `.timeLimit` clock starts with it: on 2 cores the last of ~3,400 cases get a pool thread many
+# minutes in, so trivial tests "exceeded" 3-minute limits (a run at load 30: the first test passed after
+# 89 s, a date-parsing test ran after 665 s). At most TEST_WIDTH cases run at once, so a limit measures
+# its own test. Twice the cores: a test waiting on a child or a server overlaps one that computes.
+TEST_WIDTH ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN) * 2 )))
+# A hang detector for a whole run, not a speed limit (the time limits catch a slow test): a run past it
+# is stopped and the tests that never finished are named, never run again. `swift test` starts the test
+# binary in a process group of its own, which `timeout` (it signals its own group) does not reach: a
+# killed `swift test` once left its binary running for 17 minutes. On Linux the Makefile runs that binary
+# itself, so the kill reaches it and every child it started in its group.
+TEST_RUN_LIMIT ?= 3600
+ifeq ($(UNAME),Darwin)
+RUN_TESTS = $(SWIFT) test --skip-build
+else
+RUN_TESTS = "$$($(SWIFT) build --show-bin-path)/lanesPackageTests.xctest" --testing-library swift-testing
+endif
 test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
-	@status=0; rm -f .build/test-status; { PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)|$(SYNC_SUITES)' || echo $$? > .build/test-status; } 2>&1 | tee .build/test-parallel.log; \
-	[ ! -f .build/test-status ] || { status=$$(cat .build/test-status); rm -f .build/test-status; Tools/unfinished-tests.sh .build/test-parallel.log; }; \
-	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then \
-		echo "make test: the parallel suites stalled for $(PARALLEL_LIMIT) s (a harness hang, not a test failure): running them once more"; \
-		PATH="$(TEST_PATH)" timeout --kill-after=30 $(PARALLEL_LIMIT) $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)|$(SYNC_SUITES)'; \
-	elif [ $$status -ne 0 ]; then exit $$status; fi
-	PATH="$(TEST_PATH)" $(SWIFT) test --skip-build --no-parallel --filter '$(ALONE_SUITES)|$(SYNC_SUITES)'
+	@rm -f .build/test-status; { PATH="$(TEST_PATH)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout --kill-after=30 $(TEST_RUN_LIMIT) $(RUN_TESTS) --skip '$(ALONE_SUITES)|$(SYNC_SUITES)' || echo $$? > .build/test-status; } 2>&1 | tee .build/test-parallel.log; \
+	[ ! -f .build/test-status ] || { status=$$(cat .build/test-status); rm -f .build/test-status; Tools/unfinished-tests.sh .build/test-parallel.log; exit $$status; }
+	PATH="$(TEST_PATH)" timeout --kill-after=30 $(TEST_RUN_LIMIT) $(RUN_TESTS) --no-parallel --filter '$(ALONE_SUITES)|$(SYNC_SUITES)'
 
 # The suites that call OpenSSL (signing, match, App Store Connect and its JWTs, uploads over TLS, the
 # web page's /signing), built and run once under a sanitizer in a scratch folder of its own. Not run by
