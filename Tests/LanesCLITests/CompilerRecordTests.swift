@@ -8,7 +8,7 @@ import Testing
 /// Issue 32: the compiler and SDK recorded at install decide a Lanefile's compile, so they are in its
 /// cache key, and `lanes doctor` says when they changed behind lanes' back. (On a Mac, Xcode's
 /// `/usr/bin/swiftc` is a shim: an Xcode update changed the compiler without changing that file.)
-@Suite struct CompilerRecordTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct CompilerRecordTests {
     /// An installation folder of the installed shape whose module files are placeholders: enough for
     /// the cache key and the doctor, which never load them.
     struct FakeInstallation {
@@ -17,7 +17,7 @@ import Testing
         var sdk: String { root.appendingPathComponent("MacOSX.sdk").path }
 
         init(compilerVersion: String?, sdk: Bool) throws {
-            root = LanesProcess.temporaryDirectory("installation")
+            root = LanesCommandLine.temporaryDirectory("installation")
             let files = FileManager.default
             try files.createDirectory(atPath: root.appendingPathComponent("lib/lanes/Modules").path, withIntermediateDirectories: true)
             for name in ["Modules/Lanes.swiftmodule", "Modules/Lanes.swiftinterface", "Modules/LanesRuntime.swiftinterface", Installation.libraryFileName] {
@@ -46,7 +46,7 @@ import Testing
     }
 
     static func lanefile() throws -> String {
-        let project = LanesProcess.temporaryDirectory("record-project")
+        let project = LanesCommandLine.temporaryDirectory("record-project")
         let path = project.appendingPathComponent("Lanefile.swift").path
         try "import Lanes\nlet lanes = Lanefile { }\n".write(toFile: path, atomically: true, encoding: .utf8)
         return path

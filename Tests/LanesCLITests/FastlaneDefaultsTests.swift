@@ -6,17 +6,17 @@ import Testing
 /// the folder's one project, its only scheme, the app-store export, xcodebuild test (never `swift
 /// test` beside an Xcode project) on the simulator scan would choose. Through the real `lanes`, with
 /// the recording stand-ins for xcodebuild and xcrun (which cannot exist on Linux).
-@Suite struct FastlaneDefaultsTests {
-    static let standIn = LanesProcess.fixtures.appendingPathComponent("xcodebuild-standin").path
-    static let root = LanesProcess.repositoryRoot
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct FastlaneDefaultsTests {
+    static let standIn = LanesCommandLine.fixtures.appendingPathComponent("xcodebuild-standin").path
+    static let root = LanesCommandLine.repositoryRoot
     static let ipa = root.appendingPathComponent("Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa").path
     /// The fixture project: an iOS app (SDKROOT iphoneos, IPHONEOS_DEPLOYMENT_TARGET 16.0), no shared scheme.
     static let brewerProject = root.appendingPathComponent("Tests/LanesXcodeTests/Fixtures/Brewer.xcodeproj")
-    let lanes = LanesProcess()
+    let lanes = LanesCommandLine()
 
     /// A folder holding the fixture project (and `extra` folders), the stand-ins first on PATH.
     func folder(_ name: String, projects: [String] = ["Brewer.xcodeproj"], extra: [String: String] = [:]) throws -> (URL, [String: String], URL) {
-        let directory = LanesProcess.temporaryDirectory(name)
+        let directory = LanesCommandLine.temporaryDirectory(name)
         for project in projects {
             try FileManager.default.copyItem(at: Self.brewerProject, to: directory.appendingPathComponent(project))
         }
@@ -34,9 +34,9 @@ import Testing
 
     /// `lanes run gym` with no option at all: the one project, the scheme named like it (it shares
     /// none), an iOS archive (the project's SDKROOT) and gym's default export method, app-store.
-    @Test func gymWithNoOptionsArchivesTheFoldersProjectForTheAppStore() throws {
+    @Test func gymWithNoOptionsArchivesTheFoldersProjectForTheAppStore() async throws {
         let (project, environment, record) = try folder("gym-defaults")
-        let result = try lanes.run(["run", "gym"], in: project, extraEnvironment: environment)
+        let result = try await lanes.run(["run", "gym"], in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
         let root = project.path
         let made = try calls(record)
@@ -52,9 +52,9 @@ import Testing
     }
 
     /// gym's export_options hash: its method is the export method when export_method is not given.
-    @Test func theMethodOfExportOptionsIsTheExportMethod() throws {
+    @Test func theMethodOfExportOptionsIsTheExportMethod() async throws {
         let (project, environment, _) = try folder("gym-export-options")
-        let result = try lanes.run(["run", "build_app", "scheme:Brewer", #"export_options:{"method":"ad-hoc"}"#], in: project, extraEnvironment: environment)
+        let result = try await lanes.run(["run", "build_app", "scheme:Brewer", #"export_options:{"method":"ad-hoc"}"#], in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
         let plist = try String(contentsOfFile: "\(project.path)/.lanes/build/Brewer-ExportOptions.plist", encoding: .utf8)
         #expect(plist.contains("<key>method</key>\n\t<string>ad-hoc</string>"), "\(plist)")
@@ -62,7 +62,7 @@ import Testing
 
     /// A lane's Configuration supplies what an Appfile does: build_app left without them takes its
     /// build configuration, export method and app identifier (the .ipa is checked against it).
-    @Test func aLanesConfigurationIsItsAppfile() throws {
+    @Test func aLanesConfigurationIsItsAppfile() async throws {
         let (project, environment, record) = try folder("gym-configuration")
         let swiftDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .first { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }.map(String.init) ?? "/usr/bin"
@@ -98,7 +98,7 @@ import Testing
             """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
         var lanefileEnvironment = environment
         lanefileEnvironment["PATH"] = "\(Self.standIn):\(swiftDirectory):/usr/bin:/bin"
-        let staging = try lanes.run(["staging"], in: project, extraEnvironment: lanefileEnvironment)
+        let staging = try await lanes.run(["staging"], in: project, extraEnvironment: lanefileEnvironment)
         #expect(staging.status == 0, "\(staging.output)")
         let archive = try #require(try calls(record).first)
         #expect(Array(archive.prefix(6)) == ["-project", "\(project.path)/Brewer.xcodeproj", "-scheme", "Brewer", "-configuration", "Staging"], "\(archive)")
@@ -106,23 +106,23 @@ import Testing
         #expect(plist.contains("<key>method</key>\n\t<string>ad-hoc</string>"), "\(plist)")
 
         // The fixture .ipa is works.sth.brewer.staging: Production's app identifier refuses it.
-        let production = try lanes.run(["production"], in: project, extraEnvironment: lanefileEnvironment)
+        let production = try await lanes.run(["production"], in: project, extraEnvironment: lanefileEnvironment)
         #expect(production.status != 0, "\(production.output)")
         #expect(production.standardError.contains("appIdentifier is works.sth.brewer"), "\(production.standardError)")
         #expect(try calls(record).dropFirst(2).first?.contains("Release") == true)
     }
 
     /// Two projects and no `project:`: an error that lists both, and no xcodebuild run.
-    @Test func twoProjectsAreAnErrorListingThem() throws {
+    @Test func twoProjectsAreAnErrorListingThem() async throws {
         let (project, environment, record) = try folder("gym-two-projects", projects: ["Brewer.xcodeproj", "Kettle.xcodeproj"])
-        let result = try lanes.run(["run", "build_app", "scheme:Brewer"], in: project, extraEnvironment: environment)
+        let result = try await lanes.run(["run", "build_app", "scheme:Brewer"], in: project, extraEnvironment: environment)
         #expect(result.status != 0, "\(result.output)")
         #expect(result.standardError.contains("Brewer.xcodeproj") && result.standardError.contains("Kettle.xcodeproj"), "\(result.standardError)")
         #expect(try calls(record).isEmpty)
     }
 
     /// Several shared schemes and no `scheme:`: an error that lists them (fastlane asks, or fails on CI).
-    @Test func severalSharedSchemesAreAnErrorListingThem() throws {
+    @Test func severalSharedSchemesAreAnErrorListingThem() async throws {
         let (project, environment, record) = try folder("gym-schemes")
         let schemes = project.appendingPathComponent("Brewer.xcodeproj/xcshareddata/xcschemes")
         try FileManager.default.createDirectory(at: schemes, withIntermediateDirectories: true)
@@ -141,14 +141,14 @@ import Testing
                 </Scheme>
                 """.write(to: schemes.appendingPathComponent("\(name).xcscheme"), atomically: true, encoding: .utf8)
         }
-        let result = try lanes.run(["run", "build_app"], in: project, extraEnvironment: environment)
+        let result = try await lanes.run(["run", "build_app"], in: project, extraEnvironment: environment)
         #expect(result.status != 0, "\(result.output)")
         #expect(result.standardError.contains("Brewer, BrewerWidget"), "\(result.standardError)")
         #expect(try calls(record).isEmpty)
 
         // One shared scheme: it is the one.
         try FileManager.default.removeItem(at: schemes.appendingPathComponent("Brewer.xcscheme"))
-        let one = try lanes.run(["run", "build_app"], in: project, extraEnvironment: environment)
+        let one = try await lanes.run(["run", "build_app"], in: project, extraEnvironment: environment)
         #expect(one.status == 0, "\(one.output)")
         #expect(try calls(record).first?.prefix(4).last == "BrewerWidget")
     }
@@ -156,8 +156,8 @@ import Testing
     /// scan with a scheme, in a folder holding an Xcode project beside a Package.swift: xcodebuild
     /// build test (never `swift test`) on the first simulator of the oldest runtime at or above the
     /// project's deployment target (16.0), by id, as scan's detect_simulator picks it.
-    @Test func scanBesideAPackageRunsXcodebuildOnTheSimulatorScanChooses() throws {
-        let log = LanesProcess.temporaryDirectory("scan-defaults-log").appendingPathComponent("test.log")
+    @Test func scanBesideAPackageRunsXcodebuildOnTheSimulatorScanChooses() async throws {
+        let log = LanesCommandLine.temporaryDirectory("scan-defaults-log").appendingPathComponent("test.log")
         try """
             Test Case '-[BrewerTests.RecipeTests testRatio]' started.
             Test Case '-[BrewerTests.RecipeTests testRatio]' passed (0.002 seconds).
@@ -191,7 +191,7 @@ import Testing
         let (project, environment, record) = try folder("scan-defaults", extra: ["XCODEBUILD_TEST_LOG": log.path, "SIMCTL_DEVICES_JSON": devices.path])
         try "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"BrewerKit\")\n"
             .write(to: project.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        let result = try lanes.run(["run", "scan", "scheme:Brewer"], in: project, extraEnvironment: environment)
+        let result = try await lanes.run(["run", "scan", "scheme:Brewer"], in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
         let root = project.path
         let call = try #require(try calls(record).first)

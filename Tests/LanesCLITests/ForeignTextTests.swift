@@ -5,8 +5,8 @@ import Testing
 /// Issue 31: text lanes did not write (a build log, an .ipa's Info.plist) reached the terminal with
 /// its escape sequences raw, through `lanes xcode log` and the error that ends a failed `check_ipa`.
 /// Each control character is shown in caret notation (`^[`) by the one function for it.
-@Suite struct ForeignTextTests {
-    let lanes = LanesProcess()
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ForeignTextTests {
+    let lanes = LanesCommandLine()
     static let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
 
     func expectNoRawControls(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -14,20 +14,20 @@ import Testing
         #expect(raw.isEmpty, "raw control characters reached the terminal: \(output.debugDescription)", sourceLocation: sourceLocation)
     }
 
-    @Test func xcodeLogShowsALogsEscapesVisibly() throws {
-        let folder = LanesProcess.temporaryDirectory("foreign-log")
+    @Test func xcodeLogShowsALogsEscapesVisibly() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("foreign-log")
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("build.log")
         try ("CompileSwift normal arm64 /x/a.swift\n/x/a.swift:1:1: error: bad \(Self.hostile) thing\n** BUILD FAILED \(Self.hostile)**\n")
             .write(to: log, atomically: true, encoding: .utf8)
-        let result = try lanes.run(["xcode", "log", log.path], in: folder)
+        let result = try await lanes.run(["xcode", "log", log.path], in: folder)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.standardOutput.contains("error: bad ^[]0;pwned^G^[[2J thing"), "\(result.output.debugDescription)")
         expectNoRawControls(result.output)
     }
 
-    @Test func checkIpasErrorShowsAnInfoPlistsEscapesVisibly() throws {
-        let folder = LanesProcess.temporaryDirectory("foreign-ipa")
+    @Test func checkIpasErrorShowsAnInfoPlistsEscapesVisibly() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("foreign-ipa")
         defer { try? FileManager.default.removeItem(at: folder) }
         let ipa = folder.appendingPathComponent("Hostile.ipa").path
         let script = """
@@ -38,9 +38,9 @@ import Testing
                 archive.writestr("Payload/Brewer.app/Info.plist", plistlib.dumps(info, fmt=plistlib.FMT_BINARY))
                 archive.writestr("Payload/Brewer.app/Brewer", b"\\xcf\\xfa\\xed\\xfe")
             """
-        let made = try runProgram(["python3", "-c", script, ipa])
+        let made = try await Program.streams(["python3", "-c", script, ipa])
         try #require(made.status == 0, "\(made.error)")
-        let result = try lanes.run(["run", "check_ipa", "path:\(ipa)", "app_identifier:works.sth.brewer.staging"], in: folder)
+        let result = try await lanes.run(["run", "check_ipa", "path:\(ipa)", "app_identifier:works.sth.brewer.staging"], in: folder)
         #expect(result.status != 0, "\(result.output)")
         #expect(result.standardError.contains("works.sth.^[]0;pwned^G^[[2J"), "\(result.output.debugDescription)")
         expectNoRawControls(result.output)

@@ -4,9 +4,9 @@ import Testing
 
 /// Issue 31: SIGHUP (a closed terminal or ssh session) killed the runner with no cleanup, and the
 /// step's child kept running. It now stops the lane as SIGTERM does.
-@Suite struct HangupTests {
-    @Test func sighupStopsTheLaneRunsFinallyAndEndsTheStepsChild() throws {
-        let project = LanesProcess.temporaryDirectory("hangup")
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct HangupTests {
+    @Test func sighupStopsTheLaneRunsFinallyAndEndsTheStepsChild() async throws {
+        let project = LanesCommandLine.temporaryDirectory("hangup")
         defer { try? FileManager.default.removeItem(at: project) }
         try """
         import Lanes
@@ -19,19 +19,19 @@ import Testing
         }
 
         """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
-        let lanes = LanesProcess()
-        #expect(try lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
+        let lanes = LanesCommandLine()
+        #expect(try await lanes.run(["list"], in: project).status == 0, "compile first, so the signal reaches the runner")
         let running = try lanes.start(["wait"], in: project)
         let marker = project.appendingPathComponent("lane-started").path
-        #expect(waitUntil(timeout: 120) { FileManager.default.fileExists(atPath: marker) }, "the lane started")
+        #expect(await eventually(within: .seconds(120)) { FileManager.default.fileExists(atPath: marker) }, "the lane started")
         let pidText = try String(contentsOf: project.appendingPathComponent("step.pid"), encoding: .utf8)
         let step = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(running.process.processIdentifier, SIGHUP)
+        running.send(SIGHUP)
         // The runner ends its step before it exits; a runner killed outright leaves the sleep,
         // which holds no pipe of this test (its output goes to the runner's own pipe).
-        let ended = waitUntil(timeout: 30) { !isRunning(step) }
+        let ended = await eventually(within: .seconds(30)) { !isRunning(step) }
         if !ended { kill(step, SIGKILL) }
-        let result = running.finish()
+        let result = await running.finish()
         #expect(ended, "the step's child outlived SIGHUP of its lane")
         #expect(result.status == 130, "\(result.output)")
         #expect(result.standardOutput.contains("finally wait ran"), "\(result.output)")

@@ -6,8 +6,8 @@ import Testing
 /// Lanefile and runs nothing) nor at `lanes list`, nor when its lanes run. The Fastfile below is of
 /// this project's making: it tries each injection the audit found, each of which would create a
 /// `pwned-N` file in the project if any of its text ran as code.
-@Suite struct ImportInjectionCommandTests {
-    let lanes = LanesProcess()
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct ImportInjectionCommandTests {
+    let lanes = LanesCommandLine()
 
     static func hostileFastfile(marker folder: String) -> String {
         func touch(_ number: Int) -> String { #"FileManager.default.createFile(atPath: "\#(folder)/pwned-\#(number)", contents: nil)"# }
@@ -59,7 +59,7 @@ import Testing
     static let canaries = ["Canary-Api-Token-31a", "Canary-Password-31b", "Canary-Match-Password-31c"]
 
     func project() throws -> URL {
-        let project = LanesProcess.temporaryDirectory("import-hostile")
+        let project = LanesCommandLine.temporaryDirectory("import-hostile")
         try FileManager.default.createDirectory(at: project.appendingPathComponent("fastlane"), withIntermediateDirectories: true)
         try Data(Self.hostileFastfile(marker: project.path).utf8).write(to: project.appendingPathComponent("fastlane/Fastfile"))
         return project
@@ -81,25 +81,25 @@ import Testing
         return found
     }
 
-    @Test func hostileFastfileIsImportedListedAndRunWithoutRunningItsText() throws {
+    @Test func hostileFastfileIsImportedListedAndRunWithoutRunningItsText() async throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project) }
-        let imported = try lanes.run(["import", "fastlane", "--report", "import.md"], in: project)
+        let imported = try await lanes.run(["import", "fastlane", "--report", "import.md"], in: project)
         #expect(imported.status == 0, "\(imported.output)")
         #expect(imported.standardOutput.contains("it compiles"), "\(imported.output)")
         for canary in Self.canaries { #expect(!imported.output.contains(canary)) }
         #expect(pwned(in: project) == [])
 
-        let listed = try lanes.run(["list"], in: project)
+        let listed = try await lanes.run(["list"], in: project)
         #expect(listed.status == 0, "\(listed.output)")
         for name in ["keys", "carriage", "windows", "chdir", "long", "plugin", "separators"] { #expect(listed.standardOutput.contains(name), "\(name): \(listed.output)") }
-        let json = try lanes.run(["list", "--json"], in: project)
+        let json = try await lanes.run(["list", "--json"], in: project)
         #expect(json.status == 0, "\(json.output)")
         #expect(pwned(in: project) == [])
 
         // Each lane runs, or stops at the TODO the Fastfile's hostile text became; none runs that text.
         for lane in ["keys", "carriage", "windows", "chdir", "long", "separators"] {
-            let run = try lanes.run([lane], in: project)
+            let run = try await lanes.run([lane], in: project)
             for canary in Self.canaries { #expect(!run.output.contains(canary)) }
             if ["carriage", "windows", "separators"].contains(lane) {
                 #expect(run.status == 1, "\(lane) should stop at its TODO: \(run.output)")
@@ -115,12 +115,12 @@ import Testing
         #expect(filesHoldingCanaries(project) == [])
     }
 
-    @Test func importTypeChecksAndBuildsNoRunner() throws {
-        let project = LanesProcess.temporaryDirectory("import-typecheck")
+    @Test func importTypeChecksAndBuildsNoRunner() async throws {
+        let project = LanesCommandLine.temporaryDirectory("import-typecheck")
         defer { try? FileManager.default.removeItem(at: project) }
         try FileManager.default.createDirectory(at: project.appendingPathComponent("fastlane"), withIntermediateDirectories: true)
         try Data("lane :beta do\n  puts 'hello'\nend\n".utf8).write(to: project.appendingPathComponent("fastlane/Fastfile"))
-        let imported = try lanes.run(["import", "fastlane"], in: project)
+        let imported = try await lanes.run(["import", "fastlane"], in: project)
         #expect(imported.status == 0, "\(imported.output)")
         #expect(imported.standardOutput.contains("it compiles"), "\(imported.output)")
         // Checked, not built: no runner exists until a lane is run.
@@ -131,7 +131,7 @@ import Testing
         // A Lanefile that does not type-check is reported with the compiler's error, and the import fails.
         try FileManager.default.createDirectory(at: project.appendingPathComponent("lanes"), withIntermediateDirectories: true)
         try Data("let broken: Int = \"text\"\n".utf8).write(to: project.appendingPathComponent("lanes/Broken.swift"))
-        let failed = try lanes.run(["import", "fastlane", "--force"], in: project)
+        let failed = try await lanes.run(["import", "fastlane", "--force"], in: project)
         #expect(failed.status == 65, "\(failed.output)")
         #expect(failed.output.contains("does not compile"), "\(failed.output)")
     }

@@ -5,12 +5,12 @@ import Testing
 
 /// The driver compiles each entry of a `Lanefile { ... }` block as a declaration of its own
 /// (`LanefileSplitter`): only glue at line ends, so every line and column of the user's stays put.
-@Suite struct LanefileSplitterTests {
+@Suite(.timeLimit(.minutes(10)), .tags(.live)) struct LanefileSplitterTests {
     func split(_ text: String) -> String? {
         LanefileSplitter.split(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    @Test func entriesBecomeDeclarationsAndEveryColumnStays() throws {
+    @Test func entriesBecomeDeclarationsAndEveryColumnStays() async throws {
         let source = """
             import Lanes
 
@@ -86,8 +86,8 @@ import Testing
 
     /// Compiled, a split Lanefile lists its lanes with their lines, and a mistake in lane 40 of 60
     /// is reported at its line and column in the user's file, not in the copy.
-    @Test func aSplitLanefileCompilesRunsAndReportsMistakesAtTheUsersLines() throws {
-        let project = LanesProcess.temporaryDirectory("split-lanefile")
+    @Test func aSplitLanefileCompilesRunsAndReportsMistakesAtTheUsersLines() async throws {
+        let project = LanesCommandLine.temporaryDirectory("split-lanefile")
         var lines = ["import Lanes", "", "let lanes = Lanefile {"]
         for index in 0..<60 {
             lines.append("    Lane(\"lane\(index)\", \"Lane \(index)\") {")
@@ -99,18 +99,18 @@ import Testing
         let lanefile = project.appendingPathComponent("Lanefile.swift")
         try lines.joined(separator: "\n").write(to: lanefile, atomically: true, encoding: .utf8)
         #expect(split(lines.joined(separator: "\n")) != nil, "the block is one the driver splits")
-        let lanes = LanesProcess()
-        let ran = try lanes.run(["lane41"], in: project)
+        let lanes = LanesCommandLine()
+        let ran = try await lanes.run(["lane41"], in: project)
         #expect(ran.status == 0, "\(ran.output)")
         #expect(ran.standardOutput.contains("lane 41: 82"))
         #expect(ran.standardOutput.contains("done lane41"))
-        let listed = try lanes.run(["list", "--json"], in: project)
+        let listed = try await lanes.run(["list", "--json"], in: project)
         #expect(listed.standardOutput.contains(#""name":"lane59""#))
 
         // Lane 40's body is on line 3 + 40 * 3 + 2 = 125; the mistake at column 18.
         lines[124] = "        try echo(undefinedName)"
         try lines.joined(separator: "\n").write(to: lanefile, atomically: true, encoding: .utf8)
-        let failed = try lanes.run(["list"], in: project)
+        let failed = try await lanes.run(["list"], in: project)
         #expect(failed.status == 65)
         #expect(failed.standardError.contains("\(lanefile.path):125:18: error: cannot find 'undefinedName' in scope"), "\(failed.standardError)")
         #expect(!failed.standardError.contains("split-0-Lanefile.swift"), "names the user's file, never the copy")

@@ -27,8 +27,8 @@ import Testing
         let pidText = try String(contentsOf: project.appendingPathComponent("escaped.pid"), encoding: .utf8)
         let escaped = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(running.pid, SIGKILL)
-        // Not finish() nor waitUntilExit(): Foundation waits for the output pipes too, which the
-        // orphaned step holds until something ends it. The killed runner is a zombie at once.
+        // Not finish(): it waits for the output pipes too, which the orphaned step holds until
+        // something ends it. The killed runner is a zombie at once.
         let runner = running.pid
         _ = await eventually(within: .seconds(5)) { !isRunning(runner) }
         #expect(isRunning(escaped), "the setsid sleep outlives kill -9 of its lane")
@@ -43,14 +43,15 @@ import Testing
         _ = await running.finish()  // the step's shell was ended too, so its pipes are closed
     }
 
-    /// Alive and not a zombie waiting for init.
+    /// Alive and not a zombie waiting for init. Read with a throwing call, tried again: a signal that
+    /// reaches this process mid-read fails the read with EINTR (`readDataToEndOfFile` traps on that).
     private func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        // /proc files report size 0: read to the end rather than by size.
-        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/stat") else { return false }
-        defer { try? handle.close() }
-        let stat = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        guard let close = stat.lastIndex(of: ")") else { return false }
-        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+        for _ in 0..<5 {
+            guard kill(pid, 0) == 0 else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { continue }
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+        }
+        return kill(pid, 0) == 0
     }
 }

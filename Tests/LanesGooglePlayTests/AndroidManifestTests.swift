@@ -5,17 +5,17 @@ import Testing
 
 /// Lanes reads the package, version code and version name of an .apk (binary XML, compiled by aapt)
 /// and an .aab (aapt2's protobuf XML, encoded by protoc) itself; `aapt dump badging` is the reference.
-@Suite(.enabled(if: AndroidTools.available, "needs aapt, protoc, zipalign and apksigner (make test installs them)"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: AndroidTools.available, "needs aapt, protoc, zipalign and apksigner (make test installs them)"))
 struct AndroidManifestTests {
-    @Test func theAPKAndTheBundleReadAsAaptReadsTheAPK() throws {
-        let project = LanesProcess.temporaryDirectory("android-manifest")
+    @Test func theAPKAndTheBundleReadAsAaptReadsTheAPK() async throws {
+        let project = LanesCommandLine.temporaryDirectory("android-manifest")
         defer { try? FileManager.default.removeItem(at: project) }
         let code = Int.random(in: 1...2_000_000_000), name = "2.\(Int.random(in: 0...99)).\(Int.random(in: 0...9))-rc"
-        try AndroidTools.build(["bundleRelease", "assembleRelease"], in: project.path,
+        try await AndroidTools.build(["bundleRelease", "assembleRelease"], in: project.path,
                                properties: ["versionCode": String(code), "versionName": name, "applicationId": "org.example.kettle"])
         let apk = project.appendingPathComponent("app/build/outputs/apk/release/app-release-unsigned.apk").path
         let aab = project.appendingPathComponent("app/build/outputs/bundle/release/app-release.aab").path
-        let reference = try AndroidTools.badging(apk)
+        let reference = try await AndroidTools.badging(apk)
         #expect(reference["versionCode"] == String(code), "\(reference)")
 
         let fromAPK = try AndroidArtifactReader.read(path: apk)
@@ -30,12 +30,12 @@ struct AndroidManifestTests {
                                                    versionName: fromAPK.versionName, minSdkVersion: fromAPK.minSdkVersion))
     }
 
-    @Test func aZipWithoutAManifestIsRefusedNamingIt() throws {
-        let folder = LanesProcess.temporaryDirectory("android-not")
+    @Test func aZipWithoutAManifestIsRefusedNamingIt() async throws {
+        let folder = LanesCommandLine.temporaryDirectory("android-not")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("notes.aab").path
         try "hello".write(toFile: folder.appendingPathComponent("notes.txt").path, atomically: true, encoding: .utf8)
-        _ = try runProgram(["zip", "-j", "-q", path, folder.appendingPathComponent("notes.txt").path])
+        _ = try await Program.streams(["zip", "-j", "-q", path, folder.appendingPathComponent("notes.txt").path])
         #expect {
             _ = try AndroidArtifactReader.read(path: path)
         } throws: { error in
@@ -44,10 +44,10 @@ struct AndroidManifestTests {
     }
 
     /// Damaged manifests (truncated, bytes changed) are refused or read, never read past their end.
-    @Test func damagedManifestsNeverCrashTheReaders() throws {
-        let project = LanesProcess.temporaryDirectory("android-fuzz")
+    @Test func damagedManifestsNeverCrashTheReaders() async throws {
+        let project = LanesCommandLine.temporaryDirectory("android-fuzz")
         defer { try? FileManager.default.removeItem(at: project) }
-        try AndroidTools.build(["bundleRelease", "assembleRelease"], in: project.path)
+        try await AndroidTools.build(["bundleRelease", "assembleRelease"], in: project.path)
         let binary = try Array(ZipArchive(path: project.appendingPathComponent("app/build/outputs/apk/release/app-release-unsigned.apk").path)
             .contentsOfEntry(named: "AndroidManifest.xml"))
         let proto = try Array(ZipArchive(path: project.appendingPathComponent("app/build/outputs/bundle/release/app-release.aab").path)

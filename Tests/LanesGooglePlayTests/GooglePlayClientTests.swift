@@ -13,7 +13,7 @@ extension LocalGooglePlayTests {
     @Suite struct GooglePlayClientTests {
         let server: LocalGooglePlay
 
-        init() throws { server = try LocalGooglePlay.server.get() }
+        init() async throws { server = try await LocalGooglePlay.started() }
 
         /// Records the waits instead of sleeping them.
         final class RecordingSleeper: Sleeper, @unchecked Sendable {
@@ -29,18 +29,18 @@ extension LocalGooglePlayTests {
         }
 
         /// A real bundle of `bytes` bytes (a sparse hole after its manifest) and its SHA-256.
-        func bundle(bytes: Int, code: Int) throws -> (path: String, sha256: String, folder: URL) {
-            let folder = LanesProcess.temporaryDirectory("play-bundle")
-            try AndroidTools.build(["bundleRelease"], in: folder.path, properties: ["versionCode": String(code)],
+        func bundle(bytes: Int, code: Int) async throws -> (path: String, sha256: String, folder: URL) {
+            let folder = LanesCommandLine.temporaryDirectory("play-bundle")
+            try await AndroidTools.build(["bundleRelease"], in: folder.path, properties: ["versionCode": String(code)],
                                    environment: ["GRADLEW_SPARSE_BYTES": String(bytes)])
             let path = folder.appendingPathComponent("app/build/outputs/bundle/release/app-release.aab").path
-            let digest = try runProgram(["sha256sum", path]).output.split(separator: " ").first.map(String.init) ?? ""
+            let digest = try await Program.streams(["sha256sum", path]).output.split(separator: " ").first.map(String.init) ?? ""
             return (path, digest, folder)
         }
 
         @Test func aChunkThatFailsWith503IsResumedFromWhereGoogleSaysItIs() async throws {
-            try server.reset(["chunkFailures": [2]])
-            let (path, digest, folder) = try bundle(bytes: 1_500_000, code: 77)
+            try await server.reset(["chunkFailures": [2]])
+            let (path, digest, folder) = try await bundle(bytes: 1_500_000, code: 77)
             defer { try? FileManager.default.removeItem(at: folder) }
             let sleeper = RecordingSleeper()
             let client = try client(sleeper: sleeper)
@@ -50,50 +50,50 @@ extension LocalGooglePlayTests {
                                                settings: ResumableSettings(chunkSize: 256 << 10))
             }
             #expect(code == 77)
-            let log = try server.log()
+            let log = try await server.log()
             let uploads = log["uploads"] as? [[String: Any]] ?? []
             #expect(uploads.last?["sha256"] as? String == digest, "the bytes Google kept are not the file's: \(uploads)")
             #expect((log["log"] as? [[String: Any]] ?? []).contains { $0["event"] as? String == "chunk-failed" })
             #expect(sleeper.waits.withLock { $0.count } == 1)
-            #expect(try server.errors() == [])
+            #expect(try await server.errors() == [])
         }
 
         @Test func a429IsRetriedAfterItsRetryAfter() async throws {
-            try server.reset(["throttle": ["path": "/edits", "times": 1, "retryAfter": 3]])
+            try await server.reset(["throttle": ["path": "/edits", "times": 1, "retryAfter": 3]])
             let sleeper = RecordingSleeper()
             let client = try client(sleeper: sleeper)
             let edit = try await client.call { try $0.insertEdit(packageName: "com.example.brewer") }
             #expect(!edit.isEmpty)
             #expect(sleeper.waits.withLock { $0 } == [3])
-            #expect(try server.events().contains { $0["event"] as? String == "throttled" })
+            #expect(try await server.events().contains { $0["event"] as? String == "throttled" })
         }
 
         @Test func anExpiredTokenIsRenewedOnceAndTheRequestRepeated() async throws {
-            try server.reset(["expireTokenAfter": 1])
+            try await server.reset(["expireTokenAfter": 1])
             let client = try client()
             let tracks = try await client.call { client -> [Track] in
                 let edit = try client.insertEdit(packageName: "com.example.brewer")
                 return try client.tracks(packageName: "com.example.brewer", editID: edit)
             }
             #expect(tracks.isEmpty)
-            #expect(try server.tokens().count == 2)
-            #expect(try server.events().contains { $0["event"] as? String == "expired-token" })
+            #expect(try await server.tokens().count == 2)
+            #expect(try await server.events().contains { $0["event"] as? String == "expired-token" })
         }
 
         @Test func theTokenIsRenewedBeforeItExpires() async throws {
-            try server.reset(["tokenLifetime": 400])
+            try await server.reset(["tokenLifetime": 400])
             let clock = Locked(Int(Date().timeIntervalSince1970) - 200)  // assertions dated in the past stay valid for the server
             let secrets = Locked<[String]>([])
             let client = try client(now: { clock.value }, secrets: secrets)
             _ = try await client.call { try $0.insertEdit(packageName: "com.example.brewer") }
             clock.update { $0 += 50 }  // 350 s left: kept
             _ = try await client.call { try $0.insertEdit(packageName: "com.example.brewer") }
-            #expect(try server.tokens().count == 1)
+            #expect(try await server.tokens().count == 1)
             clock.update { $0 += 60 }  // 290 s left: renewed before the request
             _ = try await client.call { try $0.insertEdit(packageName: "com.example.brewer") }
-            let tokens = try server.tokens()
+            let tokens = try await server.tokens()
             #expect(tokens.count == 2)
-            #expect(!(try server.events().contains { $0["event"] as? String == "expired-token" }))
+            #expect(!(try await server.events().contains { $0["event"] as? String == "expired-token" }))
             // Every token and the key went to the redactor.
             let registered = secrets.value
             #expect(tokens.allSatisfy(registered.contains))
@@ -101,7 +101,7 @@ extension LocalGooglePlayTests {
         }
 
         @Test func aConflictingEditFailsNamingIt() async throws {
-            try server.reset(["concurrentCommit": true])
+            try await server.reset(["concurrentCommit": true])
             let client = try client()
             await #expect {
                 try await client.call { client in
@@ -115,7 +115,7 @@ extension LocalGooglePlayTests {
         }
 
         @Test func anUnknownAppIsA404NamingThePackage() async throws {
-            try server.reset([:])
+            try await server.reset([:])
             let client = try client()
             await #expect {
                 try await client.call { _ = try $0.insertEdit(packageName: "com.example.missing") }
@@ -125,8 +125,8 @@ extension LocalGooglePlayTests {
         }
 
         @Test func aFileOverTheMethodsSizeLimitIsRefusedBeforeAnyRequest() async throws {
-            try server.reset([:])
-            let folder = LanesProcess.temporaryDirectory("play-limit")
+            try await server.reset([:])
+            let folder = LanesCommandLine.temporaryDirectory("play-limit")
             defer { try? FileManager.default.removeItem(at: folder) }
             let path = folder.appendingPathComponent("huge.apk").path
             FileManager.default.createFile(atPath: path, contents: nil)
@@ -137,7 +137,7 @@ extension LocalGooglePlayTests {
             await #expect {
                 _ = try await client.call { try $0.uploadForInternalSharing(packageName: "com.example.brewer", path: path, isBundle: false) }
             } throws: { "\($0)".contains("internalappsharingartifacts.uploadapk") && "\($0)".contains("huge.apk") }
-            #expect(try server.events().isEmpty)
+            #expect(try await server.events().isEmpty)
         }
 
         /// Async, so that it holds no thread of the cooperative pool while it waits: the upload's task
@@ -145,8 +145,8 @@ extension LocalGooglePlayTests {
         /// loop nor the task), and the stop is timed where the transfer ends, on the blocking call's
         /// own thread, not where a pool thread gets round to the task afterwards.
         @Test func cancellingAnUploadStopsItWithinASecondAndTheEditCanStillBeDeleted() async throws {
-            try server.reset(["chunkDelay": 0.05])
-            let (path, _, folder) = try bundle(bytes: 8 << 20, code: 78)
+            try await server.reset(["chunkDelay": 0.05])
+            let (path, _, folder) = try await bundle(bytes: 8 << 20, code: 78)
             defer { try? FileManager.default.removeItem(at: folder) }
             let client = try client()
             let edit = try client.insertEdit(packageName: "com.example.brewer")
@@ -161,7 +161,7 @@ extension LocalGooglePlayTests {
                 })
                 outcome.update { $0 = result }
             }
-            #expect(try await eventually(looks: 6_000, every: .milliseconds(10)) { ((try? server.events()) ?? []).contains { $0["kind"] as? String == "resumable" } })
+            #expect(await server.sawResumableUpload(looks: 6_000, every: .milliseconds(10)))
             let cancelled = Date()
             upload.cancel()
             #expect(try await eventually(looks: 6_000, every: .milliseconds(10)) { outcome.value != nil })
@@ -169,7 +169,7 @@ extension LocalGooglePlayTests {
             #expect(took < 1, "the upload took \(took) s to stop")
             #expect(throws: CancellationError.self) { try outcome.value?.get() }
             try client.deleteEditForCleanup(packageName: "com.example.brewer", editID: edit)
-            #expect(try server.edits()[edit]?["state"] as? String == "deleted")
+            #expect(try await server.edits()[edit]?["state"] as? String == "deleted")
         }
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import LanesTestSupport
 import LanesHTTP
+import LanesPlatform
+import LanesPlatform
 import LanesUpload
 import Testing
 
 /// The suites that share the local Google Play, one at a time (each resets its scenario).
-@Suite(.serialized, .enabled(if: LocalGooglePlay.available,
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: LocalGooglePlay.available,
                              "needs Google's discovery document in ../shared/googleplay (or $LANES_SHARED_DIR/googleplay), python3 with PyJWT and cryptography, protoc and aapt"))
 enum LocalGooglePlayTests {}
 
@@ -14,48 +16,53 @@ enum LocalGooglePlayTests {}
 final class LocalGooglePlay: @unchecked Sendable {
     let base: String
     let folder: URL
-    let process: Process
+    let server: RunningProgram
 
     /// ../shared/googleplay beside the repository, or $LANES_SHARED_DIR/googleplay.
     static let shared: URL = {
         if let override = ProcessInfo.processInfo.environment["LANES_SHARED_DIR"], !override.isEmpty {
             return URL(fileURLWithPath: override).appendingPathComponent("googleplay")
         }
-        return LanesProcess.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/googleplay")
+        return LanesCommandLine.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/googleplay")
     }()
     static let discovery = shared.appendingPathComponent("androidpublisher.v3.json").path
-    static let fixtures = LanesProcess.repositoryRoot.appendingPathComponent("Tests/LanesGooglePlayTests/Fixtures")
+    static let fixtures = LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/LanesGooglePlayTests/Fixtures")
     static let proto = fixtures.appendingPathComponent("aapt_xml.proto").path
     static let gradlew = fixtures.appendingPathComponent("gradlew").path
 
     static let available: Bool = FileManager.default.fileExists(atPath: discovery) && AndroidTools.available
-        && (try? runProgram(["python3", "-c", "import jwt, cryptography"]).status) == 0
+        && Program.succeeds(["python3", "-c", "import jwt, cryptography"])
 
-    static let server: Result<LocalGooglePlay, StartFailure> = {
-        let folder = LanesProcess.temporaryDirectory("google-play")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", LanesProcess.repositoryRoot.appendingPathComponent("Tests/Servers/fake_google_play.py").path,
-                             folder.path, discovery, proto, String(getpid())]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = folder.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardError = try? FileHandle(forWritingTo: errors)
-        do { try process.run() } catch { return .failure(StartFailure(description: "cannot start python3: \(error)")) }
-        let found = waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("port").path) }
-        guard found, let text = try? String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8), let port = Int(text) else {
-            let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            return .failure(StartFailure(description: "the local Google Play did not start: \(log.suffix(2000))"))
+    /// One server for the process, started by the first suite that asks; the suites that use it are
+    /// serialized, each resetting its scenario.
+    static let server = Task<Result<LocalGooglePlay, StartFailure>, Never> {
+        let folder = LanesCommandLine.temporaryDirectory("google-play")
+        let server: RunningProgram
+        do {
+            server = try Program.start(["python3", LanesCommandLine.repositoryRoot.appendingPathComponent("Tests/Servers/fake_google_play.py").path,
+                                        folder.path, discovery, proto, String(getpid())])
+        } catch {
+            return .failure(StartFailure(description: "cannot start python3: \(error)"))
         }
-        return .success(LocalGooglePlay(base: "http://127.0.0.1:\(port)", folder: folder, process: process))
-    }()
+        let portFile = folder.appendingPathComponent("port")
+        _ = await eventually(within: .seconds(120)) {
+            !server.isRunning || (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) } != nil
+        }
+        if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
+            return .success(LocalGooglePlay(base: "http://127.0.0.1:\(port)", folder: folder, server: server))
+        }
+        return .failure(StartFailure(description: "the local Google Play did not start: \(server.outputSoFar.suffix(2000))"))
+    }
+
+    /// The shared server, or the reason it did not start.
+    static func started() async throws -> LocalGooglePlay { try await server.value.get() }
 
     struct StartFailure: Error, CustomStringConvertible { let description: String }
 
-    private init(base: String, folder: URL, process: Process) {
+    private init(base: String, folder: URL, server: RunningProgram) {
         self.base = base
         self.folder = folder
-        self.process = process
+        self.server = server
     }
 
     /// The service-account key the server wrote (its token_uri is this server's /token).
@@ -66,25 +73,40 @@ final class LocalGooglePlay: @unchecked Sendable {
             .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("-----") }
     }
 
-    func reset(_ scenario: [String: Any]) throws {
+    func reset(_ scenario: [String: Any]) async throws {
         let body = try JSONSerialization.data(withJSONObject: scenario)
-        let response = try HTTPClient().send(HTTPRequest(method: "POST", url: HTTPURL(base + "/_reset")!, body: .bytes(Array(body))))
+        let response = try await Self.send(HTTPRequest(method: "POST", url: HTTPURL(base + "/_reset")!, body: .bytes(Array(body))))
         guard response.status == 200 else { throw StartFailure(description: "reset answered \(response.status)") }
     }
 
-    func log() throws -> [String: Any] {
-        let response = try HTTPClient().send(HTTPRequest(method: "GET", url: HTTPURL(base + "/_log")!))
+    func log() async throws -> [String: Any] {
+        let response = try await Self.send(HTTPRequest(method: "GET", url: HTTPURL(base + "/_log")!))
         return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
     }
 
-    func errors() throws -> [String] { try log()["errors"] as? [String] ?? [] }
-    func commits() throws -> [[String: Any]] { try log()["commits"] as? [[String: Any]] ?? [] }
-    func edits() throws -> [String: [String: Any]] { try log()["edits"] as? [String: [String: Any]] ?? [:] }
-    func tokens() throws -> [String] { try log()["tokens"] as? [String] ?? [] }
-    func events() throws -> [[String: Any]] { try log()["log"] as? [[String: Any]] ?? [] }
+    /// lanes' HTTP client blocks its thread: on a thread of its own, never the cooperative pool.
+    private static func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await BlockingThread.run(onCancel: {}) { try HTTPClient().send(request) }
+    }
+
+    func errors() async throws -> [String] { try await log()["errors"] as? [String] ?? [] }
+    func commits() async throws -> [[String: Any]] { try await log()["commits"] as? [[String: Any]] ?? [] }
+    func edits() async throws -> [String: [String: Any]] { try await log()["edits"] as? [String: [String: Any]] ?? [:] }
+    func tokens() async throws -> [String] { try await log()["tokens"] as? [String] ?? [] }
+    func events() async throws -> [[String: Any]] { try await log()["log"] as? [[String: Any]] ?? [] }
+
+    /// Whether the server saw a resumable upload begin, asked every `interval` at most `looks` times:
+    /// counted in looks, not on a clock that a busy machine outruns.
+    func sawResumableUpload(looks: Int, every interval: Duration) async -> Bool {
+        for _ in 0..<looks {
+            if ((try? await events()) ?? []).contains(where: { $0["kind"] as? String == "resumable" }) { return true }
+            try? await Task.sleep(for: interval)
+        }
+        return false
+    }
 
     /// Every secret a run must never show: the key file's text, its private key's lines, every token issued.
-    func secrets() throws -> [String] { [keyJSON] + privateKeyLines + (try tokens()) }
+    func secrets() async throws -> [String] { [keyJSON] + privateKeyLines + (try await tokens()) }
 }
 
 /// Debian's Android tools the tests use as independent references.
@@ -96,16 +118,16 @@ enum AndroidTools {
     }
 
     /// Runs the stand-in gradlew (real aapt for APKs, protoc for bundles) in `project`.
-    static func build(_ tasks: [String], in project: String, properties: [String: String] = [:], environment: [String: String] = [:]) throws {
+    static func build(_ tasks: [String], in project: String, properties: [String: String] = [:], environment: [String: String] = [:]) async throws {
         var arguments = [LocalGooglePlay.gradlew, "-p", project] + properties.map { "-P\($0.key)=\($0.value)" } + tasks
         if !environment.isEmpty { arguments = ["env"] + environment.map { "\($0.key)=\($0.value)" } + arguments }
-        let result = try runProgram(arguments)
-        guard result.status == 0 else { throw LocalGooglePlay.StartFailure(description: "gradlew failed: \(result.output)\(result.error)") }
+        let result = try await Program.run(arguments)
+        guard result.status == 0 else { throw LocalGooglePlay.StartFailure(description: "gradlew failed: \(result.output)") }
     }
 
     /// `aapt dump badging`'s package line as fields: name, versionCode, versionName.
-    static func badging(_ apk: String) throws -> [String: String] {
-        let output = try runProgram(["aapt", "dump", "badging", apk]).output
+    static func badging(_ apk: String) async throws -> [String: String] {
+        let output = try await Program.run(["aapt", "dump", "badging", apk]).standardOutput
         var fields: [String: String] = [:]
         for line in output.split(separator: "\n") {
             if line.hasPrefix("package:") {

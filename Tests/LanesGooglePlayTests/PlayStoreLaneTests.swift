@@ -10,9 +10,9 @@ import Testing
 extension LocalGooglePlayTests {
     @Suite struct PlayStoreLaneTests {
         let server: LocalGooglePlay
-        let lanes = LanesProcess()
+        let lanes = LanesCommandLine()
 
-        init() throws { server = try LocalGooglePlay.server.get() }
+        init() async throws { server = try await LocalGooglePlay.started() }
 
         static let lanefile = """
             import Lanes
@@ -34,7 +34,7 @@ extension LocalGooglePlayTests {
 
         /// A project with the stand-in gradlew under android/ and the Lanefile.
         func project() throws -> URL {
-            let project = LanesProcess.temporaryDirectory("play-lane")
+            let project = LanesCommandLine.temporaryDirectory("play-lane")
             try FileManager.default.createDirectory(at: project.appendingPathComponent("android"), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: project.appendingPathComponent("android/gradlew").path, withDestinationPath: LocalGooglePlay.gradlew)
             try Self.lanefile.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
@@ -46,8 +46,8 @@ extension LocalGooglePlayTests {
         }
 
         /// Every file lanes left in the project (logs, events, state) and its output hold no secret.
-        func expectNoSecret(in output: String, project: URL) throws {
-            let secrets = try server.secrets()
+        func expectNoSecret(in output: String, project: URL) async throws {
+            let secrets = try await server.secrets()
             var texts = [output]
             let walker = FileManager.default.enumerator(atPath: project.path)
             while let relative = walker?.nextObject() as? String {
@@ -62,17 +62,17 @@ extension LocalGooglePlayTests {
             #expect(!texts.contains { $0.contains("upload_id=") }, "an upload session URL was written")
         }
 
-        @Test func theBetaLaneBuildsUploadsAndReadsTheTrackInOneCommittedEdit() throws {
-            try server.reset(["packages": ["com.example.brewer": ["tracks": ["production": [["name": "1.3.0", "versionCodes": ["41"], "status": "completed"]]],
+        @Test func theBetaLaneBuildsUploadsAndReadsTheTrackInOneCommittedEdit() async throws {
+            try await server.reset(["packages": ["com.example.brewer": ["tracks": ["production": [["name": "1.3.0", "versionCodes": ["41"], "status": "completed"]]],
                                                                   "versionCodes": [41]]]])
             let project = try project()
             defer { try? FileManager.default.removeItem(at: project) }
-            let result = try lanes.run(["playBeta"], in: project, extraEnvironment: environment)
+            let result = try await lanes.run(["playBeta"], in: project, extraEnvironment: environment)
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.contains("beta version codes: [42]"), "\(result.output)")
-            #expect(try server.errors() == [])
+            #expect(try await server.errors() == [])
 
-            let commits = try server.commits()
+            let commits = try await server.commits()
             #expect(commits.count == 1, "\(commits)")
             let tracks = commits.first?["tracks"] as? [String: [[String: Any]]] ?? [:]
             let release = try #require(tracks["beta"]?.first, "\(tracks)")
@@ -85,49 +85,48 @@ extension LocalGooglePlayTests {
             #expect(notes == ["en-US": "Faster brewing", "de-DE": "Schneller brauen"])
             #expect(tracks["production"]?.first?["versionCodes"] as? [String] == ["41"], "the production track changed")
             // One edit for the upload, committed; the one version codes were read through, deleted.
-            let edits = try server.edits().values.map { $0["state"] as? String ?? "" }.sorted()
+            let edits = try await server.edits().values.map { $0["state"] as? String ?? "" }.sorted()
             #expect(edits == ["committed", "deleted"], "\(edits)")
-            try expectNoSecret(in: result.output, project: project)
+            try await expectNoSecret(in: result.output, project: project)
         }
 
-        @Test func aCancelledUploadLeavesNoOpenEdit() throws {
-            try server.reset(["chunkDelay": 0.05])
+        @Test func aCancelledUploadLeavesNoOpenEdit() async throws {
+            try await server.reset(["chunkDelay": 0.05])
             let project = try project()
             defer { try? FileManager.default.removeItem(at: project) }
-            try AndroidTools.build(["bundleRelease"], in: project.appendingPathComponent("android").path, environment: ["GRADLEW_SPARSE_BYTES": String(64 << 20)])
+            try await AndroidTools.build(["bundleRelease"], in: project.appendingPathComponent("android").path, environment: ["GRADLEW_SPARSE_BYTES": String(64 << 20)])
             try FileManager.default.moveItem(at: project.appendingPathComponent("android/app/build/outputs/bundle/release/app-release.aab"),
                                              to: project.appendingPathComponent("big.aab"))
             let running = try lanes.start(["bigUpload"], in: project, extraEnvironment: environment)
-            let started = waitUntil(timeout: 120) { ((try? server.events()) ?? []).contains { $0["kind"] as? String == "resumable" } }
-            #expect(started, "the upload never started")
-            kill(running.process.processIdentifier, SIGTERM)
-            let result = running.finish()
+            #expect(await server.sawResumableUpload(looks: 1_200, every: .milliseconds(100)), "the upload never started")
+            running.send(SIGTERM)
+            let result = await running.finish()
             #expect(result.status == 130, "\(result.output)")
-            let edits = try server.edits()
+            let edits = try await server.edits()
             #expect(!edits.isEmpty)
             #expect(edits.values.allSatisfy { $0["state"] as? String == "deleted" }, "an edit stayed open: \(edits)")
-            #expect(try server.commits().isEmpty)
-            try expectNoSecret(in: result.output, project: project)
+            #expect(try await server.commits().isEmpty)
+            try await expectNoSecret(in: result.output, project: project)
         }
 
-        @Test func anEditLeftOpenByAKilledRunIsDeletedByTheNextGooglePlayStep() throws {
-            try server.reset(["chunkDelay": 0.05])
+        @Test func anEditLeftOpenByAKilledRunIsDeletedByTheNextGooglePlayStep() async throws {
+            try await server.reset(["chunkDelay": 0.05])
             let project = try project()
             defer { try? FileManager.default.removeItem(at: project) }
-            try AndroidTools.build(["bundleRelease"], in: project.appendingPathComponent("android").path, environment: ["GRADLEW_SPARSE_BYTES": String(64 << 20)])
+            try await AndroidTools.build(["bundleRelease"], in: project.appendingPathComponent("android").path, environment: ["GRADLEW_SPARSE_BYTES": String(64 << 20)])
             try FileManager.default.moveItem(at: project.appendingPathComponent("android/app/build/outputs/bundle/release/app-release.aab"),
                                              to: project.appendingPathComponent("big.aab"))
             let running = try lanes.start(["bigUpload"], in: project, extraEnvironment: environment)
-            #expect(waitUntil(timeout: 120) { ((try? server.events()) ?? []).contains { $0["kind"] as? String == "resumable" } }, "the upload never started")
-            kill(running.process.processIdentifier, SIGKILL)
-            _ = running.finish()
-            let open = try server.edits().filter { $0.value["state"] as? String == "open" }.map(\.key)
+            #expect(await server.sawResumableUpload(looks: 1_200, every: .milliseconds(100)), "the upload never started")
+            running.send(SIGKILL)
+            _ = await running.finish()
+            let open = try await server.edits().filter { $0.value["state"] as? String == "open" }.map(\.key)
             #expect(open.count == 1, "kill -9 left \(open)")
-            let next = try lanes.run(["run", "google_play_track_version_codes", "package_name:com.example.brewer", "track:internal"],
+            let next = try await lanes.run(["run", "google_play_track_version_codes", "package_name:com.example.brewer", "track:internal"],
                                      in: project, extraEnvironment: environment)
             #expect(next.status == 0, "\(next.output)")
             #expect(next.output.contains("left open by a run that was killed") && next.output.contains(open.first ?? "?"), "\(next.output)")
-            #expect(try server.edits().values.allSatisfy { $0["state"] as? String != "open" }, "an edit stayed open")
+            #expect(try await server.edits().values.allSatisfy { $0["state"] as? String != "open" }, "an edit stayed open")
         }
 
         static let fastfile = """
@@ -143,24 +142,24 @@ extension LocalGooglePlayTests {
             end
             """
 
-        @Test func anImportedAndroidLaneShipsToTheLocalGooglePlay() throws {
-            try server.reset([:])
+        @Test func anImportedAndroidLaneShipsToTheLocalGooglePlay() async throws {
+            try await server.reset([:])
             let project = try project()
             defer { try? FileManager.default.removeItem(at: project) }
             try FileManager.default.removeItem(at: project.appendingPathComponent("Lanefile.swift"))
             try FileManager.default.createDirectory(at: project.appendingPathComponent("fastlane"), withIntermediateDirectories: true)
             try Self.fastfile.write(to: project.appendingPathComponent("fastlane/Fastfile"), atomically: true, encoding: .utf8)
-            let imported = try lanes.run(["import", "fastlane"], in: project)
+            let imported = try await lanes.run(["import", "fastlane"], in: project)
             #expect(imported.status == 0, "\(imported.output)")
             let lanefile = (try? String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)) ?? ""
             #expect(lanefile.contains("uploadToPlayStore(") || lanefile.contains("supply("), "\(lanefile)")
             #expect(lanefile.contains("googlePlayTrackVersionCodes("), "\(lanefile)")
-            let beta = try lanes.run(["beta"], in: project, extraEnvironment: ["PLAY_KEY": server.keyPath, "LANES_GOOGLE_PLAY_API_URL": server.base])
+            let beta = try await lanes.run(["beta"], in: project, extraEnvironment: ["PLAY_KEY": server.keyPath, "LANES_GOOGLE_PLAY_API_URL": server.base])
             #expect(beta.status == 0, "\(beta.output)\n\(lanefile)")
-            #expect(try server.errors() == [])
-            let release = (try server.commits().first?["tracks"] as? [String: [[String: Any]]])?["beta"]?.first
+            #expect(try await server.errors() == [])
+            let release = (try await server.commits().first?["tracks"] as? [String: [[String: Any]]])?["beta"]?.first
             #expect(release?["userFraction"] as? Double == 0.5, "\(String(describing: release))")
-            try expectNoSecret(in: beta.output, project: project)
+            try await expectNoSecret(in: beta.output, project: project)
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// Issue 31: `match decrypt --output DIR` wrote clear private keys through Foundation's
 /// `createFile` (a 0644 temporary file, then chmod) into whatever folder was there, another user's
 /// included; and a storage was read whole, whatever it held.
-@Suite struct MatchAuditTests {
+@Suite(.timeLimit(.minutes(10))) struct MatchAuditTests {
     static let nobody: uid_t = 65534
 
     func decrypt(into output: String, fixture: MatchFixture) async throws -> (written: [String]?, error: String?) {
@@ -87,9 +87,9 @@ import Testing
         defer { fixture.temp.remove() }
         let output = fixture.temp.path + "/traced"
         let trace = fixture.temp.path + "/trace.txt"
-        let lanes = LanesProcess()
-        let result = try lanes.run(["-f", "-qq", "-e", "trace=open,openat,creat,chmod,fchmod,fchmodat,rename,renameat,renameat2",
-                                    "-o", trace, try LanesProcess.executable, "match", "decrypt", "--output", output,
+        let lanes = LanesCommandLine()
+        let result = try await lanes.run(["-f", "-qq", "-e", "trace=open,openat,creat,chmod,fchmod,fchmodat,rename,renameat,renameat2",
+                                    "-o", trace, try LanesCommandLine.executable, "match", "decrypt", "--output", output,
                                     "--storage-mode", fixture.storage],
                                    in: URL(fileURLWithPath: fixture.temp.path),
                                    extraEnvironment: ["MATCH_PASSWORD": fixture.password], executable: "/usr/bin/strace")
@@ -113,22 +113,22 @@ import Testing
         try await MatchFixture.run(["git", "init", "-q", "--bare", repository])
         let blobFile = temp.path + "/blob"
         try Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: URL(fileURLWithPath: blobFile))
-        let blob = try gitOutput(["-C", repository, "hash-object", "-w", blobFile])
+        let blob = try await gitOutput(["-C", repository, "hash-object", "-w", blobFile])
         let entries = (0..<65536).map { "100644 blob \(blob)\tID\(String($0, radix: 16)).cer" }.joined(separator: "\n") + "\n"
-        let inner = try gitOutput(["-C", repository, "mktree"], input: entries)
-        let certs = try gitOutput(["-C", repository, "mktree"], input: "040000 tree \(inner)\tdistribution\n")
-        let root = try gitOutput(["-C", repository, "mktree"], input: "040000 tree \(certs)\tcerts\n")
-        let commit = try gitOutput(["-C", repository, "-c", "user.name=x", "-c", "user.email=x@example.com", "commit-tree", root, "-m", "bomb"])
+        let inner = try await gitOutput(["-C", repository, "mktree"], input: entries)
+        let certs = try await gitOutput(["-C", repository, "mktree"], input: "040000 tree \(inner)\tdistribution\n")
+        let root = try await gitOutput(["-C", repository, "mktree"], input: "040000 tree \(certs)\tcerts\n")
+        let commit = try await gitOutput(["-C", repository, "-c", "user.name=x", "-c", "user.email=x@example.com", "commit-tree", root, "-m", "bomb"])
         try await MatchFixture.run(["git", "-C", repository, "update-ref", "refs/heads/master", commit])
 
-        let result = try boundedLanes(["match", "decrypt", "--output", temp.path + "/out", "--git-url", repository], in: temp.path)
+        let result = try await boundedLanes(["match", "decrypt", "--output", temp.path + "/out", "--git-url", repository], in: temp.path)
         #expect(result.status == 78, "\(result.output)")
         #expect(result.standardError.contains("more than") && result.standardError.contains("files"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: temp.path + "/out/certs"))
     }
 
     /// A folder storage holding a 2 GB file (sparse: it costs no disk) took 2.8 GB.
-    @Test func aFolderStorageWithATwoGigabyteFileFailsClearlyInBoundedMemory() throws {
+    @Test func aFolderStorageWithATwoGigabyteFileFailsClearlyInBoundedMemory() async throws {
         let temp = try TemporaryDirectory()
         defer { temp.remove() }
         let folder = temp.path + "/storage/certs/distribution"
@@ -138,7 +138,7 @@ import Testing
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
         try handle.truncate(atOffset: 2 << 30)
         try handle.close()
-        let result = try boundedLanes(["match", "decrypt", "--output", temp.path + "/out", "--storage-mode", temp.path + "/storage"],
+        let result = try await boundedLanes(["match", "decrypt", "--output", temp.path + "/out", "--storage-mode", temp.path + "/storage"],
                                       in: temp.path)
         #expect(result.status == 78, "\(result.output)")
         #expect(result.standardError.contains("certs/distribution/HUGE.p12") && result.standardError.contains("MiB"), "\(result.standardError)")
@@ -158,26 +158,16 @@ import Testing
                                                "match_version.txt"] + MatchFixture.profiles.map(\.storedPath).sorted())
     }
 
-    private func boundedLanes(_ arguments: [String], in directory: String) throws -> LanesProcess.Result {
-        let lanes = try LanesProcess.executable
+    private func boundedLanes(_ arguments: [String], in directory: String) async throws -> ProgramResult {
+        let lanes = try LanesCommandLine.executable
         let command = "ulimit -v 1048576; exec \"$0\" \"$@\""
-        return try LanesProcess().run(["-c", command, lanes] + arguments, in: URL(fileURLWithPath: directory),
+        return try await LanesCommandLine().run(["-c", command, lanes] + arguments, in: URL(fileURLWithPath: directory),
                                       extraEnvironment: ["MATCH_PASSWORD": "bounded pass"], executable: "/bin/sh")
     }
 
-    private func gitOutput(_ arguments: [String], input: String? = nil) throws -> String {
-        var command = ["git"] + arguments
-        if let input {
-            let file = NSTemporaryDirectory() + "lanes-mktree-\(UUID().uuidString)"
-            try input.write(toFile: file, atomically: false, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(atPath: file) }
-            command = ["sh", "-c", "exec \"$@\" < \"$0\"", file] + command
-            let result = try runProgram(command)
-            guard result.status == 0 else { throw FixtureError("git \(arguments.joined(separator: " ")): \(result.error)") }
-            return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let result = try runProgram(command)
-        guard result.status == 0 else { throw FixtureError("git \(arguments.joined(separator: " ")): \(result.error)") }
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    private func gitOutput(_ arguments: [String], input: String? = nil) async throws -> String {
+        let result = try await Program.run(["git"] + arguments, input: input.map { Array($0.utf8) })
+        guard result.status == 0 else { throw FixtureError("git \(arguments.joined(separator: " ")): \(result.standardError)") }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

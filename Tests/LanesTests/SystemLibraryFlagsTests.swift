@@ -7,7 +7,7 @@ import Testing
 /// Homebrew's openssl@3 is keg-only: on a Mac a plain `swift build` found neither `openssl/crypto.h`
 /// nor `-lcrypto` for the products linking CGit2. So OpenSSL comes from COpenSSL, whose pkg-config
 /// flags SwiftPM passes to every target (and product) that depends on it.
-@Suite struct SystemLibraryFlagsTests {
+@Suite(.timeLimit(.minutes(3))) struct SystemLibraryFlagsTests {
     @Test func everyTargetImportingCGit2AlsoDependsOnCOpenSSL() async throws {
         let dependencies = try await GeneratorDependencyTests.targetDependencies()
         let users = dependencies.filter { $0.value.contains("CGit2") }.keys.sorted()
@@ -20,7 +20,7 @@ import Testing
     /// The OpenSSL libraries are linked through COpenSSL's module map, not named again by CGit2's (whose
     /// pkg-config file cannot say where they are).
     @Test func cgit2LinksNoOpenSSLLibraryOfItsOwn() throws {
-        let root = LanesProcess.repositoryRoot.appendingPathComponent("Sources")
+        let root = LanesCommandLine.repositoryRoot.appendingPathComponent("Sources")
         let map = try String(contentsOf: root.appendingPathComponent("CGit2/module.modulemap"), encoding: .utf8)
         #expect(!map.contains(#"link "crypto""#) && !map.contains(#"link "ssl""#), "\(map)")
         let openSSL = try String(contentsOf: root.appendingPathComponent("COpenSSL/module.modulemap"), encoding: .utf8)
