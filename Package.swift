@@ -133,7 +133,7 @@ let package = Package(
         .executableTarget(name: "OpenSSLExitHelper", dependencies: ["COpenSSL", "LanesSigning", "LanesGit", "LanesPlatform"], path: "Tests/OpenSSLExitHelper"),
         .testTarget(name: "LanesBuildTests", dependencies: ["LanesTestSupport", "LanesBuild", "LanesSigning", "LanesPlatform", "LanesWire"], exclude: ["Fixtures"]),
         .testTarget(name: "LanesUploadTests", dependencies: ["LanesTestSupport", "LanesUpload", "LanesHTTP", "LanesPlatform"]),
-        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesHTTP", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning"]),
+        .testTarget(name: "LanesAppStoreConnectTests", dependencies: ["LanesTestSupport", "LanesAppStoreConnect", "LanesHTTP", "LanesUpload", "Lanes", "LanesMatch", "LanesSigning", "LanesPlatform"]),
         .testTarget(name: "LanesWebTests", dependencies: ["LanesTestSupport", "LanesWeb", "LanesPlatform", "LanesDoctor", "LanesSchedule", "Lanes", "LanesCron"], exclude: ["Fixtures", "browser_test.py"]),
         .testTarget(name: "LanesImportTests", dependencies: ["LanesTestSupport", "LanesImport", "Lanes"]),
         .testTarget(name: "LanesGooglePlayTests", dependencies: ["LanesTestSupport", "LanesGooglePlay", "LanesHTTP", "LanesUpload", "LanesBuild", "Lanes", "LanesPlatform"],

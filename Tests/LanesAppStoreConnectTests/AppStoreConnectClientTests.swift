@@ -35,28 +35,28 @@ extension LocalAppStoreConnectTests {
 
         static let numbers = ["7", "99", "100", "12", "8"]
 
-        func scenarioWithPagedBuilds(extra: [String: Any] = [:]) throws {
+        func scenarioWithPagedBuilds(extra: [String: Any] = [:]) async throws {
             var builds = Self.numbers.enumerated().map { LocalAppStoreConnect.build("b\($0.offset)", version: "1.4.0", number: $0.element,
                                                                                    uploaded: "2026-11-2\($0.offset)T10:00:00Z") }
             builds.append(LocalAppStoreConnect.build("old", version: "1.3.0", number: "500"))
-            try server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": builds, "pageSize": 2].merging(extra) { $1 })
+            try await server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": builds, "pageSize": 2].merging(extra) { $1 })
         }
 
         @Test func theHighestBuildNumberIsFoundAcrossPagesInApplesOrder() async throws {
-            try scenarioWithPagedBuilds()
+            try await scenarioWithPagedBuilds()
             let client = try client()
             let app = try await client.app(bundleID: "com.example.brewer")
             #expect(app.id == "1234567890")
             let latest = try await client.latestTestFlightBuildNumber(appID: app.id, version: "1.4.0", platform: .ios)
             #expect(latest == "100")
-            let log = try server.log()
+            let log = try await server.log()
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let buildRequests = (log["log"] as? [[String: Any]] ?? []).filter { $0["path"] as? String == "/v1/builds" }
             #expect(buildRequests.count == 3, "5 builds at 2 a page")
         }
 
         @Test func theAppStoreBuildNumberIsTheLiveVersionsOrTheNewest() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app],
+            try await server.reset(["apps": [LocalAppStoreConnect.app],
                               "builds": [LocalAppStoreConnect.build("b1", version: "1.9.0", number: "310"),
                                          LocalAppStoreConnect.build("b2", version: "1.10.0", number: "402")],
                               "versions": [["id": "v19", "app": "1234567890", "build": "b1",
@@ -74,7 +74,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func a429IsRetriedAfterRetryAfterForGETs() async throws {
-            try scenarioWithPagedBuilds(extra: ["throttle": ["path": "/v1/builds", "times": 1, "retryAfter": 3]])
+            try await scenarioWithPagedBuilds(extra: ["throttle": ["path": "/v1/builds", "times": 1, "retryAfter": 3]])
             let sleeper = RecordingSleeper()
             let latest = try await client(sleeper: sleeper).latestTestFlightBuildNumber(appID: "1234567890", version: nil, platform: nil)
             #expect(latest == "500")
@@ -83,7 +83,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func a409NamesApplesDetailAndTheRequestAndIsNotRetried() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "conflict": "/v1/betaBuildLocalizations",
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "conflict": "/v1/betaBuildLocalizations",
                               "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42")]])
             let secrets = SecretList()
             let client = try client(secrets: secrets)
@@ -95,14 +95,14 @@ extension LocalAppStoreConnectTests {
             #expect(error.status == 409)
             #expect(error.request == "POST /v1/betaBuildLocalizations")
             #expect(error.message.contains("The version number has been previously used."))
-            let posts = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["method"] as? String == "POST" }
+            let posts = (try await server.log()["log"] as? [[String: Any]] ?? []).filter { $0["method"] as? String == "POST" }
             #expect(posts.count == 1)
             for secret in secrets.all { #expect(!error.description.contains(secret)) }
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func anExpiredTokenIsRenewedOnce() async throws {
-            try scenarioWithPagedBuilds()
+            try await scenarioWithPagedBuilds()
             // The first token is made 30 minutes in the past (so it is already expired); later ones now.
             let calls = SecretList()
             let client = try client(now: {
@@ -111,13 +111,13 @@ extension LocalAppStoreConnectTests {
             })
             let app = try await client.app(bundleID: "com.example.brewer")
             #expect(app.id == "1234567890")
-            let log = try server.log()
+            let log = try await server.log()
             #expect((log["log"] as? [[String: Any]] ?? []).contains { $0["event"] as? String == "expired-token" })
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         }
 
         @Test func whatToTestPerLocaleWithPilotsDefaultForTheBuildsOtherLocales() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42")],
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42")],
                               "localizations": [["id": "loc-fr", "build": "b1", "attributes": ["locale": "fr-FR", "whatsNew": "Ancien"]]]])
             let client = try client()
             let build = try await client.waitForBuild(appID: "1234567890", version: "1.4.0", buildNumber: "42", platform: .ios,
@@ -126,7 +126,7 @@ extension LocalAppStoreConnectTests {
                                                       TestFlightDistribution(changelog: ["default": "Please test", "en-US": "Try the login"]),
                                                       progress: { _ in })
             #expect(outcome.localizedLocales == ["en-US", "fr-FR"])
-            let texts = Dictionary((try server.log()["localizations"] as? [[String: Any]] ?? []).compactMap { item -> (String, String)? in
+            let texts = Dictionary((try await server.log()["localizations"] as? [[String: Any]] ?? []).compactMap { item -> (String, String)? in
                 guard let attributes = item["attributes"] as? [String: Any], let locale = attributes["locale"] as? String else { return nil }
                 return (locale, attributes["whatsNew"] as? String ?? "")
             }) { $1 }
@@ -135,7 +135,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func changelogGroupsAndReviewLeaveTheirResourcesOnTheServer() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 2,
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 2,
                               "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42", state: "PROCESSING")],
                               "groups": [["id": "g1", "app": "1234567890", "attributes": ["name": "QA", "isInternalGroup": false]],
                                          ["id": "g2", "app": "1234567890", "attributes": ["name": "Staff", "isInternalGroup": true]]]])
@@ -152,7 +152,7 @@ extension LocalAppStoreConnectTests {
                 progress: { _ in })
             #expect(outcome.groups == ["QA"])
             #expect(outcome.submittedForReview)
-            let log = try server.log()
+            let log = try await server.log()
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let localizations = log["localizations"] as? [[String: Any]] ?? []
             #expect((localizations.first?["attributes"] as? [String: Any])?["whatsNew"] as? String == "Try the new login")
@@ -161,7 +161,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func processingThatOutlastsTheDeadlineFailsNamingTheOption() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 100,
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 100,
                               "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42", state: "PROCESSING")]])
             let error = try await #require(throws: UploadError.self) {
                 _ = try await client().waitForBuild(appID: "1234567890", version: "1.4.0", buildNumber: "42", platform: .ios,
@@ -172,7 +172,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func aCancelledWaitEndsAtOnce() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 100,
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 100,
                               "builds": [LocalAppStoreConnect.build("b1", version: "1.4.0", number: "42", state: "PROCESSING")]])
             let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: server.keyPEM)
             let client = AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: { _ in })
@@ -182,7 +182,7 @@ extension LocalAppStoreConnectTests {
             }
             // Cancel once the first look has been made (the server's log says so), never after a fixed sleep.
             for _ in 0..<2000 {
-                if (try server.log()["log"] as? [[String: Any]] ?? []).contains(where: { $0["path"] as? String == "/v1/builds" }) { break }
+                if (try await server.log()["log"] as? [[String: Any]] ?? []).contains(where: { $0["path"] as? String == "/v1/builds" }) { break }
                 await Task.yield()
             }
             task.cancel()
@@ -191,7 +191,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func anotherKeysTokenIsRefusedWithTheKeysHint() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app]])
+            try await server.reset(["apps": [LocalAppStoreConnect.app]])
             let pem = try await LocalAppStoreConnect.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
             let key = try AppStoreConnectKey(keyID: LocalAppStoreConnect.keyID, issuerID: LocalAppStoreConnect.issuer, keyContent: pem)
             let client = AppStoreConnectClient(key: key, baseURL: HTTPURL(server.base)!, registerSecret: { _ in }, sleeper: RecordingSleeper())
@@ -199,7 +199,7 @@ extension LocalAppStoreConnectTests {
             #expect(error.status == 401)
             #expect(error.request == "GET /v1/apps")
             #expect(error.hint?.contains("key \(LocalAppStoreConnect.keyID) may be revoked") == true, "\(error.description)")
-            let signatures = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "bad-signature" }
+            let signatures = (try await server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "bad-signature" }
             #expect(signatures.count == 2, "one renewal, then the refusal")
         }
 

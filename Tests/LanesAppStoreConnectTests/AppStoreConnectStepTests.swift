@@ -48,7 +48,7 @@ extension LocalAppStoreConnectTests {
             let builds = ["7", "99", "100", "12", "8"].enumerated().map {
                 LocalAppStoreConnect.build("b\($0.offset)", version: "1.4.0", number: $0.element, uploaded: "2026-11-2\($0.offset)T10:00:00Z")
             }
-            try server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": builds, "pageSize": 2])
+            try await server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": builds, "pageSize": 2])
             let result = try await lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer", "version:1.4.0", "--json"],
                                        in: LanesCommandLine.temporaryDirectory("asc-latest"), extraEnvironment: environment)
             #expect(result.status == 0, "\(result.output)")
@@ -62,7 +62,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func uploadToTestflightLeavesWhatToTestAndTheGroupLink() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 1,
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 1,
                               "groups": [["id": "g1", "app": "1234567890", "attributes": ["name": "QA", "isInternalGroup": false]]]])
             let folder = LanesCommandLine.temporaryDirectory("asc-upload")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -75,7 +75,7 @@ extension LocalAppStoreConnectTests {
                                         "beta_app_review_info:contact_email=qa@example.com,demo_account_required=true", "--json"],
                                        in: folder, extraEnvironment: environment.merging(["PILOT_DEMO_ACCOUNT_PASSWORD": "Canary-Pass-22"]) { $1 })
             #expect(result.status == 0, "\(result.output)")
-            let log = try server.log()
+            let log = try await server.log()
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let localizations = log["localizations"] as? [[String: Any]] ?? []
             #expect((localizations.first?["attributes"] as? [String: Any])?["whatsNew"] as? String == "Try the new login")
@@ -91,7 +91,7 @@ extension LocalAppStoreConnectTests {
         /// fastlane's pilot: with a changelog, skipping the wait still waits for the build to appear, sets What to
         /// Test on the processing build and returns; groups need the processed build and are refused.
         @Test func skipWaitingWithAChangelogSetsWhatToTestOnTheProcessingBuild() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 5])
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 5])
             let folder = LanesCommandLine.temporaryDirectory("asc-skip")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let ipa = folder.appendingPathComponent("Brewer.ipa")
@@ -100,7 +100,7 @@ extension LocalAppStoreConnectTests {
                           "build_number:44", "changelog:Quick look", "skip_waiting_for_build_processing:true", "wait_processing_interval:0"]
             let result = try await lanes.run(common, in: folder, extraEnvironment: environment)
             #expect(result.status == 0, "\(result.output)")
-            let log = try server.log()
+            let log = try await server.log()
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let localizations = log["localizations"] as? [[String: Any]] ?? []
             #expect((localizations.first?["attributes"] as? [String: Any])?["whatsNew"] as? String == "Quick look")
@@ -112,7 +112,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func aKeyInTheLaneIsUsedByLaterSteps() async throws {
-            try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "2.0", number: "5")]])
+            try await server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "2.0", number: "5")]])
             let folder = LanesCommandLine.temporaryDirectory("asc-lane")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try """
@@ -164,13 +164,13 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func uploadToAppStoreUpdatesTheVersionsLocalizationsAttachesTheBuildAndSubmits() async throws {
-            try server.reset(versionScenario)
+            try await server.reset(versionScenario)
             let folder = try metadataFolder("asc-deliver")
             let result = try await lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0",
                                         "build_number:42", "submit_for_review:true", "automatic_release:true", "--json"],
                                        in: folder, extraEnvironment: environment)
             #expect(result.status == 0, "\(result.output)")
-            let log = try server.log()
+            let log = try await server.log()
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let localizations = log["versionLocalizations"] as? [[String: Any]] ?? []
             let english = localizations.first { $0["id"] as? String == "l-en" }?["attributes"] as? [String: Any]
@@ -192,7 +192,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func aDryRunPrintsEveryChangeAndMakesNone() async throws {
-            try server.reset(versionScenario)
+            try await server.reset(versionScenario)
             let folder = try metadataFolder("asc-deliver-dry")
             let result = try await lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0",
                                         "build_number:42", "dry_run:true"], in: folder, extraEnvironment: environment)
@@ -201,19 +201,19 @@ extension LocalAppStoreConnectTests {
             #expect(result.output.contains("would add de-DE"), "\(result.output)")
             #expect(result.output.contains("would attach build 42"), "\(result.output)")
             #expect(result.output.contains("would update app info en-US: subtitle"), "\(result.output)")
-            let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
+            let requests = (try await server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
             #expect(!requests.isEmpty)
             #expect(requests.allSatisfy { $0["method"] as? String == "GET" }, "\(requests)")
         }
 
         @Test func keywordsOverAppleLimitFailBeforeAnyRequestNamingTheFile() async throws {
-            try server.reset(versionScenario)
+            try await server.reset(versionScenario)
             let folder = try metadataFolder("asc-deliver-long", keywords: String(repeating: "espresso,", count: 12))
             let result = try await lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0"],
                                        in: folder, extraEnvironment: environment)
             #expect(result.status == 64, "\(result.output)")
             #expect(result.output.contains("fastlane/metadata/en-US/keywords.txt: 108 characters; App Store Connect allows 100"), "\(result.output)")
-            let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
+            let requests = (try await server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
             #expect(requests.isEmpty)
         }
 
@@ -221,7 +221,7 @@ extension LocalAppStoreConnectTests {
             let builds = ["7", "99", "100"].enumerated().map {
                 LocalAppStoreConnect.build("b\($0.offset)", version: "1.4.0", number: $0.element, uploaded: "2026-11-2\($0.offset)T10:00:00Z")
             }
-            try server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": builds, "pageSize": 2])
+            try await server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": builds, "pageSize": 2])
             let directory = LanesCommandLine.temporaryDirectory("asc-cli")
             let listed = try await lanes.run(["asc", "builds", "com.example.brewer", "--version", "1.4.0", "--json"], in: directory, extraEnvironment: environment)
             #expect(listed.status == 0, "\(listed.output)")
@@ -253,7 +253,7 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func getProvisioningProfileDownloadsChecksAndInstalls() async throws {
-            try server.reset(try signingScenario(profiles: [["id": "p1", "bundle": "bid1", "attributes": [
+            try await server.reset(try signingScenario(profiles: [["id": "p1", "bundle": "bid1", "attributes": [
                 "name": "Brewer_Staging", "profileType": "IOS_APP_ADHOC", "profileState": "ACTIVE",
                 "profileContent": try fixtureProfile.base64EncodedString(), "expirationDate": "2035-01-01T00:00:00Z"]]]))
             let folder = LanesCommandLine.temporaryDirectory("asc-sigh")
@@ -269,13 +269,13 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func aMissingProfileIsCreatedWithTheCertificatesAndEnabledDevices() async throws {
-            try server.reset(try signingScenario(profiles: []))
+            try await server.reset(try signingScenario(profiles: []))
             let folder = LanesCommandLine.temporaryDirectory("asc-sigh-create")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let result = try await lanes.run(["run", "get_provisioning_profile", "app_identifier:works.sth.brewer.staging", "adhoc:true"],
                                        in: folder, extraEnvironment: environment)
             #expect(result.status == 0, "\(result.output)")
-            let created = try #require((try server.log()["createdProfiles"] as? [[String: Any]])?.first)
+            let created = try #require((try await server.log()["createdProfiles"] as? [[String: Any]])?.first)
             #expect(created["type"] as? String == "IOS_APP_ADHOC")
             #expect(created["certificates"] as? [String] == ["cert1"])
             #expect(created["devices"] as? [String] == ["d1"])
@@ -283,23 +283,23 @@ extension LocalAppStoreConnectTests {
         }
 
         @Test func readonlyWithoutAProfileFailsWithoutCreating() async throws {
-            try server.reset(try signingScenario(profiles: []))
+            try await server.reset(try signingScenario(profiles: []))
             let result = try await lanes.run(["run", "get_provisioning_profile", "app_identifier:works.sth.brewer.staging", "readonly:true"],
                                        in: LanesCommandLine.temporaryDirectory("asc-sigh-readonly"), extraEnvironment: environment)
             #expect(result.status == 78, "\(result.output)")
             #expect(result.output.contains("no active IOS_APP_STORE profile for works.sth.brewer.staging"), "\(result.output)")
-            #expect((try server.log()["createdProfiles"] as? [Any])?.isEmpty == true)
+            #expect((try await server.log()["createdProfiles"] as? [Any])?.isEmpty == true)
         }
 
         @Test func registerDevicesAddsOnlyNewUDIDsFromApplesFile() async throws {
-            try server.reset(try signingScenario(profiles: []))
+            try await server.reset(try signingScenario(profiles: []))
             let folder = LanesCommandLine.temporaryDirectory("asc-devices")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try "Device ID\tDevice Name\tDevice Platform\n00008030-001A2B3C4D5E6F70\tQA iPhone\tios\n00008101-000A1B2C3D4E5F60\tDesigner iPhone\tios\n"
                 .write(to: folder.appendingPathComponent("devices.txt"), atomically: true, encoding: .utf8)
             let result = try await lanes.run(["run", "register_devices", "devices_file:devices.txt", "--json"], in: folder, extraEnvironment: environment)
             #expect(result.status == 0, "\(result.output)")
-            let devices = try server.log()["devices"] as? [[String: Any]] ?? []
+            let devices = try await server.log()["devices"] as? [[String: Any]] ?? []
             #expect(devices.count == 3)
             #expect(devices.contains { ($0["attributes"] as? [String: Any])?["udid"] as? String == "00008101-000A1B2C3D4E5F60" })
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")

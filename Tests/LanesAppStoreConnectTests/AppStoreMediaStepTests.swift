@@ -34,7 +34,7 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         scenario["screenshotSets"] = [["id": "set-old", "localization": "l-en", "attributes": ["screenshotDisplayType": "APP_IPHONE_67"]]]
         scenario["screenshots"] = [["id": "shot-old", "set": "set-old", "attributes": ["fileName": "old.png", "fileSize": 10, "sourceFileChecksum": "00",
                                                                                       "assetDeliveryState": ["state": "COMPLETE"]]]]
-                try server.reset(scenario)
+                try await server.reset(scenario)
         let project = try metadataFolder("asc-deliver-media")
         let files = try screenshotsFolder(project)
         let ipa = project.appendingPathComponent("Brewer.ipa")
@@ -43,7 +43,7 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
                                     "ipa:Brewer.ipa", "overwrite_screenshots:true", "wait_processing_interval:0", "--json"],
                                    in: project, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
-        let log = try server.log()
+        let log = try await server.log()
         let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
 
         // The binary: uploaded in parts, committed, processed, and attached to the version.
@@ -77,7 +77,7 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
     }
 
     @Test func aScreenshotOfAnUnknownSizeFailsBeforeAnyRequest() async throws {
-        try server.reset(versionScenario)
+        try await server.reset(versionScenario)
         let project = try metadataFolder("asc-deliver-badshot")
         let english = project.appendingPathComponent("fastlane/screenshots/en-US")
         try FileManager.default.createDirectory(at: english, withIntermediateDirectories: true)
@@ -86,12 +86,12 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
                                    in: project, extraEnvironment: environment)
         #expect(result.status == 64, "\(result.output)")
         #expect(result.output.contains("fastlane/screenshots/en-US/odd.png: 1000x700 is not a screenshot size App Store Connect takes"), "\(result.output)")
-        let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
+        let requests = (try await server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
         #expect(requests.isEmpty)
     }
 
     @Test func aDryRunNamesEachScreenshotAndTheBinaryAndSendsOnlyGETs() async throws {
-        try server.reset(versionScenario)
+        try await server.reset(versionScenario)
         let project = try metadataFolder("asc-deliver-media-dry")
         _ = try screenshotsFolder(project)
         try Data(ScreenshotFixture.noise(1000, seed: 4)).write(to: project.appendingPathComponent("Brewer.ipa"))
@@ -104,12 +104,12 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
             #expect(result.output.contains(line), "\(line)\n\(result.output)")
         }
         #expect(!result.output.contains("2_home.png"), "a plain file beside framed ones is skipped")
-        let requests = (try server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
+        let requests = (try await server.log()["log"] as? [[String: Any]] ?? []).filter { $0["event"] as? String == "request" }
         #expect(requests.allSatisfy { $0["method"] as? String == "GET" }, "\(requests)")
     }
 
     @Test func localizedBuildInfoSetsEachLocaleAndNotifyFalseTurnsAutoNotifyOff() async throws {
-        try server.reset(["apps": [LocalAppStoreConnect.app],
+        try await server.reset(["apps": [LocalAppStoreConnect.app],
                           "groups": [["id": "g2", "app": "1234567890", "attributes": ["name": "Public", "isInternalGroup": false]]]])
         let folder = LanesCommandLine.temporaryDirectory("asc-upload-locales")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -120,7 +120,7 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
                                     "changelog:Try the new login (US)", "notify_external_testers:false", "groups:Public",
                                     "wait_processing_interval:0", "--json"], in: folder, extraEnvironment: environment)
         #expect(result.status == 0, "\(result.output)")
-        let log = try server.log()
+        let log = try await server.log()
         let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
         let texts = Dictionary((log["localizations"] as? [[String: Any]] ?? []).compactMap { item -> (String, String)? in
             guard let attributes = item["attributes"] as? [String: Any], let locale = attributes["locale"] as? String else { return nil }
@@ -136,17 +136,17 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
     }
 
     @Test func withoutAKeyTheStepNamesTheVariablesAndSendsNothing() async throws {
-        try server.reset(["apps": [LocalAppStoreConnect.app]])
+        try await server.reset(["apps": [LocalAppStoreConnect.app]])
         let result = try await lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"],
                                    in: LanesCommandLine.temporaryDirectory("asc-no-key"), extraEnvironment: ["LANES_ASC_API_URL": server.base])
         #expect(result.status == 78, "\(result.output)")
         #expect(result.output.contains("APP_STORE_CONNECT_API_KEY_KEY_ID"), "\(result.output)")
         #expect(result.output.contains("app_store_connect_api_key"), "\(result.output)")
-        #expect((try server.log()["log"] as? [[String: Any]] ?? []).isEmpty)
+        #expect((try await server.log()["log"] as? [[String: Any]] ?? []).isEmpty)
     }
 
     @Test func anInHouseKeySignsForTheEnterpriseAudience() async throws {
-        try server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "2.0", number: "8")], "inHouse": true])
+        try await server.reset(["apps": [LocalAppStoreConnect.app], "builds": [LocalAppStoreConnect.build("b1", version: "2.0", number: "8")], "inHouse": true])
         let directory = LanesCommandLine.temporaryDirectory("asc-in-house")
         let inHouse = try await lanes.run(["run", "latest_testflight_build_number", "app_identifier:com.example.brewer"], in: directory,
                                     extraEnvironment: environment.merging(["APP_STORE_CONNECT_API_KEY_IN_HOUSE": "true"]) { $1 })
@@ -160,7 +160,7 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
     }
 
     @Test func lanesUploadToTestflightStopsWaitingForProcessingOnSIGINT() async throws {
-        try server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 1_000_000])
+        try await server.reset(["apps": [LocalAppStoreConnect.app], "processingPolls": 1_000_000])
         let folder = LanesCommandLine.temporaryDirectory("asc-upload-cancel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ipa = folder.appendingPathComponent("Brewer.ipa")
@@ -170,7 +170,7 @@ extension LocalAppStoreConnectTests.AppStoreConnectStepTests {
         // The step is in its wait once App Store Connect has been asked for the build (bounded: 600 looks, 120 s).
         var polled = false
         for _ in 0..<600 where !polled {
-            polled = (try server.log()["log"] as? [[String: Any]] ?? []).contains { $0["path"] as? String == "/v1/builds" }
+            polled = (try await server.log()["log"] as? [[String: Any]] ?? []).contains { $0["path"] as? String == "/v1/builds" }
             if !polled { try? await Task.sleep(for: .seconds(0.2)) }
         }
         let signalled = Date()

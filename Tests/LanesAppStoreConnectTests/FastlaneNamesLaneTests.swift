@@ -56,7 +56,7 @@ extension LocalAppStoreConnectTests {
                    "deviceTypeIdentifier": "com.apple.CoreSimulator.SimDeviceType.iPhone-15"}]}}
                 """.write(to: devices, atomically: true, encoding: .utf8)
 
-            try server.reset([
+            try await server.reset([
                 "apps": [["id": "1234567890", "attributes": ["name": "Brewer", "bundleId": "works.sth.brewer.staging", "sku": "BREWER",
                                                              "primaryLocale": "en-US"]]],
                 "processingPolls": 0,
@@ -92,7 +92,7 @@ extension LocalAppStoreConnectTests {
             #expect(test.suffix(2) == ["build", "test"], "\(test)")
 
             // pilot: the .ipa gym made, uploaded as iOS 2.4.0 (118), What to Test set.
-            let log = try server.log()
+            let log = try await server.log()
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let events = log["log"] as? [[String: Any]] ?? []
             #expect(events.contains { $0["event"] as? String == "committed" }, "\(events)")

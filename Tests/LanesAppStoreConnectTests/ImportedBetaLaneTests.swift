@@ -100,7 +100,7 @@ extension LocalAppStoreConnectTests {
             let help = try await lanes.run(["help", "beta"], in: project)
             for name in ["ASC_KEY_CONTENT", "ASC_KEY_ID", "MATCH_GIT_URL"] { #expect(help.output.contains(name), "\(name) not in\n\(help.output)") }
 
-            try server.reset(["apps": [["id": "1234567890", "attributes": ["name": "Brewer", "bundleId": "works.sth.brewer", "sku": "BREWER",
+            try await server.reset(["apps": [["id": "1234567890", "attributes": ["name": "Brewer", "bundleId": "works.sth.brewer", "sku": "BREWER",
                                                                            "primaryLocale": "en-US"]]], "processingPolls": 1])
             let calls = work.appendingPathComponent("xcodebuild-calls.txt")
             let beta = try await lanes.run(["beta"], in: project, extraEnvironment: [
@@ -125,7 +125,7 @@ extension LocalAppStoreConnectTests {
             #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("out/Brewer.ipa").path))
 
             // pilot: the build upload was committed and What to Test set from the changelog.
-            let log = try server.log()
+            let log = try await server.log()
             let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
             let events = log["log"] as? [[String: Any]] ?? []
             #expect(events.contains { $0["event"] as? String == "committed" }, "\(events)")

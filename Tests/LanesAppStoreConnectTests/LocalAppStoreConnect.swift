@@ -3,6 +3,7 @@ import LanesTestSupport
 import LanesUpload
 import Testing
 import LanesHTTP
+import LanesPlatform
 
 /// The suites that share the local App Store Connect, one at a time (each resets its scenario).
 @Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: LocalAppStoreConnect.available,
@@ -64,15 +65,20 @@ final class LocalAppStoreConnect: @unchecked Sendable {
     var keyPath: String { folder.appendingPathComponent("asc.p8").path }
     var keyPEM: String { (try? String(contentsOfFile: keyPath, encoding: .utf8)) ?? "" }
 
-    func reset(_ scenario: [String: Any]) throws {
+    func reset(_ scenario: [String: Any]) async throws {
         let body = try JSONSerialization.data(withJSONObject: scenario)
-        let response = try HTTPClient().send(HTTPRequest(method: "POST", url: HTTPURL(base + "/_reset")!, body: .bytes(Array(body))))
+        let response = try await Self.send(HTTPRequest(method: "POST", url: HTTPURL(base + "/_reset")!, body: .bytes(Array(body))))
         guard response.status == 200 else { throw StartFailure(description: "reset answered \(response.status)") }
     }
 
-    func log() throws -> [String: Any] {
-        let response = try HTTPClient().send(HTTPRequest(method: "GET", url: HTTPURL(base + "/_log")!))
+    func log() async throws -> [String: Any] {
+        let response = try await Self.send(HTTPRequest(method: "GET", url: HTTPURL(base + "/_log")!))
         return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
+    }
+
+    /// lanes' HTTP client blocks its thread: on a thread of its own, never the cooperative pool.
+    private static func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await BlockingThread.run(onCancel: {}) { try HTTPClient().send(request) }
     }
 
     func errors() async throws -> [String] { try await log()["errors"] as? [String] ?? [] }

@@ -53,7 +53,7 @@ extension LocalAppStoreConnectTests {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }
             let dist = Array(try Data(contentsOf: URL(fileURLWithPath: Self.signing + "/certs/dist.der")))
-            try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
+            try await server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
                               "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]],
                               // Already on the portal: the certificate `match import` adds later.
                               "certificates": [["id": "DISTID0001", "attributes": ["certificateType": "DISTRIBUTION", "name": "iPhone Distribution",
@@ -101,7 +101,7 @@ extension LocalAppStoreConnectTests {
             #expect(renewed.created == ["profiles/appstore/AppStore_works.sth.brewer.mobileprovision"])
             #expect(renewed.profiles.first?.uuid != first.profiles.first?.uuid)
 
-            let log = try server.log()
+            let log = try await server.log()
             let created = log["createdProfiles"] as? [[String: Any]] ?? []
             #expect(created.count == 2)
             #expect(created.last?["certificates"] as? [String] == ["DISTID0001"])
@@ -116,7 +116,7 @@ extension LocalAppStoreConnectTests {
         @Test func aCertificateCreatedBeforeAFailingProfileIsStillStored() async throws {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }
-            try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"]])
+            try await server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"]])
             let remote = temp.path + "/certificates.git"
             try await check(["git", "init", "-q", "--bare", remote])
             await #expect { try await sync(readonly: false, context(temp, remote: remote)) } throws: { "\($0)".contains("no bundle id works.sth.brewer") }
@@ -132,7 +132,7 @@ extension LocalAppStoreConnectTests {
         @Test func filesThatCannotBePushedAreKeptEncryptedAndNamedInTheError() async throws {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }
-            try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
+            try await server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
                               "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]]])
             let remote = temp.path + "/certificates.git"
             try await check(["git", "init", "-q", "--bare", remote])
@@ -167,7 +167,7 @@ extension LocalAppStoreConnectTests {
             let device = { (id: String, udid: String, platform: String) -> [String: Any] in
                 ["id": id, "attributes": ["name": id, "udid": udid, "platform": platform, "status": "ENABLED"]]
             }
-            try server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
+            try await server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
                               "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]],
                               // A Mac, which an iOS profile never lists.
                               "devices": [device("DEV1", "00008030-001A2B3C4D5E6F70", "IOS"), device("MAC1", "00006001-000A1B2C3D4E5F60", "MAC_OS")]])
