@@ -132,11 +132,6 @@ typecheck-darwin:
 # kill -9s and minutes: run on their own after the rest, so that no parallel test's load or process
 # churn decides their outcome.
 ALONE_SUITES := ProcessLeftoverTests|ProcessLifetimeTests|KillTests|DaemonPollTests|DaemonTests|DaemonHistoryWriteTests
-# Suites not yet moved to the tests' async launcher (issue 35): they hold a thread of the cooperative
-# pool while a child runs (LanesProcess, runProgram, runTool, waitUntil), which on 2 cores starved the
-# parallel run's other tests for minutes (time limits of one minute exceeded by tests that take
-# milliseconds). They run one at a time with the suites above until they await their children.
-SYNC_SUITES := MatchAuditTests|AndroidManifestTests|LocalGooglePlayTests|TracedRunTests|ManifestPlatformTests|FastlaneCoreActionTests|FastlaneDefaultsTests|DistTests|CompilerRecordTests|ForeignTextTests|SecretArgumentTests|FormulaTests|LanefileSplitterTests|ImportInjectionCommandTests|HangupTests
 # Swift Testing (6.3) starts every test case of a parallel run at once unless told a width, and each
 # case's `.timeLimit` clock starts with it: on 2 cores the last of ~3,400 cases get a pool thread many
 # minutes in, so trivial tests "exceeded" 3-minute limits (a run at load 30: the first test passed after
@@ -156,9 +151,9 @@ RUN_TESTS = "$$($(SWIFT) build --show-bin-path)/lanesPackageTests.xctest" --test
 endif
 test: test-deps deps-upload-servers typecheck-darwin
 	$(SWIFT) build --build-tests
-	@rm -f .build/test-status; { PATH="$(TEST_PATH)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout --kill-after=30 $(TEST_RUN_LIMIT) $(RUN_TESTS) --skip '$(ALONE_SUITES)|$(SYNC_SUITES)' || echo $$? > .build/test-status; } 2>&1 | tee .build/test-parallel.log; \
+	@rm -f .build/test-status; { PATH="$(TEST_PATH)" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout --kill-after=30 $(TEST_RUN_LIMIT) $(RUN_TESTS) --skip '$(ALONE_SUITES)' || echo $$? > .build/test-status; } 2>&1 | tee .build/test-parallel.log; \
 	[ ! -f .build/test-status ] || { status=$$(cat .build/test-status); rm -f .build/test-status; Tools/unfinished-tests.sh .build/test-parallel.log; exit $$status; }
-	PATH="$(TEST_PATH)" timeout --kill-after=30 $(TEST_RUN_LIMIT) $(RUN_TESTS) --no-parallel --filter '$(ALONE_SUITES)|$(SYNC_SUITES)'
+	PATH="$(TEST_PATH)" timeout --kill-after=30 $(TEST_RUN_LIMIT) $(RUN_TESTS) --no-parallel --filter '$(ALONE_SUITES)'
 
 # The suites that call OpenSSL (signing, match, App Store Connect and its JWTs, uploads over TLS, the
 # web page's /signing), built and run once under a sanitizer in a scratch folder of its own. Not run by
