@@ -59,13 +59,12 @@ extension LaneDriver {
     }
 
     /// `lanes --version`: the compiler's version line is remembered in the private runner cache.
-    func printVersion() -> Never {
+    func printVersion() {
         let trust = TrustedFiles(environment: environment)
         let cache = (try? Self.cacheDirectory(environment: environment)).flatMap { (try? trust.prepareCache($0)) != nil ? $0 : nil }
         let report = VersionReport(installation: installation,
                                    toolchain: Toolchain(installation: installation, environment: environment, versionCache: cache))
         _ = FileDescriptorIO.writeAll(Array(report.rendered.utf8), to: 1)
-        exit(0)
     }
 
     /// A compiler over the user's private cache, or nil when there is no private place for one.

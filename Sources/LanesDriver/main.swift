@@ -11,6 +11,7 @@ do {
     switch DriverCommandLine.request(for: arguments) {
     case .version:
         driver.printVersion()
+        exit(0)
     case .tool:
         try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments)
     case .toolWithProject(let compile):

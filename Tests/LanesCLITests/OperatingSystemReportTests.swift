@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 32: `lanes env` names the OS release. macOS has no /etc/os-release; its release comes from
 /// `sw_vers`, whose output (macOS 15) is recorded here as the tool prints it: a name, a colon, tabs.
-@Suite struct OperatingSystemReportTests {
+@Suite(.timeLimit(.minutes(3))) struct OperatingSystemReportTests {
     @Test func macOSComesFromSwVers() {
         let recorded = "ProductName:\t\tmacOS\nProductVersion:\t\t15.6\nBuildVersion:\t\t24G84\n"
         #expect(EnvReport.macOSRelease(swVers: recorded) == "macOS 15.6 (24G84)")

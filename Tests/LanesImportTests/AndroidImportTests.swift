@@ -3,7 +3,7 @@ import Testing
 
 /// A Fastfile's `platform :android` lanes become lanes using gradle, upload_to_play_store and supply's
 /// companions, with supply's option names mapped to the steps' and no TODO left.
-@Suite struct AndroidImportTests {
+@Suite(.timeLimit(.minutes(3))) struct AndroidImportTests {
     static let fastfile = """
         default_platform(:android)
 

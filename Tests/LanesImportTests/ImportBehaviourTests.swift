@@ -4,7 +4,7 @@ import Testing
 /// Issue 34: an imported lane does what the Fastfile did or stops where it cannot: every
 /// untranslated statement stops the lane at its place, every lane is kept under its own name, and
 /// no credential is copied.
-@Suite struct ImportBehaviourTests {
+@Suite(.timeLimit(.minutes(3))) struct ImportBehaviourTests {
     @Test func everyUntranslatedStatementStopsTheLaneAtItsPlace() {
         let result = FastlaneImporter.importRuby("""
             lane :beta do

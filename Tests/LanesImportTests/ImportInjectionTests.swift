@@ -6,7 +6,7 @@ import Testing
 /// Fastfile text never becomes Lanefile code (issue 31): names, keys, strings and comments reach the
 /// Lanefile only through `SwiftText`, so `pwned()` written anywhere a Fastfile holds text is never an
 /// identifier of the generated Swift, whatever quotes, backslashes or line ends surround it.
-@Suite struct ImportInjectionTests {
+@Suite(.timeLimit(.minutes(3))) struct ImportInjectionTests {
     static let canary = "pwned"
 
     /// The identifiers the Lanefile's code uses, and what would let text escape a literal or a comment.

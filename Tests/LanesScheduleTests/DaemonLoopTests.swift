@@ -9,7 +9,7 @@ import Testing
 /// `lanes daemon`'s loop as an async program over a test host (issue 35): due runs on the minute of
 /// the virtual clock, a Lanefile change, Poll SCM checks with their deadline, and the graceful
 /// shutdown on the first signal, all in this process, every wait an event or the clock the test moves.
-@Suite(.timeLimit(.minutes(2))) struct DaemonLoopTests {
+@Suite(.timeLimit(.minutes(3))) struct DaemonLoopTests {
     /// 2 s before 2027-01-15T08:00:00Z.
     static let start = 1_800_000_000.0 - 2
 

@@ -81,7 +81,7 @@ final class SimulatedSecurity: ToolRunning {
 
 /// Issue 32: lanes' macOS keychains are found and removed like its file keychains, and the user's
 /// search list loses or gains only lanes' own entry.
-@Suite struct MacKeychainSearchListTests {
+@Suite(.timeLimit(.minutes(3))) struct MacKeychainSearchListTests {
     struct Place {
         let temp: TemporaryDirectory
         var keychains: String { temp.path + "/Keychains" }

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 31: the encoded shapes the second audit still found leaking. Each output line goes
 /// through the redactor alone, as a step's output does (`StepLog`).
-@Suite struct EncodedSecretShapesAuditTests {
+@Suite(.timeLimit(.minutes(3))) struct EncodedSecretShapesAuditTests {
     /// An App Store Connect key's size: its base64 runs over several wrapped lines.
     static let key = """
         -----BEGIN PRIVATE KEY-----

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 31: SIGHUP stops a lane as SIGTERM does, unless lanes was started with it ignored
 /// (`nohup`), which asks for the lane to outlive the terminal.
-@Suite struct HangupSignalTests {
+@Suite(.timeLimit(.minutes(3))) struct HangupSignalTests {
     @Test func sighupIsAStopSignalUnlessItWasIgnoredAtStart() {
         #expect(InterruptibleTask.stopSignals(hangupIgnored: false) == [SIGINT, SIGTERM, SIGHUP])
         #expect(InterruptibleTask.stopSignals(hangupIgnored: true) == [SIGINT, SIGTERM])

@@ -10,7 +10,7 @@ import Testing
 /// The runner as an async program over a host (issue 35), run in this process through the test
 /// host: exit statuses, signals, cleanups and process endings observed without a runner process,
 /// on the host's virtual clock.
-@Suite(.timeLimit(.minutes(2))) struct RunnerHostTests {
+@Suite(.timeLimit(.minutes(3))) struct RunnerHostTests {
     static func host(_ variables: [String: String] = [:], clock: VirtualClock = VirtualClock()) -> TestHost {
         TestHost(environment: ["PATH": "/usr/bin:/bin", "NO_COLOR": "1", "HOME": NSTemporaryDirectory()].merging(variables) { $1 },
                  currentDirectory: NSTemporaryDirectory(), clock: clock)

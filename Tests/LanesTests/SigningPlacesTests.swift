@@ -5,7 +5,7 @@ import Testing
 /// (fastlane's `profiles_path` for Xcode 16); `~/Library/MobileDevice/Provisioning Profiles` is the
 /// folder of Xcode 15 and earlier, which Xcode 16 no longer reads. The search-list lock is the user's,
 /// shared by every project (the search list is the user's), and XDG_CACHE_HOME still wins.
-@Suite struct SigningPlacesTests {
+@Suite(.timeLimit(.minutes(3))) struct SigningPlacesTests {
     @Test func profilesGoWhereXcode16ReadsThem() {
         #expect(SigningConfiguration.xcodeProfilesDirectory(home: "/Users/ci")
                 == "/Users/ci/Library/Developer/Xcode/UserData/Provisioning Profiles")

@@ -6,7 +6,7 @@ import Testing
 
 /// An option answers to its aliases (fastlane's names, earlier lanes names) and reads fastlane's
 /// environment variables after lanes' own; fastlane's interface-only options are accepted and noted.
-@Suite struct StepOptionAliasTests {
+@Suite(.timeLimit(.minutes(3))) struct StepOptionAliasTests {
     @Test func anAliasGivesTheOption() throws {
         let step = try UpdateCodeSigningSettings.resolve(["path": "App.xcodeproj", "configuration": ["Release"]])
         #expect(step.xcodeproj == "App.xcodeproj")

@@ -7,7 +7,7 @@ import Testing
 /// The real host's one monitor thread (issue 35): children's output and ends, standard input,
 /// a grandchild holding the pipes, signals as a stream. No test waits on time: each awaits the
 /// host's own events.
-@Suite(.timeLimit(.minutes(1))) struct SystemHostTests {
+@Suite(.timeLimit(.minutes(3))) struct SystemHostTests {
     static func collect(_ child: HostChild) async -> (output: String, errors: String) {
         var output: [UInt8] = [], errors: [UInt8] = []
         for await chunk in child.output {

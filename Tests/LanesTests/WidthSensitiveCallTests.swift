@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 32: the C calls whose types differ between glibc and Darwin live in LanesPlatform, behind
 /// Swift values; these check that the services do what the raw calls did, on the OS the tests run on.
-@Suite struct WidthSensitiveCallTests {
+@Suite(.timeLimit(.minutes(3))) struct WidthSensitiveCallTests {
     @Test func pendingBytesCountsWhatWaitsInAPipe() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)

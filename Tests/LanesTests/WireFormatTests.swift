@@ -7,7 +7,7 @@ import Testing
 /// The one wire format (issue 35): events and listings are written and read by the same `Codable`
 /// records, through a Foundation-free coder; the runner's byte fast path for output lines writes
 /// exactly what the encoder would.
-@Suite(.timeLimit(.minutes(1))) struct WireFormatTests {
+@Suite(.timeLimit(.minutes(3))) struct WireFormatTests {
     /// Lines with every character class the fast path escapes by hand, and secrets' usual shapes.
     static let awkwardLines = ["", "plain", "tab\there", "quote \" and backslash \\", "control \u{1}\u{1F}", "newline\nin it",
                                "crlf\r\n", "unicode é 漢字 🚀", String(repeating: "x", count: 70_000), "{\"event\":\"fake\"}"]

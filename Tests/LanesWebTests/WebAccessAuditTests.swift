@@ -8,7 +8,7 @@ import Testing
 /// Issue 31: the loopback page was every local user's (no token), a client that stops reading a
 /// large log held its whole text, and a Lanefile broken before the first request gave `/` a 500
 /// and `/api/schedules` an HTML error page.
-@Suite(.serialized) struct WebAccessAuditTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct WebAccessAuditTests {
     @Test func aLoopbackRequestWithoutTheTokenIsRefused() async throws {
         let project = try WebProject()
         let server = try await WebProject.Server(project: project)
