@@ -38,7 +38,7 @@ import Testing
         #expect(cookie.contains("lanes_token=\(server.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(cookie)")
         #expect(try server.get("/login?token=nope", signedIn: false).status == 401)
         // The address was printed for the owner, on lanes serve's standard error only.
-        let announced = try String(contentsOfFile: server.errorLog, encoding: .utf8)
+        let announced = server.errorLog
         #expect(announced.contains("/login?token=\(server.token)"), "\(announced)")
     }
 
