@@ -374,7 +374,10 @@ public struct UploadToAppStore: Step {
         }
         // Read and checked before any request: a file over Apple's limit, or a screenshot of a size
         // Apple does not take, costs nothing remote.
-        let metadata = skipMetadata ? nil : try AppStoreMetadata.read(folder: context.resolve(metadataPath))
+        // deliver globs metadata_path's locale folders: with no such folder there is nothing to upload, not an error.
+        let metadataFolder = context.resolve(metadataPath)
+        let metadata = skipMetadata || !FilePath.exists(metadataFolder) ? nil : try AppStoreMetadata.read(folder: metadataFolder)
+        if !skipMetadata && metadata == nil { context.log.line("no metadata at \(metadataPath): the version's metadata stays as it is (as deliver)") }
         var screenshots: ScreenshotUpload?
         if !skipScreenshots {
             let folder = context.resolve(screenshotsPath ?? "fastlane/screenshots")
