@@ -6,9 +6,11 @@
 #   Tools/import-behaviour.sh CORPUS PLAN
 # CORPUS holds one folder per project (fastlane files in its fastlane/). PLAN has one line per run,
 # tab-separated: project, the lane and its options (`build version:1.0`), NAME=value pairs
-# (space-separated) for the environment a team's CI would give (`$RUN` is the project's folder), the
-# Xcode projects the corpus lacks (space-separated paths, each a copy of the test fixture
-# Brewer.xcodeproj), and the bundle identifier of the app on App Store Connect: when given, the run
+# (space-separated) for the environment a team's CI would give (`$RUN` is the project's folder,
+# `$ROOT` this repository, `$ASC_KEY_JSON` an App Store Connect key file as fastlane's api_key_path reads it), the
+# files the corpus lacks (space-separated paths: an .xcodeproj is a copy of the test fixture
+# Brewer.xcodeproj, an .xcworkspace holds the planned projects, anything else is an empty file such
+# as a Podfile), and the bundle identifier of the app on App Store Connect: when given, the run
 # talks to the local App Store Connect of the tests (Tests/Servers/fake_app_store_connect.py, every
 # request checked against Apple's description), with an API key in APP_STORE_CONNECT_API_KEY_*, as
 # a team's CI gives one. xcodebuild's test action replays a recorded test log.
@@ -83,18 +85,32 @@ while IFS="$tab" read -r project lane environment projects app; do
         chmod +x "$stand/fastlane"
     fi
     [ -e "$run/gradlew" ] || cp "$stand/gradlew" "$run/gradlew"
-    for xcodeproj in ${projects:-}; do
-        mkdir -p "$run/$(dirname "$xcodeproj")" && cp -R "$brewer" "$run/$xcodeproj"
-        # agvtool's versioning, as a project fastlane's increment_build_number works on has it.
-        sed -i 's/buildSettings = {/buildSettings = {\n\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tVERSIONING_SYSTEM = "apple-generic";/' "$run/$xcodeproj/project.pbxproj"
+    for file in ${projects:-}; do
+        mkdir -p "$run/$(dirname "$file")"
+        case "$file" in
+            *.xcodeproj)
+                cp -R "$brewer" "$run/$file"
+                # agvtool's versioning, as a project fastlane's increment_build_number works on has it.
+                sed -i 's/buildSettings = {/buildSettings = {\n\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tVERSIONING_SYSTEM = "apple-generic";/' "$run/$file/project.pbxproj" ;;
+            *.xcworkspace)
+                # A workspace holding the planned projects, as CocoaPods writes one.
+                mkdir -p "$run/$file"
+                { printf '<?xml version="1.0" encoding="UTF-8"?>\n<Workspace version = "1.0">\n'
+                  for member in $projects; do case "$member" in *.xcodeproj) printf '   <FileRef location = "group:%s">\n   </FileRef>\n' "$member" ;; esac; done
+                  printf '</Workspace>\n'; } > "$run/$file/contents.xcworkspacedata" ;;
+            *) : > "$run/$file" ;; # a file the lane expects (a Podfile), empty
+        esac
     done
     (cd "$run" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm corpus)
     (cd "$run" && "$lanes" import fastlane --force > "$stand/import.log" 2>&1)
     imported=$?
     (cd "$run" && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm "lanes import fastlane")
-    environment=$(printf '%s' "$environment" | sed "s|\$RUN|$run|g")
+    environment=$(printf '%s' "$environment" | sed "s|\$RUN|$run|g; s|\$ROOT|$root|g; s|\$ASC_KEY_JSON|$work/asc/key.json|g")
     asc=""
     if [ -n "${app:-}" ] && start_asc; then
+        # The key as fastlane's api_key_path reads it (a JSON file), for lanes that name one.
+        "$python" -c 'import json, sys; print(json.dumps({"key_id": "D383SF739A", "issuer_id": "6053b7fe-68a8-4acb-89be-165aa6465141", "key": open(sys.argv[1]).read()}))' \
+            "$work/asc/asc.p8" > "$work/asc/key.json"
         base=http://127.0.0.1:$(cat "$work/asc/port")
         body='{"apps": [{"id": "1234567890", "attributes": {"name": "App", "bundleId": "'$app'", "sku": "APP", "primaryLocale": "en-US"}}], "processingPolls": 1}'
         curl -s -o /dev/null -X POST --data "$body" "$base/_reset"

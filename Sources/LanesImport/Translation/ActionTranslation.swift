@@ -76,7 +76,10 @@ extension FastfileTranslator {
             throw Untranslatable("the Ruby method `\(call.name)`")
         }
         guard let action = CatalogLookup.action(named: call.name) else {
-            return try fastlaneCall(call, reason: "not in lanes' fastlane action map (a plugin or a custom action?)", asStatement: asStatement)
+            let reason = FastlaneBuiltInActions.names.contains(call.name)
+                ? "a fastlane action lanes has no step for; it runs through fastlane"
+                : "not one of fastlane's own actions (a plugin or the team's own action?); it runs through fastlane"
+            return try fastlaneCall(call, reason: reason, asStatement: asStatement)
         }
         switch action.mapping {
         case .step(let id, let renames, let unsupported, _):
