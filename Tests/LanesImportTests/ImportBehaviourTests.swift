@@ -229,4 +229,28 @@ import Testing
         #expect(result.report.lostLanes == [])
         #expect(result.lanefile.contains(#"try await callLane("test")"#))
     }
+
+    /// A Swift Fastfile's own accessor on its options (`extension Dictionary { func get(_ key: Key) -> Value }`)
+    /// reads the lane option, as `options?["version"]` does; the lane no longer stops at a TODO there.
+    @Test func aSwiftFastfilesOwnOptionsAccessorReadsTheLaneOption() {
+        let result = FastlaneImporter.importSwift("""
+            import Foundation
+            class Fastfile: LaneFile {
+                typealias Options = [String: String]
+                func bumpLane(options: Options) {
+                    let version = options.get("version")
+                    setInfoPlistValue(path: "Info.plist", key: "CFBundleShortVersionString", value: version)
+                }
+            }
+            extension Dictionary where Key == String, Value == String {
+                func get(_ key: Key, function: String = #function) -> Value {
+                    guard let value = self[key] else { fatalError("\\(function) Option: \\(key) must be available") }
+                    return value
+                }
+            }
+            """)
+        #expect(!result.lanefile.contains("importTODO"), "\(result.lanefile)")
+        #expect(result.lanefile.contains("options: [bumpOptionVersion]"), "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"key: "CFBundleShortVersionString", value: try requireValue(version"#), "\(result.lanefile)")
+    }
 }
