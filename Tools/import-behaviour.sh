@@ -9,8 +9,8 @@
 # (space-separated) for the environment a team's CI would give (`$RUN` is the project's folder,
 # `$ROOT` this repository, `$ASC_KEY_JSON` an App Store Connect key file as fastlane's api_key_path reads it), the
 # files the corpus lacks (space-separated paths: an .xcodeproj is a copy of the test fixture
-# Brewer.xcodeproj, an .xcworkspace holds the planned projects, anything else is an empty file such
-# as a Podfile), and the bundle identifier of the app on App Store Connect: when given, the run
+# Brewer.xcodeproj, an .xcworkspace holds the planned projects, a path ending in `*` a recording
+# stand-in for a tool the project vendors, anything else an empty file such as a Podfile), and the bundle identifier of the app on App Store Connect: when given, the run
 # talks to the local App Store Connect of the tests (Tests/Servers/fake_app_store_connect.py, every
 # request checked against Apple's description), with an API key in APP_STORE_CONNECT_API_KEY_*, as
 # a team's CI gives one. xcodebuild's test action replays a recorded test log.
@@ -19,7 +19,7 @@
 # Build everything first (`swift build`: the lanes binary and the Lanes library Lanefiles link).
 # FASTLANE_ENV=WORK/env.sh (../shared/fastlane-linux) puts the real fastlane on the runs' PATH, so
 # actions a Lanefile keeps through `fastlane run` run; without it those lanes stop, naming fastlane.
-set -u
+set -u -f
 corpus=$1
 plan=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -98,6 +98,9 @@ while IFS="$tab" read -r project lane environment projects app; do
                 { printf '<?xml version="1.0" encoding="UTF-8"?>\n<Workspace version = "1.0">\n'
                   for member in $projects; do case "$member" in *.xcodeproj) printf '   <FileRef location = "group:%s">\n   </FileRef>\n' "$member" ;; esac; done
                   printf '</Workspace>\n'; } > "$run/$file/contents.xcworkspacedata" ;;
+            *'*') # a tool the project vendors (Pods/SwiftLint/swiftlint*): a recording stand-in
+                file=${file%'*'}
+                printf '#!/bin/sh\necho "$PWD $0 $*" >> "%s/calls.txt"\n' "$stand" > "$run/$file" && chmod +x "$run/$file" ;;
             *) : > "$run/$file" ;; # a file the lane expects (a Podfile), empty
         esac
     done

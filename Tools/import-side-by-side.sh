@@ -9,7 +9,7 @@
 # their runner with Xcode): their side says so.
 #   FASTLANE_ENV=WORK/env.sh Tools/import-side-by-side.sh CORPUS PLAN
 # fastlane's code never enters the project; this script only runs it where a session set it up.
-set -u
+set -u -f
 corpus=$1
 plan=$2
 : "${FASTLANE_ENV:?FASTLANE_ENV=WORK/env.sh of ../shared/fastlane-linux/setup.sh}"
