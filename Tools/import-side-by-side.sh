@@ -20,6 +20,11 @@ sh "$root/Tools/import-behaviour.sh" "$corpus" "$plan" > "$out/lanes.txt" 2>&1
 work=$(sed -n 's/^runs in //p' "$out/lanes.txt")
 tab=$(printf '\t')
 n=0
+# fastlane's cocoapods action asks for the cocoapods gem before it calls `pod`: a gem of that name,
+# empty, so it goes on to the recording `pod`.
+mkdir -p "$out/gems/specifications"
+printf 'Gem::Specification.new do |s|\n  s.name = "cocoapods"\n  s.version = "1.16.2"\n  s.summary = "stand-in"\n  s.files = []\nend\n' \
+    > "$out/gems/specifications/cocoapods-1.16.2.gemspec"
 # The rows of a summary table (fastlane's `| 1 | gym | 12 |`, lanes' `| 1 | build_app | What | 1 s | ok |`).
 fastlane_steps() { sed -n '/fastlane summary/,$p' "$1" | grep -E '^\| *(💥|[0-9])' | awk -F'|' '{gsub(/ /,"",$2); gsub(/ /,"",$3); print ($2 ~ /💥/ ? "FAILED " : "ok ") $3}'; }
 lanes_steps() { grep -E '^\| [0-9]+ \|' "$1" | awk -F'|' '{gsub(/ /,"",$3); gsub(/ /,"",$6); print $6 " " $3}'; }
@@ -35,15 +40,22 @@ while IFS="$tab" read -r project lane environment projects app; do
     git -C "$fl" tag | while read -r tag; do git -C "$fl" tag -d "$tag" > /dev/null; done
     mkdir -p "$out/$n-home" "$out/$n-tools"
     git config --file "$out/$n-home/.gitconfig" user.name CI && git config --file "$out/$n-home/.gitconfig" user.email ci@example.com
-    printf '#!/bin/sh\nprintf "%%s\\t%%s\\t%%s\\n" "$(basename "$0")" "$PWD" "$*" >> "%s-fastlane-calls.tsv"\n' "$out/$n" > "$out/$n-tools/pod"
+    printf '#!/bin/sh\nprintf "%%s\\t%%s\\t%%s\\n" "$(basename "$0")" "$PWD" "$*" >> "%s-fastlane-calls.tsv"\n[ "$1" = --version ] && echo 1.16.2\nexit 0\n' "$out/$n" > "$out/$n-tools/pod"
     chmod +x "$out/$n-tools/pod"
     [ "$environment" = "-" ] && environment=""
     environment=$(printf '%s' "$environment" | sed "s|\$RUN|$fl|g; s|\$ROOT|$root|g; s|\$ASC_KEY_JSON|/nonexistent/key.json|g")
     # shellcheck disable=SC1090,SC2086
     cp "$out/$n-tools/pod" "$out/$n-tools/gradlew"
     (. "$FASTLANE_ENV"; cd "$fl" && [ -e gradlew ] && cp "$out/$n-tools/pod" gradlew && git update-index --assume-unchanged gradlew
+     export GEM_PATH="$out/gems:$(ruby -e 'print Gem.path.join(":")')"
      env PATH="$out/$n-tools:$PATH" HOME="$out/$n-home" FL_RECORD="$out/$n-fastlane-calls.tsv" $environment \
-        timeout 600 fastlane-linux $lane > "$out/$n-fastlane.log" 2>&1; echo $? > "$out/$n-fastlane.status")
+        timeout 600 fastlane-linux $lane > "$out/$n-fastlane.log" 2>&1; status=$?
+     # A Fastfile without default_platform: fastlane wants the platform before the lane (lanes does not).
+     if grep -q "Available lanes: ios " "$out/$n-fastlane.log"; then
+         env PATH="$out/$n-tools:$PATH" HOME="$out/$n-home" FL_RECORD="$out/$n-fastlane-calls.tsv" $environment \
+            timeout 600 fastlane-linux ios $lane > "$out/$n-fastlane.log" 2>&1; status=$?
+     fi
+     echo $status > "$out/$n-fastlane.status")
     echo "== $project: $lane"
     printf 'fastlane exit %s | lanes %s\n' "$(cat "$out/$n-fastlane.status")" "$(grep "^$project$tab" "$out/lanes.txt" | cut -f4)"
     echo "-- steps (fastlane)"; fastlane_steps "$out/$n-fastlane.log" | sed 's/^/   /'

@@ -125,6 +125,21 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
+    /// `key_content: "#{KEY}"` with `KEY = ENV["KEY"]` at the top: the key is that secret, read from
+    /// the environment, not "a secret written in the Fastfile or computed" stopping the lane.
+    @Test func aSecretConstantInterpolatedAloneIsThatSecret() {
+        let result = FastlaneImporter.importRuby("""
+            KEY = ENV["FASTLANE_KEY"]
+            lane :beta do
+              app_store_connect_api_key(key_id: "D383SF739A", issuer_id: "6053b7fe-68a8-4acb-89be-165aa6465141", key_content: "#{KEY}")
+            end
+            """)
+        #expect(result.report.todos.isEmpty, "\(result.report.todos)")
+        #expect(!result.lanefile.contains("importTODO"), "\(result.lanefile)")
+        #expect(result.report.lanes.first { $0.name == "beta" }?.secrets == ["FASTLANE_KEY"], "\(result.report.lanes)")
+        #expect(result.lanefile.contains("keyContent: (try KEY)"), "\(result.lanefile)")
+    }
+
     @Test func instanceVariablesSetInOneBodyAreReadInAnother() {
         let result = FastlaneImporter.importRuby("""
             TEAM = ENV["TEAM_ID"]

@@ -323,6 +323,9 @@ extension FastfileTranslator {
 
     /// A Ruby value as the Swift type of a step option.
     private mutating func convert(_ node: RubyNode, to option: OptionInfo, of action: String) throws -> String {
+        // `"#{KEY}"` is KEY's own text: a secret read into a constant stays that secret.
+        var node = node
+        if case .string(let parts, _) = node, parts.count == 1, case .code(let inner) = parts[0] { node = inner }
         var type = option.swiftType
         if type.hasSuffix("?") { type.removeLast() }
         let optional = Self.takesOptional(option)
