@@ -39,7 +39,7 @@ public enum LanefileRunner {
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: ProcessEnvironment.currentDirectory())
         } catch {
-            let shaped: any Error = FastlanePlatformWords.suggestion(for: words, lanes: lanefile.lanes.map(\.name)) ?? error
+            let shaped: any Error = FastlanePlatformWords.suggestion(for: RunnerArguments.positionalWords(words), lanes: lanefile.lanes.map(\.name)) ?? error
             TextOutput.standardError(Redactor()).writeLine("error: \(TerminalText.visible("\(shaped)", keepingLineBreaks: true))")
             exit(shaped.lanesKind.exitStatus)
         }
