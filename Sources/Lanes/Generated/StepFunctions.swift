@@ -3562,24 +3562,30 @@ public func ensureGitStatusClean(
     ])
 }
 
-/// Put tracked files back to HEAD; untracked and ignored files stay unless asked.
+/// Discard every change since HEAD: tracked edits, untracked and ignored files (git reset --hard; git clean -qfdx).
 ///
 /// The `reset_git_repo` step; `lanes actions reset_git_repo` documents it.
-/// - Parameter files: Only these paths (files or directories); default: every tracked file
-/// - Parameter removeUntracked: Also delete untracked files (git clean); ignored ones stay (default false)
-/// - Parameter removeIgnored: Also delete ignored files such as Pods/ and build output (git clean -X) (default false)
+/// - Parameter files: Only these paths (files or directories), and no clean; default: everything (environment FL_RESET_GIT_FILES)
+/// - Parameter force: Reset even though this lane did not run ensure_git_status_clean first (environment FL_RESET_GIT_FORCE; default false)
+/// - Parameter skipClean: Keep untracked files such as .env (no git clean) (environment FL_RESET_GIT_SKIP_CLEAN; default false)
+/// - Parameter disregardGitignore: Also delete ignored files such as Pods/ and build output (git clean -x), as a fresh clone (environment FL_RESET_GIT_DISREGARD_GITIGNORE; default true)
+/// - Parameter exclude: gitignore patterns that survive the clean (git clean -e), such as artifacts (environment FL_RESET_GIT_EXCLUDE)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func resetGitRepo(
     files: [String]? = nil,
-    removeUntracked: Bool? = nil,
-    removeIgnored: Bool? = nil,
+    force: Bool? = nil,
+    skipClean: Bool? = nil,
+    disregardGitignore: Bool? = nil,
+    exclude: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> ResetResult {
     try await runStep(ResetGitRepo.self, [
         "files": files,
-        "remove_untracked": removeUntracked,
-        "remove_ignored": removeIgnored,
+        "force": force,
+        "skip_clean": skipClean,
+        "disregard_gitignore": disregardGitignore,
+        "exclude": exclude,
         "timeout": timeout,
     ])
 }

@@ -460,7 +460,8 @@ public enum FastlaneActionMap {
 
         // Git and GitHub
         FastlaneAction("ensure_git_status_clean", .step("ensure_git_status_clean")),
-        FastlaneAction("reset_git_repo", .step("reset_git_repo")),
+        FastlaneAction("reset_git_repo", .step("reset_git_repo"),
+                       fastlaneOptions: ["files", "force", "skip_clean", "disregard_gitignore", "exclude"]),
         FastlaneAction("add_git_tag", .step("add_git_tag", ["tag": "tag", "message": "message"])),
         FastlaneAction("last_git_tag", .step("last_git_tag")),
         FastlaneAction("git_branch", .step("git_branch")),
