@@ -200,4 +200,49 @@ import Testing
         #expect(call.suffix(2) == ["build", "test"], "\(call)")
         #expect(!result.output.contains("swift test"), "\(result.output)")
     }
+
+    /// A required option nothing gives is reported, every one at once, when the lane starts and
+    /// by `lanes doctor`: before the lane's first side effect, never after it.
+    @Test func requiredOptionsNothingGivesStopTheLaneBeforeItsFirstStepAndTheDoctorNamesThem() throws {
+        let (project, environment, _) = try folder("preflight", projects: [])
+        let swiftDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }.map(String.init) ?? "/usr/bin"
+        try """
+            import Lanes
+
+            func announce() async throws {
+                try await slack(message: "Shipped")
+            }
+
+            let lanes = Lanefile {
+                Lane("release", "Touches a file, then releases and announces") {
+                    try await sh("touch", "side-effect")
+                    try await setGithubRelease(tagName: "v1.0")
+                    try await announce()
+                }
+                Lane("fine", "Needs nothing") {
+                    try await sh("touch", "fine-ran")
+                }
+            }
+            """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        var lanefileEnvironment = environment
+        lanefileEnvironment["PATH"] = "\(Self.standIn):\(swiftDirectory):/usr/bin:/bin"
+        for name in ["SLACK_URL", "GITHUB_REPOSITORY", "GITHUB_TOKEN", "GITHUB_API_TOKEN"] { lanefileEnvironment[name] = "" }
+
+        let release = try lanes.run(["release"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(release.status == 78, "\(release.output)")
+        #expect(release.standardError.contains("Lanefile.swift:4: lane release: slack needs option 'slack_url', which nothing gives: pass it or set SLACK_URL"),
+                "\(release.standardError)")
+        #expect(release.standardError.contains("Lanefile.swift:10: lane release: set_github_release needs option 'api_token'"))
+        #expect(release.standardError.contains("set_github_release needs option 'repository_name', which nothing gives: pass it or set GITHUB_REPOSITORY"))
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("side-effect").path))
+
+        let fine = try lanes.run(["fine"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(fine.status == 0, "\(fine.output)")
+
+        let doctor = try lanes.run(["doctor"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(doctor.status == 1, "\(doctor.output)")
+        #expect(doctor.standardOutput.contains("lane release options"), "\(doctor.output)")
+        #expect(doctor.standardOutput.contains("slack needs option 'slack_url'"), "\(doctor.output)")
+    }
 }
