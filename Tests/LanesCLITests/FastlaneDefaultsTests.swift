@@ -201,6 +201,29 @@ import Testing
         #expect(!result.output.contains("swift test"), "\(result.output)")
     }
 
+    /// build_mac_app is gym with `catalyst_platform: "macos"` (build_mac_app.rb): a Catalyst app
+    /// (SUPPORTS_MACCATALYST) archives its Mac variant, and exports a .pkg; an app without
+    /// Catalyst archives for its own platform, as gym's `detect_platform` decides.
+    @Test func buildMacAppArchivesTheMacVariantOfACatalystApp() throws {
+        let (project, environment, record) = try folder("mac-catalyst", extra: ["XCODEBUILD_PRODUCT": "Brewer.pkg"])
+        let pbxproj = project.appendingPathComponent("Brewer.xcodeproj/project.pbxproj")
+        try String(contentsOf: pbxproj, encoding: .utf8)
+            .replacingOccurrences(of: "SDKROOT = iphoneos;", with: "SDKROOT = iphoneos;\n\t\t\t\tSUPPORTS_MACCATALYST = YES;")
+            .write(to: pbxproj, atomically: true, encoding: .utf8)
+        let result = try lanes.run(["run", "build_mac_app"], in: project, extraEnvironment: environment)
+        #expect(result.status == 0, "\(result.output)")
+        let archive = try #require(try calls(record).first)
+        let destination = archive.firstIndex(of: "-destination").map { archive[$0 + 1] }
+        #expect(destination == "generic/platform=macOS,variant=Mac Catalyst", "\(archive)")
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Brewer.pkg").path)
+                || result.output.contains("Brewer.pkg"), "\(result.output)")
+
+        let (plain, plainEnvironment, plainRecord) = try folder("mac-not-catalyst", extra: ["XCODEBUILD_PRODUCT": "Brewer.pkg"])
+        _ = try lanes.run(["run", "build_mac_app"], in: plain, extraEnvironment: plainEnvironment)
+        let plainArchive = try #require(try calls(plainRecord).first)
+        #expect(plainArchive.firstIndex(of: "-destination").map { plainArchive[$0 + 1] } == "generic/platform=iOS", "\(plainArchive)")
+    }
+
     /// A required option nothing gives is reported, every one at once, when the lane starts and
     /// by `lanes doctor`: before the lane's first side effect, never after it.
     @Test func requiredOptionsNothingGivesStopTheLaneBeforeItsFirstStepAndTheDoctorNamesThem() throws {

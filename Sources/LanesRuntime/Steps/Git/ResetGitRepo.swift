@@ -15,8 +15,8 @@ public struct ResetGitRepo: Step {
         category: .git,
         examples: [
             StepExample(swift: "try await resetGitRepo()", commandLine: []),
-            StepExample(swift: "try await resetGitRepo(force: true, files: [\"Brewer.xcodeproj/project.pbxproj\"])",
-                        commandLine: ["force:true", "files:Brewer.xcodeproj/project.pbxproj"]),
+            StepExample(swift: "try await resetGitRepo(files: [\"Brewer.xcodeproj/project.pbxproj\"], force: true)",
+                        commandLine: ["files:Brewer.xcodeproj/project.pbxproj", "force:true"]),
             StepExample(swift: "try await resetGitRepo(skipClean: true)", commandLine: ["skip_clean:true"]),
             StepExample(swift: "try await resetGitRepo(disregardGitignore: false, exclude: [\"artifacts\"])",
                         commandLine: ["disregard_gitignore:false", "exclude:artifacts"]),
