@@ -521,7 +521,7 @@ public func setInfoPlistValue(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -666,7 +666,7 @@ public func buildApp(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -811,7 +811,7 @@ public func gym(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -956,7 +956,7 @@ public func buildIosApp(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -3562,24 +3562,30 @@ public func ensureGitStatusClean(
     ])
 }
 
-/// Put tracked files back to HEAD; untracked and ignored files stay unless asked.
+/// Discard every change since HEAD: tracked edits, untracked and ignored files (git reset --hard; git clean -qfdx).
 ///
 /// The `reset_git_repo` step; `lanes actions reset_git_repo` documents it.
-/// - Parameter files: Only these paths (files or directories); default: every tracked file
-/// - Parameter removeUntracked: Also delete untracked files (git clean); ignored ones stay (default false)
-/// - Parameter removeIgnored: Also delete ignored files such as Pods/ and build output (git clean -X) (default false)
+/// - Parameter files: Only these paths (files or directories), and no clean; default: everything (environment FL_RESET_GIT_FILES)
+/// - Parameter force: Reset even though this lane did not run ensure_git_status_clean first (environment FL_RESET_GIT_FORCE; default false)
+/// - Parameter skipClean: Keep untracked files such as .env (no git clean) (environment FL_RESET_GIT_SKIP_CLEAN; default false)
+/// - Parameter disregardGitignore: Also delete ignored files such as Pods/ and build output (git clean -x), as a fresh clone (environment FL_RESET_GIT_DISREGARD_GITIGNORE; default true)
+/// - Parameter exclude: gitignore patterns that survive the clean (git clean -e), such as artifacts (environment FL_RESET_GIT_EXCLUDE)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
 public func resetGitRepo(
     files: [String]? = nil,
-    removeUntracked: Bool? = nil,
-    removeIgnored: Bool? = nil,
+    force: Bool? = nil,
+    skipClean: Bool? = nil,
+    disregardGitignore: Bool? = nil,
+    exclude: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> ResetResult {
     try await runStep(ResetGitRepo.self, [
         "files": files,
-        "remove_untracked": removeUntracked,
-        "remove_ignored": removeIgnored,
+        "force": force,
+        "skip_clean": skipClean,
+        "disregard_gitignore": disregardGitignore,
+        "exclude": exclude,
         "timeout": timeout,
     ])
 }

@@ -130,6 +130,8 @@ public enum LanefileRunner {
                 values: laneValues)
             let (lane, values) = try LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                                   diagnostics: diagnostics).prepare(lane: name, options: options)
+            try StepCallPreflight.check(lane, lanefile: lanefile, path: arguments.lanefilePath ?? arguments.projectDirectory + "/Lanefile.swift",
+                                        environment: environment)
             try junit?.prepare()
             // Opened once the lane and its options validated: a mistyped lane name records no run.
             if let recording = RunRecording.start(arguments: arguments, environment: process, diagnostics: diagnostics) {
