@@ -194,7 +194,7 @@ struct LanefileCompiler {
 
     /// How many threads generate a Lanefile's code: the processors online, up to 8.
     static func compileThreads() -> Int {
-        max(1, min(8, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        min(8, ParallelWorkers.processorCount)
     }
 
     /// Entries of a block per file when a Lanefile is cut into parts (`LanefileSplitter.parts`):
