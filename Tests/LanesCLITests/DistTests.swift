@@ -7,11 +7,13 @@ import Testing
 @Suite struct DistTests {
     @Test func theArchiveWorksFromAnyFolder() throws {
         let output = LanesProcess.temporaryDirectory("dist")
+        defer { try? FileManager.default.removeItem(at: output) }
         let make = try runProgram(["make", "--no-print-directory", "-C", LanesProcess.repositoryRoot.path, "dist-files",
                                    "BIN=\(LanesProcess.repositoryRoot.path)/.build/debug", "DIST_FOLDER=\(output.path)"])
         try #require(make.status == 0, "\(make.output)\(make.error)")
         let archive = try #require(try FileManager.default.contentsOfDirectory(atPath: output.path).first { $0.hasSuffix(".tar.gz") })
         let project = LanesProcess.temporaryDirectory("dist-project")
+        defer { try? FileManager.default.removeItem(at: project) }
         try "import Lanes\n\nlet lanes = Lanefile {\n    Lane(\"hello\", \"Says hello\") { try echo(\"hello from the archive\") }\n}\n"
             .write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
         var lanes = LanesProcess()
@@ -19,6 +21,7 @@ import Testing
         for place in ["first", "second"] {
             // Unpacked in one folder, then in another: each finds its own modules and library.
             let folder = LanesProcess.temporaryDirectory("dist-\(place)")
+            defer { try? FileManager.default.removeItem(at: folder) }
             let unpacked = try runProgram(["tar", "-xzf", output.appendingPathComponent(archive).path, "-C", folder.path, "--strip-components", "1"])
             try #require(unpacked.status == 0, "\(unpacked.error)")
             #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib/lanes/swiftc").path), "no compiler recorded")
@@ -28,7 +31,6 @@ import Testing
             let ran = try lanes.run(["hello"], in: project, executable: lanesPath)
             #expect(ran.status == 0, "\(ran.output)")
             #expect(ran.standardOutput.contains("hello from the archive"))
-            try FileManager.default.removeItem(at: folder)
         }
     }
 }

@@ -21,12 +21,14 @@ import Testing
 
     @Test func installedLanesInitsListsAndRunsALane() throws {
         let prefix = LanesProcess.temporaryDirectory("prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
         try Self.install(into: prefix)
 
         let installed = prefix.appendingPathComponent("bin/lanes").path
         var lanes = LanesProcess()
         lanes.environment["PATH"] = "/usr/bin:/bin:" + URL(fileURLWithPath: try #require(swiftcPath())).deletingLastPathComponent().path
         let project = LanesProcess.temporaryDirectory("installed-project")
+        defer { try? FileManager.default.removeItem(at: project) }
         let initialized = try lanes.run(["init", "--name", "Brewer", "--app-id", "works.sth.brewer"], in: project, executable: installed)
         #expect(initialized.status == 0, "\(initialized.output)")
         let listed = try lanes.run(["list", "--json"], in: project, executable: installed)
@@ -62,6 +64,7 @@ import Testing
     /// Xcode), a Lanefile still compiles, from the interfaces.
     @Test func aLanefileCompilesFromTheInstalledInterfacesAlone() throws {
         let prefix = LanesProcess.temporaryDirectory("interface-prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
         try Self.install(into: prefix)
         let home = prefix.appendingPathComponent("lib/lanes")
         let recorded = try String(contentsOf: home.appendingPathComponent("swiftc"), encoding: .utf8).split(separator: "\n").map(String.init)
@@ -74,6 +77,7 @@ import Testing
         }
 
         let project = LanesProcess.temporaryDirectory("interface-project")
+        defer { try? FileManager.default.removeItem(at: project) }
         try """
             import Lanes
 
