@@ -162,7 +162,7 @@ struct LanefileCompiler {
         if installation.runtime == .selfContained {
             try link(objects, packages: packageFlags.link, swiftc: swiftc, into: output, lanefile: lanefile)
             // The runner has them; the cache (which CI keeps) need not.
-            for object in objects { unlink(object) }
+            for object in objects { _ = FilePath.removeEntry(object) }
         }
         if !Self.move(workDirectory, to: finalDirectory), !FilePath.exists(runner) {
             throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
