@@ -6,10 +6,20 @@
 #   Tools/import-behaviour.sh CORPUS PLAN
 # CORPUS holds one folder per project (fastlane files in its fastlane/). PLAN has one line per run,
 # tab-separated: project, the lane and its options (`build version:1.0`), NAME=value pairs
-# (space-separated) for the environment, and the Xcode projects the corpus lacks (space-separated
-# paths, each a copy of the test fixture Brewer.xcodeproj). Nothing of CORPUS is written; runs happen
-# in a copy, a git repository where the import is committed as a team would. An empty field is `-`.
-set -u
+# (space-separated) for the environment a team's CI would give (`$RUN` is the project's folder,
+# `$ROOT` this repository, `$ASC_KEY_JSON` an App Store Connect key file as fastlane's api_key_path reads it), the
+# files the corpus lacks (space-separated paths: an .xcodeproj is a copy of the test fixture
+# Brewer.xcodeproj, an .xcworkspace holds the planned projects, a path ending in `*` a recording
+# stand-in for a tool the project vendors, anything else an empty file such as a Podfile), and the bundle identifier of the app on App Store Connect: when given, the run
+# talks to the local App Store Connect of the tests (Tests/Servers/fake_app_store_connect.py, every
+# request checked against Apple's description), with an API key in APP_STORE_CONNECT_API_KEY_*, as
+# a team's CI gives one. xcodebuild's test action replays a recorded test log.
+# Nothing of CORPUS is written; runs happen in a copy, a git repository where the import is
+# committed as a team would. An empty field is `-`.
+# Build everything first (`swift build`: the lanes binary and the Lanes library Lanefiles link).
+# FASTLANE_ENV=WORK/env.sh (../shared/fastlane-linux) puts the real fastlane on the runs' PATH, so
+# actions a Lanefile keeps through `fastlane run` run; without it those lanes stop, naming fastlane.
+set -u -f
 corpus=$1
 plan=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,38 +28,102 @@ standin=$root/Tests/LanesCLITests/Fixtures/xcodebuild-standin
 ipa=$root/Tests/LanesBuildTests/Fixtures/ipa/Brewer-Staging.ipa
 brewer=$root/Tests/LanesXcodeTests/Fixtures/Brewer.xcodeproj
 swift_dir=$(dirname "$(command -v swiftc)")
+python=$root/.build/venv/bin/python3
+[ -x "$python" ] || python=python3
 work=$(mktemp -d "${TMPDIR:-/tmp}/lanes-import-behaviour.XXXXXX")
 echo "runs in $work"
+# xcodebuild's test action: a passing run, in the format of the recorded log of the tests' fixtures.
+test_log=$work/xcodebuild-test.log
+cat > "$test_log" <<'LOG'
+Test Suite 'All tests' started at 2026-11-22 10:20:01.114.
+Test Suite 'AppTests.xctest' started at 2026-11-22 10:20:01.115.
+Test Case '-[AppTests.AppTests testOne]' started.
+Test Case '-[AppTests.AppTests testOne]' passed (0.002 seconds).
+Test Case '-[AppTests.AppTests testTwo]' started.
+Test Case '-[AppTests.AppTests testTwo]' passed (0.001 seconds).
+Test Suite 'All tests' passed at 2026-11-22 10:20:01.121.
+	 Executed 2 tests, with 0 failures (0 unexpected) in 0.003 (0.004) seconds
+** TEST SUCCEEDED **
+LOG
+asc_pid=""
+stop_asc() { [ -n "$asc_pid" ] && kill "$asc_pid" 2>/dev/null; }
+trap stop_asc EXIT
+trap 'stop_asc; exit 130' INT TERM
+# The local App Store Connect, started on the first run that needs it.
+start_asc() {
+    [ -n "$asc_pid" ] && return 0
+    spec=${LANES_SHARED_DIR:-$root/../shared}/appstoreconnect/app_store_connect_api.json
+    [ -f "$spec" ] || spec=/work/shared/appstoreconnect/app_store_connect_api.json
+    (cd "$root/Tests/Servers" && exec "$python" fake_app_store_connect.py "$work/asc" "$spec" $$ 2> "$work/asc.log") &
+    asc_pid=$!
+    i=0
+    while [ ! -s "$work/asc/port" ] && [ $i -lt 1200 ] && kill -0 "$asc_pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+    [ -s "$work/asc/port" ] || { echo "the local App Store Connect did not start: $(tail -3 "$work/asc.log")" >&2; return 1; }
+}
 green=0
 total=0
 tab=$(printf '\t')
-while IFS="$tab" read -r project lane environment projects; do
+while IFS="$tab" read -r project lane environment projects app; do
     case "$project" in ''|'#'*) continue ;; esac
     # A tab is white space to `read`: an empty field is written `-`.
     [ "$environment" = "-" ] && environment=""
     [ "${projects:-}" = "-" ] && projects=""
+    [ "${app:-}" = "-" ] && app=""
     total=$((total + 1))
     run=$work/$total-$project
     stand=$work/$total-stand-ins
     cp -R "$corpus/$project" "$run"
-    mkdir -p "$stand"
+    mkdir -p "$stand/home"
+    # A CI machine's git identity (git_commit, add_git_tag need one, with fastlane as with lanes).
+    git config --file "$stand/home/.gitconfig" user.name CI && git config --file "$stand/home/.gitconfig" user.email ci@example.com
     # Recording stand-ins for the tools the lanes call that cannot run here.
     printf '#!/bin/sh\necho "$PWD $*" >> "%s/calls.txt"\n' "$stand" > "$stand/pod"
     cp "$stand/pod" "$stand/gradlew"
     chmod +x "$stand/pod" "$stand/gradlew"
+    if [ -n "${FASTLANE_ENV:-}" ]; then
+        printf '#!/bin/sh\n. "%s"\nexport FL_RECORD="%s/fastlane-calls.tsv"\nexec fastlane-linux "$@"\n' "$FASTLANE_ENV" "$stand" > "$stand/fastlane"
+        chmod +x "$stand/fastlane"
+    fi
     [ -e "$run/gradlew" ] || cp "$stand/gradlew" "$run/gradlew"
-    for xcodeproj in ${projects:-}; do
-        mkdir -p "$run/$(dirname "$xcodeproj")" && cp -R "$brewer" "$run/$xcodeproj"
-        # agvtool's versioning, as a project fastlane's increment_build_number works on has it.
-        sed -i 's/buildSettings = {/buildSettings = {\n\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tVERSIONING_SYSTEM = "apple-generic";/' "$run/$xcodeproj/project.pbxproj"
+    for file in ${projects:-}; do
+        mkdir -p "$run/$(dirname "$file")"
+        case "$file" in
+            *.xcodeproj)
+                cp -R "$brewer" "$run/$file"
+                # agvtool's versioning, as a project fastlane's increment_build_number works on has it.
+                sed -i 's/buildSettings = {/buildSettings = {\n\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tVERSIONING_SYSTEM = "apple-generic";/' "$run/$file/project.pbxproj" ;;
+            *.xcworkspace)
+                # A workspace holding the planned projects, as CocoaPods writes one.
+                mkdir -p "$run/$file"
+                { printf '<?xml version="1.0" encoding="UTF-8"?>\n<Workspace version = "1.0">\n'
+                  for member in $projects; do case "$member" in *.xcodeproj) printf '   <FileRef location = "group:%s">\n   </FileRef>\n' "$member" ;; esac; done
+                  printf '</Workspace>\n'; } > "$run/$file/contents.xcworkspacedata" ;;
+            *'*') # a tool the project vendors (Pods/SwiftLint/swiftlint*): a recording stand-in
+                file=${file%'*'}
+                printf '#!/bin/sh\necho "$PWD $0 $*" >> "%s/calls.txt"\n' "$stand" > "$run/$file" && chmod +x "$run/$file" ;;
+            *) : > "$run/$file" ;; # a file the lane expects (a Podfile), empty
+        esac
     done
     (cd "$run" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm corpus)
     (cd "$run" && "$lanes" import fastlane --force > "$stand/import.log" 2>&1)
     imported=$?
     (cd "$run" && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm "lanes import fastlane")
+    environment=$(printf '%s' "$environment" | sed "s|\$RUN|$run|g; s|\$ROOT|$root|g; s|\$ASC_KEY_JSON|$work/asc/key.json|g")
+    asc=""
+    if [ -n "${app:-}" ] && start_asc; then
+        # The key as fastlane's api_key_path reads it (a JSON file), for lanes that name one.
+        "$python" -c 'import json, sys; print(json.dumps({"key_id": "D383SF739A", "issuer_id": "6053b7fe-68a8-4acb-89be-165aa6465141", "key": open(sys.argv[1]).read()}))' \
+            "$work/asc/asc.p8" > "$work/asc/key.json"
+        base=http://127.0.0.1:$(cat "$work/asc/port")
+        body='{"apps": [{"id": "1234567890", "attributes": {"name": "App", "bundleId": "'$app'", "sku": "APP", "primaryLocale": "en-US"}}], "processingPolls": 1}'
+        curl -s -o /dev/null -X POST --data "$body" "$base/_reset"
+        asc="LANES_ASC_API_URL=$base APP_STORE_CONNECT_API_KEY_KEY_ID=D383SF739A APP_STORE_CONNECT_API_KEY_ISSUER_ID=6053b7fe-68a8-4acb-89be-165aa6465141"
+    fi
     # shellcheck disable=SC2086
     (cd "$run" && env PATH="$stand:$standin:$swift_dir:/usr/bin:/bin" XCODEBUILD_RECORD="$stand/xcodebuild.txt" \
-        XCODEBUILD_IPA="$ipa" HOME="$stand/home" $environment "$lanes" $lane > "$stand/run.log" 2>&1)
+        XCODEBUILD_IPA="$ipa" XCODEBUILD_TEST_LOG="$test_log" HOME="$stand/home" $asc $environment \
+        sh -c '[ -n "$1" ] && APP_STORE_CONNECT_API_KEY_KEY=$(cat "$1") && export APP_STORE_CONNECT_API_KEY_KEY; shift; exec "$@"' \
+        key "${asc:+$work/asc/asc.p8}" "$lanes" $lane > "$stand/run.log" 2>&1)
     status=$?
     if [ "$status" -eq 0 ]; then
         outcome="green"
@@ -61,6 +135,7 @@ while IFS="$tab" read -r project lane environment projects; do
     else
         outcome="failed: $(grep -iE 'error|failed' "$stand/run.log" | grep -v '^\[' | tail -1 | cut -c1-160)"
     fi
+    [ -n "$asc" ] && curl -s "$base/_log" > "$stand/app-store-connect.json"
     printf '%s\t%s\timport %s\texit %s\t%s\n' "$project" "$lane" "$imported" "$status" "$outcome"
 done < "$plan"
 echo "$green of $total lanes ran green as imported (effects in $work/*-stand-ins and each run's git log)"

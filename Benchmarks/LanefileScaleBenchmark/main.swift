@@ -4,7 +4,7 @@
 // `lanes import fastlane` write them. Each is compiled by `lanes list` with an empty cache; sizes
 // (and builds, with several --lanes) alternate within each round. Prints wall and CPU time (the
 // driver and the compiler it waits for), peak memory, and the growth exponent between sizes
-// (1: linear, 2: quadratic).
+// (1: linear, 2: quadratic). The anchor, in every round: `swiftc -Onone` compiling a hello world.
 // Usage: LanefileScaleBenchmark --lanes [LABEL=]PATH [--lanes LABEL=PATH ...] [--sizes 25,50,100,200] [--steps 20] [--runs N]
 import Foundation
 import LanesPlatform
@@ -77,6 +77,19 @@ struct Sample {
 /// compiler it waited for) and peak resident memory.
 func coldList(_ build: Build, in directory: String, cache: String) -> Sample {
     try? FileManager.default.removeItem(atPath: cache)
+    return timed(label: build.label, [build.lanes, "list"], in: directory, cache: cache)
+}
+
+/// The anchor: the same compiler on a hello world, without optimisation.
+func helloWorld(in directory: String) -> Sample {
+    timed(label: "swiftc", [swiftc, "-Onone", "hello.swift", "-o", "hello"], in: directory, cache: directory)
+}
+
+let swiftc = ProcessInfo.processInfo.environment["PATH"].flatMap { path in
+    path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+} ?? "/usr/bin/swiftc"
+
+func timed(label: String, _ arguments: [String], in directory: String, cache: String) -> Sample {
     var actions = ChildProcess.newFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -87,17 +100,17 @@ func coldList(_ build: Build, in directory: String, cache: String) -> Sample {
     environment["LANES_CACHE_DIR"] = cache
     environment["NO_COLOR"] = "1"
     guard chdir(directory) == 0 else { fail("cannot enter \(directory)") }
-    let argv = [strdup(build.lanes), strdup("list"), nil]
+    let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
     let start = ContinuousClock.now
-    guard posix_spawn(&pid, build.lanes, &actions, nil, argv, envp) == 0 else { fail("cannot start \(build.lanes)") }
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else { fail("cannot start \(arguments[0])") }
     var status: Int32 = 0
     var usage = rusage()
     wait4(pid, &status, 0, &usage)
     let elapsed = ContinuousClock.now - start
-    guard status == 0 else { fail("\(build.label): lanes list failed in \(directory): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")") }
+    guard status == 0 else { fail("\(label): \(arguments.dropFirst().joined(separator: " ")) failed in \(directory): \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")") }
     let measured = ProcessUsage(usage)
     return Sample(wall: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                   cpu: measured.cpuSeconds, peakMiB: Double(measured.peakResidentBytes) / 1_048_576)
@@ -115,6 +128,8 @@ func loadAverage() -> String {
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let work = NSTemporaryDirectory() + "lanes-scale-bench-\(getpid())"
 defer { try? FileManager.default.removeItem(atPath: work) }
+try FileManager.default.createDirectory(atPath: work + "/hello", withIntermediateDirectories: true)
+try "print(\"Hello, world!\")\n".write(toFile: work + "/hello/hello.swift", atomically: true, encoding: .utf8)
 for size in options.sizes {
     let folder = "\(work)/lanes-\(size)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -128,6 +143,7 @@ for round in 0..<options.runs {
             let sample = coldList(build, in: "\(work)/lanes-\(size)", cache: "\(work)/cache-\(build.label)")
             samples["\(build.label)/\(size)", default: []].append(sample)
         }
+        samples["hello", default: []].append(helloWorld(in: work + "/hello"))
     }
 }
 for build in options.builds {
@@ -141,4 +157,6 @@ for build in options.builds {
         previous = (size, cpu)
     }
 }
+let hello = samples["hello"]!
+print("anchor: swiftc -Onone on a hello world: " + String(format: "wall %.2f s   CPU %.2f s (median of %d)", median(hello.map(\.wall)), median(hello.map(\.cpu)), hello.count))
 print("load average \(loadAverage()) (after)")

@@ -52,7 +52,7 @@ public enum LanefileFunctions {
             lines.append("/// - Parameter \(option.swiftName): \(option.summary)\(facts(option))")
         }
         if returnsValue { lines.append("@discardableResult") }
-        lines.append("public func \(alias.map(StepDefinition.functionName(of:)) ?? info.definition.functionName)(")
+        lines.append("nonisolated(nonsending) public func \(alias.map(StepDefinition.functionName(of:)) ?? info.definition.functionName)(")
         lines += parameters.enumerated().map { "    \($0.element)\($0.offset == parameters.count - 1 ? "" : ",")" }
         lines.append(") async throws\(returnsValue ? " -> \(info.resultType)" : "") {")
         let call = arguments.isEmpty ? "[:]" : "[\n" + arguments.map { "        \($0)," }.joined(separator: "\n") + "\n    ]"

@@ -119,16 +119,32 @@ struct LanefileCompiler {
         try AtomicFile.write(Self.entrySource, to: entry)
 
         let output = workDirectory + "/runner"
-        func compile(_ files: [String]) throws -> CompilerRun.Outcome {
+        var objects = [output + ".o"]
+        // With several threads the compiler generates the code of each file on one of them.
+        func compile(_ files: [String], threads: Int = 1) throws -> CompilerRun.Outcome {
+            let parallel = threads > 1 ? ["-num-threads", String(threads)] : []
             switch installation.runtime {
             case .toolchain:
-                return try CompilerRun.run([swiftc] + flags + packageFlags.compile + packageFlags.link + files + [entry, "-o", output])
+                return try CompilerRun.run([swiftc] + flags + parallel + packageFlags.compile + packageFlags.link + files + [entry, "-o", output])
+            case .selfContained where threads > 1:
+                let map = try Self.writeObjectMap(for: files + [entry], in: workDirectory)
+                objects = map.objects
+                return try CompilerRun.run([swiftc] + flags + parallel + packageFlags.compile + files + [entry, "-output-file-map", map.path])
             case .selfContained:
+                objects = [output + ".o"]
                 return try CompilerRun.run([swiftc] + flags + packageFlags.compile + files + [entry, "-o", output + ".o"])
             }
         }
         let split = try Self.splitSources(sources.files, into: workDirectory)
-        var outcome = try compile(split)
+        let threads = Self.compileThreads()
+        var outcome: CompilerRun.Outcome
+        if threads > 1, let parts = try Self.partSources(sources.files, split: split, into: workDirectory) {
+            outcome = try compile(parts, threads: threads)
+            // Something only its own file sees (a helper in an `#if`): compiled as one file, as below.
+            if outcome.status != 0 { outcome = try compile(split) }
+        } else {
+            outcome = try compile(split)
+        }
         if outcome.status != 0, split != sources.files,
            outcome.output.contains(LanefileSplitter.entryFunction) || outcome.output.contains(LanefileSplitter.entriesLabel) {
             // A mistake inside a block that only the split form shows oddly: say it as the user wrote it.
@@ -144,7 +160,9 @@ struct LanefileCompiler {
             throw DriverError("\(lanefile) did not compile (see the errors above)", kind: .compilation)
         }
         if installation.runtime == .selfContained {
-            try link(output + ".o", packages: packageFlags.link, swiftc: swiftc, into: output, lanefile: lanefile)
+            try link(objects, packages: packageFlags.link, swiftc: swiftc, into: output, lanefile: lanefile)
+            // The runner has them; the cache (which CI keeps) need not.
+            for object in objects { _ = FilePath.removeEntry(object) }
         }
         if !Self.move(workDirectory, to: finalDirectory), !FilePath.exists(runner) {
             throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
@@ -160,22 +178,78 @@ struct LanefileCompiler {
     static func splitSources(_ files: [String], into workDirectory: String) throws -> [String] {
         try files.enumerated().map { index, file in
             guard let split = LanefileSplitter.split(try FilePath.readBytes(file)) else { return file }
-            let escaped = file.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
             let copy = "\(workDirectory)/split-\(index)-\(FilePath.name(of: file))"
-            try AtomicFile.write(Array("#sourceLocation(file: \"\(escaped)\", line: 1)\n".utf8) + split, to: copy)
+            try AtomicFile.write(Array("#sourceLocation(file: \"\(sourceLocationLiteral(file))\", line: 1)\n".utf8) + split, to: copy)
             return copy
         }
     }
 
-    /// Links the Lanefile's object against the self-contained libLanes (`Installation.Runtime`) with
+    /// `path` as the content of a string literal in a `#sourceLocation`.
+    static func sourceLocationLiteral(_ path: String) -> String {
+        path.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+    }
+
+    static let sourceLocationStart = Array("#sourceLocation(file: \"".utf8)
+    static let sourceLocationEnd = Array("\", line: 1)".utf8)
+
+    /// How many threads generate a Lanefile's code: the processors online, up to 8.
+    static func compileThreads() -> Int {
+        min(8, ParallelWorkers.processorCount)
+    }
+
+    /// Entries of a block per file when a Lanefile is cut into parts (`LanefileSplitter.parts`):
+    /// enough files for every thread, few enough that each one's fixed cost stays small.
+    static let entriesPerPart = 16
+
+    /// The sources cut into parts for the compiler's threads: a source with a block of more than
+    /// `entriesPerPart` entries becomes its main file and its parts (behind `#sourceLocation`s naming
+    /// the original), any other source stays as `split` has it. Nil when no source was cut.
+    static func partSources(_ files: [String], split: [String], into workDirectory: String) throws -> [String]? {
+        var cut = false
+        var result: [String] = []
+        for (index, file) in files.enumerated() {
+            // The daemon's copy names the user's file on its first line: the parts name it too.
+            let bytes = try FilePath.readBytes(file)
+            let source = LanefileSources.withoutSourceLocation(bytes)
+            let named = source.count == bytes.count ? sourceLocationLiteral(file)
+                : String(decoding: bytes[Self.sourceLocationStart.count..<(bytes.count - source.count - Self.sourceLocationEnd.count - 1)], as: UTF8.self)
+            guard let parts = LanefileSplitter.parts(Array(source), file: named, prefix: "\(LanefileSplitter.entryFunction)_\(index)",
+                                                     entriesPerPart: entriesPerPart) else {
+                result.append(split[index])
+                continue
+            }
+            cut = true
+            // Names unique in the module: the compiler refuses two files of the same name.
+            let main = "\(workDirectory)/part-\(index)-main-\(FilePath.name(of: file))"
+            try AtomicFile.write(parts.main, to: main)
+            result.append(main)
+            for (number, part) in parts.parts.enumerated() {
+                let path = "\(workDirectory)/part-\(index)-\(number).swift"
+                try AtomicFile.write(part, to: path)
+                result.append(path)
+            }
+        }
+        return cut ? result : nil
+    }
+
+    /// An output file map naming an object for each source, for a compile on several threads.
+    static func writeObjectMap(for sources: [String], in workDirectory: String) throws -> (path: String, objects: [String]) {
+        let objects = sources.indices.map { "\(workDirectory)/object-\($0).o" }
+        let entries = zip(sources, objects).map { "\(JSONText.quote($0)): {\"object\": \(JSONText.quote($1))}" }
+        let path = workDirectory + "/objects.json"
+        try AtomicFile.write("{\n" + entries.joined(separator: ",\n") + "\n}\n", to: path)
+        return (path, objects)
+    }
+
+    /// Links the Lanefile's objects against the self-contained libLanes (`Installation.Runtime`) with
     /// the toolchain's clang and lld: no Swift library of the toolchain, whose runtime would be a
     /// second one beside libLanes'.
-    private func link(_ object: String, packages: [String], swiftc: String, into runner: String, lanefile: String) throws {
+    private func link(_ objects: [String], packages: [String], swiftc: String, into runner: String, lanefile: String) throws {
         guard let linker = RuntimeLinker.locate(swiftc: swiftc) else {
             throw DriverError("cannot find clang and swiftrt.o in the toolchain of \(swiftc), which link Lanefiles against \(installation.libraryDirectory)",
                               hint: "use the Swift toolchain lanes was installed with (LANES_SWIFTC)", kind: .configuration)
         }
-        let outcome = try CompilerRun.run([linker.clang, "-fuse-ld=lld", linker.runtimeObject, object] + packages
+        let outcome = try CompilerRun.run([linker.clang, "-fuse-ld=lld", linker.runtimeObject] + objects + packages
             + ["-L", installation.libraryDirectory, "-lLanes", "-Wl,-rpath," + installation.libraryDirectory, "-o", runner])
         guard outcome.status == 0 else {
             writeStandardError(outcome.output)

@@ -42,8 +42,8 @@ struct LanefileSources {
     }
 
     static func withoutSourceLocation(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-        let prefix = Array("#sourceLocation(file: \"".utf8)
-        let suffix = Array("\", line: 1)".utf8)
+        let prefix = LanefileCompiler.sourceLocationStart
+        let suffix = LanefileCompiler.sourceLocationEnd
         guard bytes.starts(with: prefix), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
               newline >= prefix.count + suffix.count, bytes[(newline - suffix.count)..<newline].elementsEqual(suffix)
         else { return bytes[...] }

@@ -1,3 +1,5 @@
+import LanesPlatform
+
 /// Compiles each entry of a `Lanefile { ... }` block as a declaration of its own.
 ///
 /// Swift type-checks a result-builder closure as one expression, lane bodies included, and its time
@@ -47,11 +49,101 @@ struct LanefileSplitter {
             index = block.closeIndex
         }
         guard !edits.isEmpty else { return nil }
+        return applying(edits, to: source)
+    }
+
+    private static func applying(_ edits: [(offset: Int, remove: Int, insert: String)], to source: [UInt8]) -> [UInt8] {
         var result = source
         for edit in edits.sorted(by: { $0.offset > $1.offset }) {
             result.replaceSubrange(edit.offset..<(edit.offset + edit.remove), with: Array(edit.insert.utf8))
         }
         return result
+    }
+
+    /// A source whose blocks were cut into several files (`parts`).
+    struct Parts {
+        /// The source with each block's entries replaced by the names of their declarations, and
+        /// blanked (line breaks kept, so everything after a block keeps its lines and columns).
+        let main: [UInt8]
+        /// The entries as declarations, in files of `entriesPerPart`, each with the source's imports.
+        let parts: [[UInt8]]
+    }
+
+    /// The source as several files, so the compiler generates code for them on several threads: a
+    /// split Lanefile's compile is mostly the code generation of its lane bodies (ARCHITECTURE.md).
+    /// Each part starts with the source's `import` lines and gives every entry its own declaration,
+    /// `let <prefix>_BLOCK_INDEX = __lanefileEntry(` on the line before the entry's first, behind a
+    /// `#sourceLocation` naming `file` (a string literal's content, escaped), so the entry's lines and columns are the user's. Nil when
+    /// the source has no block to split, too few entries to be worth it, or anything that other
+    /// files could not see or that would be copied with its imports: a top-level `private` or
+    /// `fileprivate` declaration, a directive (`#if`) outside a block, or an import sharing its
+    /// line with something else.
+    static func parts(_ source: [UInt8], file: String, prefix: String, entriesPerPart: Int) -> Parts? {
+        guard let tokens = SwiftTokens(source).tokens else { return nil }
+        var lineStarts = [0]
+        for (offset, byte) in source.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(offset + 1) }
+        func lineText(_ first: Int, through last: Int) -> [UInt8] {
+            let end = last < lineStarts.count ? lineStarts[last] : source.count
+            var text = Array(source[lineStarts[first - 1]..<end])
+            if text.last != UInt8(ascii: "\n") { text.append(UInt8(ascii: "\n")) }
+            return text
+        }
+        func location(_ line: Int) -> [UInt8] { Array("#sourceLocation(file: \"\(file)\", line: \(line))\n".utf8) }
+
+        var imports: [UInt8] = []
+        var blocks: [Block] = []
+        var index = 0
+        while index < tokens.count {
+            defer { index += 1 }
+            let token = tokens[index]
+            guard token.depth == 0 else { continue }
+            if token.kind == .unsupported { return nil }
+            guard token.kind == .identifier else { continue }
+            switch token.text(source) {
+            case "private", "fileprivate":
+                return nil
+            case "import":
+                // `import X` (after attributes such as `@preconcurrency`) alone on its line.
+                let sameLine = tokens.filter { $0.line == token.line }
+                guard sameLine.allSatisfy({ $0.kind == .identifier || $0.kind == .period || $0.text(source) == "@" }),
+                      sameLine.filter({ $0.text(source) == "import" }).count == 1 else { return nil }
+                imports += location(token.line) + lineText(token.line, through: token.line)
+            case "Lanefile":
+                guard index > 0, tokens[index - 1].kind == .other, tokens[index - 1].text(source) == "=",
+                      let block = Block(tokens: tokens, source: source, nameIndex: index) else { continue }
+                blocks.append(block)
+                index = block.closeIndex
+            default:
+                continue
+            }
+        }
+        guard blocks.contains(where: { $0.entryStarts.count > entriesPerPart }) else { return nil }
+
+        var edits: [(offset: Int, remove: Int, insert: String)] = []
+        var declarations: [[UInt8]] = []
+        for (number, block) in blocks.enumerated() {
+            let names = block.entryStarts.indices.map { "\(prefix)_\(number)_\($0)" }
+            let entries = "\(LanefileSplitter.entriesLabel): " + names.joined(separator: ", ")
+            // The block's text goes; its line breaks stay.
+            func blanked(from start: Int) -> String {
+                source[start..<block.close.end].map { $0 == UInt8(ascii: "\n") ? "\n" : " " }.joined()
+            }
+            if let argumentsClose = block.argumentsClose {
+                edits.append((argumentsClose, 0, ", " + entries))
+                edits.append((block.open.start, block.close.end - block.open.start, blanked(from: block.open.start)))
+            } else {
+                edits.append((block.name.end, block.close.end - block.name.end, "(\(entries))" + blanked(from: block.name.end)))
+            }
+            for (entry, start) in block.entryStarts.enumerated() {
+                let lastLine = entry + 1 < block.entryStarts.count ? block.entryStarts[entry + 1].line - 1 : block.close.line - 1
+                declarations.append(location(start.line - 1) + Array("let \(names[entry]) = \(LanefileSplitter.entryFunction)(\n".utf8)
+                                    + lineText(start.line, through: lastLine) + Array(")\n".utf8))
+            }
+        }
+        let parts = stride(from: 0, to: declarations.count, by: entriesPerPart).map { first in
+            imports + declarations[first..<min(first + entriesPerPart, declarations.count)].joined()
+        }
+        return Parts(main: location(1) + applying(edits, to: source), parts: parts)
     }
 
     /// One `Lanefile [(...)] { entries }` at the top level, when every entry starts a line of its own.
@@ -63,7 +155,8 @@ struct LanefileSplitter {
         let name: SwiftTokens.Token
         let open: SwiftTokens.Token
         let close: SwiftTokens.Token
-        /// Each entry's last token.
+        /// Each entry's first and last token.
+        let entryStarts: [SwiftTokens.Token]
         let entryEnds: [SwiftTokens.Token]
 
         init?(tokens: [SwiftTokens.Token], source: [UInt8], nameIndex: Int) {
@@ -83,6 +176,7 @@ struct LanefileSplitter {
                   closeIndex + 1 == tokens.count || tokens[closeIndex + 1].line > tokens[closeIndex].line,
                   tokens[closeIndex - 1].line < tokens[closeIndex].line
             else { return nil }
+            var starts: [SwiftTokens.Token] = []
             var ends: [SwiftTokens.Token] = []
             var previous: SwiftTokens.Token?
             for token in tokens[(openIndex + 1)..<closeIndex] {
@@ -96,6 +190,7 @@ struct LanefileSplitter {
                        ![.period, .closeBrace, .closeParen, .closeBracket].contains(token.kind) {
                         guard token.kind == .identifier, !Self.statementWords.contains(token.text(source)) else { return nil }
                         if let previous { ends.append(previous) }
+                        starts.append(token)
                     }
                 }
                 previous = token
@@ -108,6 +203,7 @@ struct LanefileSplitter {
             self.name = tokens[nameIndex]
             self.open = tokens[openIndex]
             self.close = tokens[closeIndex]
+            self.entryStarts = starts
             self.entryEnds = ends
         }
 
@@ -137,175 +233,5 @@ struct LanefileSplitter {
             edits.append((close.start, 1, " "))
             return edits
         }
-    }
-}
-
-/// The tokens of Swift source that matter for finding a block's entries: names, brackets, `.`, `;`,
-/// with their nesting depth and line. Strings (interpolations included) and comments are skipped
-/// whole; what this lexer does not follow (a bare `/` that may start a regex literal, `#/`) is a
-/// token of its own kind, and a string or comment that never ends makes the whole source unread.
-struct SwiftTokens {
-    enum Kind { case identifier, openBrace, closeBrace, openParen, closeParen, openBracket, closeBracket, period, semicolon, other, unsupported }
-
-    struct Token {
-        let kind: Kind
-        let start: Int
-        let end: Int
-        let line: Int
-        /// Brackets of any kind around it; an opening bracket has the depth outside it.
-        let depth: Int
-
-        func text(_ source: [UInt8]) -> String { String(decoding: source[start..<end], as: UTF8.self) }
-    }
-
-    private let source: [UInt8]
-    private var position = 0
-    private var line = 1
-    private var depth = 0
-    private(set) var tokens: [Token]? = []
-
-    init(_ source: [UInt8]) {
-        self.source = source
-        if !lex(until: nil) { tokens = nil }
-    }
-
-    private func byte(_ offset: Int) -> UInt8? { offset < source.count ? source[offset] : nil }
-
-    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "_") || byte >= 0x80 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
-    }
-
-    private mutating func append(_ kind: Kind, from start: Int, depth tokenDepth: Int? = nil) {
-        tokens?.append(Token(kind: kind, start: start, end: position, line: line, depth: tokenDepth ?? depth))
-    }
-
-    /// Lexes to the end (`closing` nil) or to the `)` that closes an interpolation; false when the
-    /// source ends inside a string, comment or interpolation.
-    private mutating func lex(until closing: UInt8?) -> Bool {
-        var parens = 0
-        let record = closing == nil
-        while let current = byte(position) {
-            let start = position
-            switch current {
-            case UInt8(ascii: "\n"):
-                line += 1
-                position += 1
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                position += 1
-            case UInt8(ascii: "/") where byte(position + 1) == UInt8(ascii: "/"):
-                while let next = byte(position), next != UInt8(ascii: "\n") { position += 1 }
-            case UInt8(ascii: "/") where byte(position + 1) == UInt8(ascii: "*"):
-                guard skipBlockComment() else { return false }
-            case UInt8(ascii: "/"):
-                // `a / b` divides; `/x/` may be a regex literal, which this lexer does not follow.
-                let spaced = byte(position + 1).map { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "=") } ?? true
-                position += 1
-                if record { append(spaced ? .other : .unsupported, from: start) }
-            case UInt8(ascii: "\""), UInt8(ascii: "#") where stringStart(at: position) != nil:
-                guard skipString() else { return false }
-                if record { append(.other, from: start) }
-            case UInt8(ascii: "#") where byte(position + 1) == UInt8(ascii: "/"):
-                position += 2
-                if record { append(.unsupported, from: start) }
-            case UInt8(ascii: "#"):
-                // `#if`, `#line`, `#selector(...)`: a directive or a macro; a block holding one is left whole.
-                position += 1
-                while let next = byte(position), Self.isIdentifierByte(next) { position += 1 }
-                if record { append(.unsupported, from: start) }
-            case UInt8(ascii: "`"):
-                position += 1
-                while let next = byte(position), next != UInt8(ascii: "`"), next != UInt8(ascii: "\n") { position += 1 }
-                position += 1
-                if record { append(.identifier, from: start) }
-            case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
-                position += 1
-                if !record, current == UInt8(ascii: "(") { parens += 1 }
-                if record { append(current == UInt8(ascii: "{") ? .openBrace : current == UInt8(ascii: "(") ? .openParen : .openBracket, from: start) }
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
-                position += 1
-                if let closing, current == closing, parens == 0 { return true }
-                if !record, current == UInt8(ascii: ")") { parens -= 1 }
-                depth = max(0, depth - 1)
-                if record { append(current == UInt8(ascii: "}") ? .closeBrace : current == UInt8(ascii: ")") ? .closeParen : .closeBracket, from: start) }
-            case UInt8(ascii: "."):
-                position += 1
-                if record { append(.period, from: start) }
-            case UInt8(ascii: ";"):
-                position += 1
-                if record { append(.semicolon, from: start) }
-            default:
-                if Self.isIdentifierByte(current) {
-                    while let next = byte(position), Self.isIdentifierByte(next) { position += 1 }
-                    if record { append(.identifier, from: start) }
-                } else {
-                    position += 1
-                    if record { append(.other, from: start) }
-                }
-            }
-        }
-        return closing == nil
-    }
-
-    private mutating func skipBlockComment() -> Bool {
-        var nesting = 0
-        while let current = byte(position) {
-            if current == UInt8(ascii: "/"), byte(position + 1) == UInt8(ascii: "*") {
-                nesting += 1
-                position += 2
-            } else if current == UInt8(ascii: "*"), byte(position + 1) == UInt8(ascii: "/") {
-                nesting -= 1
-                position += 2
-                if nesting == 0 { return true }
-            } else {
-                if current == UInt8(ascii: "\n") { line += 1 }
-                position += 1
-            }
-        }
-        return false
-    }
-
-    /// The number of `#` before the opening quote, when a string literal starts at `offset`.
-    private func stringStart(at offset: Int) -> Int? {
-        var hashes = 0
-        while byte(offset + hashes) == UInt8(ascii: "#") { hashes += 1 }
-        return byte(offset + hashes) == UInt8(ascii: "\"") ? hashes : nil
-    }
-
-    /// Skips a string literal: `"..."`, `"""..."""`, and their raw forms `#"..."#`, with `\(...)`
-    /// (`\#(...)`) interpolations lexed through to their closing parenthesis.
-    private mutating func skipString() -> Bool {
-        guard let hashes = stringStart(at: position) else { return false }
-        position += hashes
-        let multiline = byte(position + 1) == UInt8(ascii: "\"") && byte(position + 2) == UInt8(ascii: "\"")
-        position += multiline ? 3 : 1
-        let quotes = multiline ? 3 : 1
-        while let current = byte(position) {
-            if current == UInt8(ascii: "\\"), (1...(hashes + 1)).allSatisfy({ offset in offset > hashes || byte(position + offset) == UInt8(ascii: "#") }) {
-                position += 1 + hashes
-                if byte(position) == UInt8(ascii: "(") {
-                    position += 1
-                    let outer = depth
-                    guard lex(until: UInt8(ascii: ")")) else { return false }
-                    depth = outer
-                } else {
-                    if byte(position) == UInt8(ascii: "\n") { line += 1 }
-                    position += 1
-                }
-                continue
-            }
-            if current == UInt8(ascii: "\""), (0..<quotes).allSatisfy({ byte(position + $0) == UInt8(ascii: "\"") }),
-               (0..<hashes).allSatisfy({ byte(position + quotes + $0) == UInt8(ascii: "#") }) {
-                position += quotes + hashes
-                return true
-            }
-            if current == UInt8(ascii: "\n") {
-                guard multiline else { return false }
-                line += 1
-            }
-            position += 1
-        }
-        return false
     }
 }

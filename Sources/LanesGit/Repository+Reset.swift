@@ -16,20 +16,18 @@ public struct ResetResult: Sendable, Hashable, Codable {
 extension Repository {
     /// Puts tracked files back to HEAD, in the index and the working tree (`git reset --hard`
     /// limited to `paths` when given). Untracked and ignored files (a Pods directory, build
-    /// output, `.env`) stay unless `removeUntracked` / `removeIgnored` ask for `git clean`.
-    /// Files staged as new become untracked again and are kept.
+    /// output, `.env`) stay unless `removeUntracked` / `removeIgnored` ask for `git clean`
+    /// (`-d`, and `-x` or `-X`); paths matching a pattern of `keeping` survive it, as
+    /// `git clean -e PATTERN`'s do. Files staged as new become untracked again and are kept
+    /// unless untracked files are removed.
     @discardableResult
     public func resetToHead(paths: [String]? = nil, removeUntracked: Bool = false,
-                            removeIgnored: Bool = false) throws -> ResetResult {
-        let before = try changes(includingIgnored: removeIgnored)
+                            removeIgnored: Bool = false, keeping exclusions: [String] = []) throws -> ResetResult {
         let wanted: (String) -> Bool = { path in
             guard let paths else { return true }
             return paths.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
-        let restored = before.tracked.filter(wanted)
-        var removed: [String] = []
-        if removeUntracked { removed += before.untracked.filter(wanted) }
-        if removeIgnored { removed += before.ignored.filter(wanted) }
+        let restored = try changes(includingIgnored: false).tracked.filter(wanted)
 
         try withCommit("HEAD") { commit in
             if let paths {
@@ -43,15 +41,32 @@ extension Repository {
         var checkout = git_checkout_options()
         git_checkout_options_init(&checkout, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
         var strategy = GIT_CHECKOUT_FORCE.rawValue
-        if removeUntracked { strategy |= GIT_CHECKOUT_REMOVE_UNTRACKED.rawValue }
-        if removeIgnored { strategy |= GIT_CHECKOUT_REMOVE_IGNORED.rawValue }
         if paths != nil { strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH.rawValue }
         checkout.checkout_strategy = strategy
         try withStringArray(paths ?? []) { array in
             if paths != nil { checkout.paths = array }
             try check(git_checkout_head(handle, &checkout), "restoring files from HEAD in \(displayPath)")
         }
+
+        var removed: [String] = []
+        if removeUntracked || removeIgnored {
+            // After the reset, so files that were only staged count as untracked, as for git clean.
+            let left = try changes(includingIgnored: removeIgnored)
+            let candidates = ((removeUntracked ? left.untracked : []) + (removeIgnored ? left.ignored : [])).filter(wanted)
+            let cleaner = WorkingTreeCleaner(root: try requireWorkingDirectory(for: "clean untracked files"), exclusions: CleanExclusions(exclusions)) { path in
+                // Inside an untracked folder, an ignored file stays unless ignored files go too (and the reverse).
+                let ignored = self.isIgnored(path)
+                return ignored ? !removeIgnored : !removeUntracked
+            }
+            for candidate in candidates.sorted() { removed += cleaner.remove(candidate) }
+        }
         return ResetResult(restored: restored, removed: removed.sorted())
+    }
+
+    /// Whether `.gitignore`, `info/exclude` or `core.excludesFile` ignore `path` (or a folder holding it).
+    func isIgnored(_ path: String) -> Bool {
+        var ignored: Int32 = 0
+        return git_ignore_path_is_ignored(&ignored, handle, path) == 0 && ignored != 0
     }
 
     /// Changed paths split by kind, for reporting what a reset touches.

@@ -14,6 +14,18 @@ public enum FilePath {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// A folder itself, not a symbolic link to one (what a cleaner may descend into).
+    public static func isDirectoryNotLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Deletes one file or symbolic link, or one empty folder; false when it is still there.
+    @discardableResult
+    public static func removeEntry(_ path: String) -> Bool {
+        isDirectoryNotLink(path) ? rmdir(path) == 0 : unlink(path) == 0
+    }
+
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

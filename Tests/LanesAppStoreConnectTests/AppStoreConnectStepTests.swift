@@ -217,6 +217,22 @@ extension LocalAppStoreConnectTests {
             #expect(requests.isEmpty)
         }
 
+        /// deliver globs metadata_path's locale folders, so a project without fastlane/metadata (an
+        /// imported `upload_to_app_store` with no options) attaches the build and leaves the text alone.
+        @Test func withoutAMetadataFolderTheBuildIsAttachedAndNoTextChanges() async throws {
+            try await server.reset(versionScenario)
+            let folder = LanesCommandLine.temporaryDirectory("asc-deliver-no-metadata")
+            let result = try await lanes.run(["run", "upload_to_app_store", "app_identifier:com.example.brewer", "app_version:1.4.0",
+                                        "build_number:42"], in: folder, extraEnvironment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.contains("no metadata at fastlane/metadata"), "\(result.output)")
+            let log = try await server.log()
+            let serverErrors = try await server.errors(); #expect(serverErrors.isEmpty, "\(serverErrors)")
+            #expect((log["versions"] as? [[String: Any]])?.first?["build"] as? String == "b42")
+            let english = (log["versionLocalizations"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "l-en" }
+            #expect((english?["attributes"] as? [String: Any])?["description"] as? String == "Old text.")
+        }
+
         @Test func lanesAscListsBuildsAppsAndTheKey() async throws {
             let builds = ["7", "99", "100"].enumerated().map {
                 LocalAppStoreConnect.build("b\($0.offset)", version: "1.4.0", number: $0.element, uploaded: "2026-11-2\($0.offset)T10:00:00Z")

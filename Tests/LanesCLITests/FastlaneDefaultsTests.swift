@@ -200,4 +200,72 @@ import Testing
         #expect(call.suffix(2) == ["build", "test"], "\(call)")
         #expect(!result.output.contains("swift test"), "\(result.output)")
     }
+
+    /// build_mac_app is gym with `catalyst_platform: "macos"` (build_mac_app.rb): a Catalyst app
+    /// (SUPPORTS_MACCATALYST) archives its Mac variant, and exports a .pkg; an app without
+    /// Catalyst archives for its own platform, as gym's `detect_platform` decides.
+    @Test func buildMacAppArchivesTheMacVariantOfACatalystApp() async throws {
+        let (project, environment, record) = try folder("mac-catalyst", extra: ["XCODEBUILD_PRODUCT": "Brewer.pkg"])
+        let pbxproj = project.appendingPathComponent("Brewer.xcodeproj/project.pbxproj")
+        try String(contentsOf: pbxproj, encoding: .utf8)
+            .replacingOccurrences(of: "SDKROOT = iphoneos;", with: "SDKROOT = iphoneos;\n\t\t\t\tSUPPORTS_MACCATALYST = YES;")
+            .write(to: pbxproj, atomically: true, encoding: .utf8)
+        let result = try await lanes.run(["run", "build_mac_app"], in: project, extraEnvironment: environment)
+        #expect(result.status == 0, "\(result.output)")
+        let archive = try #require(try calls(record).first)
+        let destination = archive.firstIndex(of: "-destination").map { archive[$0 + 1] }
+        #expect(destination == "generic/platform=macOS,variant=Mac Catalyst", "\(archive)")
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Brewer.pkg").path)
+                || result.output.contains("Brewer.pkg"), "\(result.output)")
+
+        let (plain, plainEnvironment, plainRecord) = try folder("mac-not-catalyst", extra: ["XCODEBUILD_PRODUCT": "Brewer.pkg"])
+        _ = try await lanes.run(["run", "build_mac_app"], in: plain, extraEnvironment: plainEnvironment)
+        let plainArchive = try #require(try calls(plainRecord).first)
+        #expect(plainArchive.firstIndex(of: "-destination").map { plainArchive[$0 + 1] } == "generic/platform=iOS", "\(plainArchive)")
+    }
+
+    /// A required option nothing gives is reported, every one at once, when the lane starts and
+    /// by `lanes doctor`: before the lane's first side effect, never after it.
+    @Test func requiredOptionsNothingGivesStopTheLaneBeforeItsFirstStepAndTheDoctorNamesThem() async throws {
+        let (project, environment, _) = try folder("preflight", projects: [])
+        let swiftDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/swiftc") }.map(String.init) ?? "/usr/bin"
+        try """
+            import Lanes
+
+            func announce() async throws {
+                try await slack(message: "Shipped")
+            }
+
+            let lanes = Lanefile {
+                Lane("release", "Touches a file, then releases and announces") {
+                    try await sh("touch", "side-effect")
+                    try await setGithubRelease(tagName: "v1.0")
+                    try await announce()
+                }
+                Lane("fine", "Needs nothing") {
+                    try await sh("touch", "fine-ran")
+                }
+            }
+            """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        var lanefileEnvironment = environment
+        lanefileEnvironment["PATH"] = "\(Self.standIn):\(swiftDirectory):/usr/bin:/bin"
+        for name in ["SLACK_URL", "GITHUB_REPOSITORY", "GITHUB_TOKEN", "GITHUB_API_TOKEN"] { lanefileEnvironment[name] = "" }
+
+        let release = try await lanes.run(["release"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(release.status == 78, "\(release.output)")
+        #expect(release.standardError.contains("Lanefile.swift:4: lane release: slack needs option 'slack_url', which nothing gives: pass it or set SLACK_URL"),
+                "\(release.standardError)")
+        #expect(release.standardError.contains("Lanefile.swift:10: lane release: set_github_release needs option 'api_token'"))
+        #expect(release.standardError.contains("set_github_release needs option 'repository_name', which nothing gives: pass it or set GITHUB_REPOSITORY"))
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("side-effect").path))
+
+        let fine = try await lanes.run(["fine"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(fine.status == 0, "\(fine.output)")
+
+        let doctor = try await lanes.run(["doctor"], in: project, extraEnvironment: lanefileEnvironment)
+        #expect(doctor.status == 1, "\(doctor.output)")
+        #expect(doctor.standardOutput.contains("lane release options"), "\(doctor.output)")
+        #expect(doctor.standardOutput.contains("slack needs option 'slack_url'"), "\(doctor.output)")
+    }
 }

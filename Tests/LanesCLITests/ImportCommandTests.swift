@@ -207,6 +207,12 @@ import Testing
         // What the import wrote besides the Lanefile stays out of git.
         let gitignore = try String(contentsOf: project.appendingPathComponent(".gitignore"), encoding: .utf8)
         #expect(gitignore.contains(".lanes/\n") && gitignore.contains("/lanes-import.md\n"), "\(gitignore)")
+        // fastlane's muscle memory, `lanes ios beta`, names the lane lanes runs (the runner is given
+        // --project-dir and --lanefile before the user's words).
+        let platformWords = try await lanes.run(["ios", "beta"], in: project)
+        #expect(platformWords.status == 64, "\(platformWords.output)")
+        #expect(platformWords.standardError.contains("`lanes ios beta` is fastlane's way of naming a lane; here it is `lanes beta`"),
+                "\(platformWords.standardError)")
         let templated = try await lanes.run(["init", "--template", "--force"], in: project)
         #expect(templated.status == 0, "\(templated.output)")
         #expect(!(try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)).contains("// Imported from"))

@@ -13,12 +13,14 @@ import Testing
 
     @Test func installedLanesInitsListsAndRunsALane() async throws {
         let prefix = LanesCommandLine.temporaryDirectory("prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
         try await Self.install(into: prefix)
 
         let installed = prefix.appendingPathComponent("bin/lanes").path
         var lanes = LanesCommandLine()
         lanes.environment["PATH"] = "/usr/bin:/bin:" + URL(fileURLWithPath: try #require(swiftcPath())).deletingLastPathComponent().path
         let project = LanesCommandLine.temporaryDirectory("installed-project")
+        defer { try? FileManager.default.removeItem(at: project) }
         let initialized = try await lanes.run(["init", "--name", "Brewer", "--app-id", "works.sth.brewer"], in: project, executable: installed)
         #expect(initialized.status == 0, "\(initialized.output)")
         let listed = try await lanes.run(["list", "--json"], in: project, executable: installed)
@@ -54,6 +56,7 @@ import Testing
     /// Xcode), a Lanefile still compiles, from the interfaces.
     @Test func aLanefileCompilesFromTheInstalledInterfacesAlone() async throws {
         let prefix = LanesCommandLine.temporaryDirectory("interface-prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
         try await Self.install(into: prefix)
         let home = prefix.appendingPathComponent("lib/lanes")
         let recorded = try String(contentsOf: home.appendingPathComponent("swiftc"), encoding: .utf8).split(separator: "\n").map(String.init)
@@ -66,6 +69,7 @@ import Testing
         }
 
         let project = LanesCommandLine.temporaryDirectory("interface-project")
+        defer { try? FileManager.default.removeItem(at: project) }
         try """
             import Lanes
 

@@ -84,6 +84,57 @@ import Testing
         #expect(split("let lanes = Lanefile {\n    Lane(\"a\", \"A\") { try echo(\"\\(10 / 2)\"); let half = 10 / 2; _ = half }\n}\n") != nil)
     }
 
+    func parts(_ text: String, entriesPerPart: Int = 2) -> (main: String, parts: [String])? {
+        LanefileSplitter.parts(Array(text.utf8), file: "/p/Lanefile.swift", prefix: "__lanefileEntry_0", entriesPerPart: entriesPerPart)
+            .map { (String(decoding: $0.main, as: UTF8.self), $0.parts.map { String(decoding: $0, as: UTF8.self) }) }
+    }
+
+    /// Cut into parts for the compiler's threads, every entry keeps its lines (behind a
+    /// `#sourceLocation`), every part has the imports, and the main file keeps everything else where it was.
+    @Test func partsKeepTheUsersLinesAndImports() throws {
+        let source = """
+            @preconcurrency import Foundation
+            import Lanes
+
+            let lanes = Lanefile(steps: [Deploy.self]) {
+                Lane("a", "A") {
+                    try echo("a")
+                }
+                .schedule("H 2 * * *")
+                // between
+                Lane("b", "B") { try echo("b") }
+                Lane("c", "C") { try echo("c") }
+            }
+            let after = 1
+
+            """
+        let (main, parts) = try #require(self.parts(source))
+        let location = #"#sourceLocation(file: "/p/Lanefile.swift", line: "#
+        #expect(main.hasPrefix(location + "1)\n@preconcurrency import Foundation\nimport Lanes\n\nlet lanes = Lanefile(steps: [Deploy.self], __entries: __lanefileEntry_0_0_0, __lanefileEntry_0_0_1, __lanefileEntry_0_0_2)"))
+        let mainLines = main.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        #expect(mainLines.count == source.split(separator: "\n", omittingEmptySubsequences: false).count)
+        #expect(mainLines.dropFirst(4).prefix(8).allSatisfy { $0.allSatisfy { $0 == " " } }, "the block is blanked: \(main)")
+        #expect(mainLines.dropFirst(12).first == "let after = 1", "what follows the block keeps its line")
+        let imports = location + "1)\n@preconcurrency import Foundation\n" + location + "2)\nimport Lanes\n"
+        #expect(parts == [
+            imports + location + "4)\nlet __lanefileEntry_0_0_0 = __lanefileEntry(\n    Lane(\"a\", \"A\") {\n        try echo(\"a\")\n    }\n    .schedule(\"H 2 * * *\")\n    // between\n)\n"
+                + location + "9)\nlet __lanefileEntry_0_0_1 = __lanefileEntry(\n    Lane(\"b\", \"B\") { try echo(\"b\") }\n)\n",
+            imports + location + "10)\nlet __lanefileEntry_0_0_2 = __lanefileEntry(\n    Lane(\"c\", \"C\") { try echo(\"c\") }\n)\n",
+        ])
+    }
+
+    /// A source with what other files could not see, or too few entries to be worth it, stays one file.
+    @Test(arguments: [
+        "import Lanes\nprivate func helper() {}\nlet lanes = Lanefile {\n    Lane(\"a\", \"A\") {}\n    Lane(\"b\", \"B\") {}\n    Lane(\"c\", \"C\") {}\n}\n",
+        "import Lanes\nfileprivate let name = \"a\"\nlet lanes = Lanefile {\n    Lane(\"a\", \"A\") {}\n    Lane(\"b\", \"B\") {}\n    Lane(\"c\", \"C\") {}\n}\n",
+        "#if canImport(Lanes)\nimport Lanes\n#endif\nlet lanes = Lanefile {\n    Lane(\"a\", \"A\") {}\n    Lane(\"b\", \"B\") {}\n    Lane(\"c\", \"C\") {}\n}\n",
+        "import Lanes; let x = 1\nlet lanes = Lanefile {\n    Lane(\"a\", \"A\") {}\n    Lane(\"b\", \"B\") {}\n    Lane(\"c\", \"C\") {}\n}\n",
+        "import Lanes\nlet lanes = Lanefile {\n    Lane(\"a\", \"A\") {}\n    Lane(\"b\", \"B\") {}\n}\n",
+    ])
+    func staysOneFile(source: String) {
+        #expect(parts(source) == nil, "\(source)")
+    }
+
     /// Compiled, a split Lanefile lists its lanes with their lines, and a mistake in lane 40 of 60
     /// is reported at its line and column in the user's file, not in the copy.
     @Test func aSplitLanefileCompilesRunsAndReportsMistakesAtTheUsersLines() async throws {
@@ -114,5 +165,6 @@ import Testing
         #expect(failed.status == 65)
         #expect(failed.standardError.contains("\(lanefile.path):125:18: error: cannot find 'undefinedName' in scope"), "\(failed.standardError)")
         #expect(!failed.standardError.contains("split-0-Lanefile.swift"), "names the user's file, never the copy")
+        #expect(!failed.standardError.contains("part-0-"), "names the user's file, never a part")
     }
 }

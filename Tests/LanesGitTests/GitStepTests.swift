@@ -105,13 +105,83 @@ import Testing
         try fixture.write("ios/Pods/Manifest.lock", in: repo)
         let harness = Harness(directory: repo + "/ios")
 
-        let step = try harness.step(ResetGitRepo.self, ["files:Brewer.xcodeproj/project.pbxproj"])
+        let step = try harness.step(ResetGitRepo.self, ["force:true", "files:Brewer.xcodeproj/project.pbxproj"])
         let result = try await step.run(in: harness.context)
 
         #expect(result.restored == ["ios/Brewer.xcodeproj/project.pbxproj"])
         #expect(try fixture.read("ios/Brewer.xcodeproj/project.pbxproj", in: repo) == "original\n")
         #expect(fixture.exists("ios/Pods/Manifest.lock", in: repo))
         #expect(harness.lines == ["restored ios/Brewer.xcodeproj/project.pbxproj"])
+    }
+
+    /// A clean checkout that a lane then dirties the way a build does: a bumped pbxproj, a new
+    /// `.env`, an ignored `Pods/` and `build/`, and `artifacts/` it means to keep.
+    private func dirtiedByALane(_ fixture: GitFixture) async throws -> String {
+        let repo = try await fixture.makeRepository()
+        try fixture.write(".gitignore", "Pods/\nbuild/\nartifacts/\n", in: repo)
+        try await fixture.git(["add", ".gitignore"], in: repo)
+        try await fixture.commit("project", file: "Brewer.xcodeproj/project.pbxproj", contents: "original\n", in: repo)
+        return repo
+    }
+
+    private func dirty(_ fixture: GitFixture, _ repo: String) throws {
+        try fixture.write("Brewer.xcodeproj/project.pbxproj", "bumped\n", in: repo)
+        try fixture.write(".env", "TOKEN=x\n", in: repo)
+        try fixture.write("Pods/Manifest.lock", in: repo)
+        try fixture.write("build/Brewer.ipa", in: repo)
+        try fixture.write("artifacts/Brewer.dSYM.zip", in: repo)
+    }
+
+    @Test func resetGitRepoWithFastlanesDefaultsLeavesAFreshCloneExceptWhatIsExcluded() async throws {
+        let fixture = try GitFixture()
+        let repo = try await dirtiedByALane(fixture)
+        let harness = Harness(directory: repo)
+        try await harness.step(EnsureGitStatusClean.self, []).run(in: harness.context)
+        try dirty(fixture, repo)
+
+        let result = try await harness.step(ResetGitRepo.self, ["exclude:artifacts"]).run(in: harness.context)
+
+        // fastlane: git reset --hard HEAD; git clean -qfdx -e artifacts
+        #expect(result.restored == ["Brewer.xcodeproj/project.pbxproj"])
+        #expect(result.removed == [".env", "Pods/", "build/"])
+        #expect(try fixture.read("Brewer.xcodeproj/project.pbxproj", in: repo) == "original\n")
+        #expect(!fixture.exists(".env", in: repo) && !fixture.exists("Pods", in: repo) && !fixture.exists("build", in: repo))
+        #expect(fixture.exists("artifacts/Brewer.dSYM.zip", in: repo))
+        #expect(try await fixture.git(["status", "--porcelain", "--ignored"], in: repo) == "!! artifacts/")
+    }
+
+    @Test func resetGitRepoKeepsIgnoredFilesWhenToldToHonourGitignoreAndCleansNothingWithSkipClean() async throws {
+        let fixture = try GitFixture()
+        let repo = try await dirtiedByALane(fixture)
+        try dirty(fixture, repo)
+        try fixture.write("Scratch/notes.txt", in: repo)
+        try fixture.write("Scratch/build/cache.bin", in: repo)  // ignored inside an untracked folder
+        let harness = Harness(directory: repo, variables: ["FL_RESET_GIT_FORCE": "true"])
+
+        let kept = try await harness.step(ResetGitRepo.self, ["disregard_gitignore:false"]).run(in: harness.context)
+        #expect(kept.removed == [".env", "Scratch/notes.txt"])
+        #expect(fixture.exists("Pods/Manifest.lock", in: repo) && fixture.exists("build/Brewer.ipa", in: repo))
+        #expect(fixture.exists("Scratch/build/cache.bin", in: repo))
+
+        try fixture.write(".env", "TOKEN=x\n", in: repo)
+        let skipped = try await harness.step(ResetGitRepo.self, ["skip_clean:true"]).run(in: harness.context)
+        #expect(skipped.removed.isEmpty)
+        #expect(fixture.exists(".env", in: repo))
+    }
+
+    @Test func resetGitRepoRefusesUnlessTheLaneCheckedTheTreeWasCleanOrSaysForce() async throws {
+        let fixture = try GitFixture()
+        let repo = try await dirtiedByALane(fixture)
+        try dirty(fixture, repo)
+        let harness = Harness(directory: repo)
+
+        let error = await #expect(throws: LanesError.self) {
+            try await harness.step(ResetGitRepo.self, []).run(in: harness.context)
+        }
+        #expect(error?.message.contains("did not check that the repository was clean") == true)
+        #expect(error?.hint?.contains("force: true (FL_RESET_GIT_FORCE)") == true)
+        #expect(try fixture.read("Brewer.xcodeproj/project.pbxproj", in: repo) == "bumped\n")
+        #expect(fixture.exists(".env", in: repo))
     }
 
     @Test func tagsAreAddedFoundAndPushed() async throws {

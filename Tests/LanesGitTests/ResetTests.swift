@@ -71,6 +71,26 @@ import Testing
         #expect(try repository.status().isClean)
     }
 
+    @Test func excludedPatternsSurviveTheCleanAtAnyDepthOrFromTheTop() async throws {
+        let fixture = try GitFixture()
+        let repo = try await project(fixture)
+        try fixture.write("Pods/Keep/Podfile.lock", in: repo)
+        try fixture.write("reports/junit.xml", in: repo)
+        try fixture.write("reports/raw.log", in: repo)
+        try fixture.write("sub/reports/raw.log", in: repo)
+        try fixture.write("Vendor/Nested/.git/HEAD", in: repo)  // another repository: git clean -f leaves it
+
+        let result = try Repository(discoveringFrom: repo)
+            .resetToHead(removeUntracked: true, removeIgnored: true, keeping: ["Keep", "/reports/*.xml"])
+
+        #expect(fixture.exists("Pods/Keep/Podfile.lock", in: repo))
+        #expect(!fixture.exists("Pods/Alamofire", in: repo))
+        #expect(fixture.exists("reports/junit.xml", in: repo) && !fixture.exists("reports/raw.log", in: repo))
+        #expect(!fixture.exists("sub", in: repo))
+        #expect(fixture.exists("Vendor/Nested/.git/HEAD", in: repo))
+        #expect(result.removed == ["Pods/Alamofire/", "notes.txt", "reports/raw.log", "sub/"])
+    }
+
     @Test func nonASCIIPathsAreRestored() async throws {
         let fixture = try GitFixture()
         let repo = try await fixture.makeRepository()

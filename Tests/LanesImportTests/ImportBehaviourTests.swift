@@ -125,6 +125,21 @@ import Testing
         #expect(result.report.todos.isEmpty, "\(result.report.todos)")
     }
 
+    /// `key_content: "#{KEY}"` with `KEY = ENV["KEY"]` at the top: the key is that secret, read from
+    /// the environment, not "a secret written in the Fastfile or computed" stopping the lane.
+    @Test func aSecretConstantInterpolatedAloneIsThatSecret() {
+        let result = FastlaneImporter.importRuby("""
+            KEY = ENV["FASTLANE_KEY"]
+            lane :beta do
+              app_store_connect_api_key(key_id: "D383SF739A", issuer_id: "6053b7fe-68a8-4acb-89be-165aa6465141", key_content: "#{KEY}")
+            end
+            """)
+        #expect(result.report.todos.isEmpty, "\(result.report.todos)")
+        #expect(!result.lanefile.contains("importTODO"), "\(result.lanefile)")
+        #expect(result.report.lanes.first { $0.name == "beta" }?.secrets == ["FASTLANE_KEY"], "\(result.report.lanes)")
+        #expect(result.lanefile.contains("keyContent: (try KEY)"), "\(result.lanefile)")
+    }
+
     @Test func instanceVariablesSetInOneBodyAreReadInAnother() {
         let result = FastlaneImporter.importRuby("""
             TEAM = ENV["TEAM_ID"]
@@ -228,5 +243,29 @@ import Testing
         #expect(result.report.lanes.map(\.name) == ["release", "test"])
         #expect(result.report.lostLanes == [])
         #expect(result.lanefile.contains(#"try await callLane("test")"#))
+    }
+
+    /// A Swift Fastfile's own accessor on its options (`extension Dictionary { func get(_ key: Key) -> Value }`)
+    /// reads the lane option, as `options?["version"]` does; the lane no longer stops at a TODO there.
+    @Test func aSwiftFastfilesOwnOptionsAccessorReadsTheLaneOption() {
+        let result = FastlaneImporter.importSwift("""
+            import Foundation
+            class Fastfile: LaneFile {
+                typealias Options = [String: String]
+                func bumpLane(options: Options) {
+                    let version = options.get("version")
+                    setInfoPlistValue(path: "Info.plist", key: "CFBundleShortVersionString", value: version)
+                }
+            }
+            extension Dictionary where Key == String, Value == String {
+                func get(_ key: Key, function: String = #function) -> Value {
+                    guard let value = self[key] else { fatalError("\\(function) Option: \\(key) must be available") }
+                    return value
+                }
+            }
+            """)
+        #expect(!result.lanefile.contains("importTODO"), "\(result.lanefile)")
+        #expect(result.lanefile.contains("options: [bumpOptionVersion]"), "\(result.lanefile)")
+        #expect(result.lanefile.contains(#"key: "CFBundleShortVersionString", value: try requireValue(version"#), "\(result.lanefile)")
     }
 }

@@ -15,7 +15,7 @@ import LanesXcode
 /// - Parameter directory: Working directory, relative to the Lanefile
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func sh(
+nonisolated(nonsending) public func sh(
     _ arguments: String...,
     directory: String? = nil,
     timeout: Double? = nil
@@ -32,7 +32,7 @@ public func sh(
 /// The `ensure_env_vars` step; `lanes actions ensure_env_vars` documents it.
 /// - Parameter envVars: The variables' names (comma-separated on the command line)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func ensureEnvVars(
+nonisolated(nonsending) public func ensureEnvVars(
     envVars: [String],
     timeout: Double? = nil
 ) async throws {
@@ -52,7 +52,7 @@ public func ensureEnvVars(
 /// - Parameter multiLineEndKeyword: Read lines until one holds this word
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func prompt(
+nonisolated(nonsending) public func prompt(
     text: String? = nil,
     ciInput: String? = nil,
     boolean: Bool? = nil,
@@ -81,7 +81,7 @@ public func prompt(
 /// - Parameter expiryWarningDays: Warn when the certificate expires within this many days (environment LANES_CERTIFICATE_WARNING_DAYS; default 30)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func importCertificate(
+nonisolated(nonsending) public func importCertificate(
     keychainName: String? = nil,
     keychainPassword: Secret? = nil,
     certificatePath: String? = nil,
@@ -109,7 +109,7 @@ public func importCertificate(
 /// - Parameter appIdentifier: Bundle identifier the profile must cover (environment APP_IDENTIFIER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func installProvisioningProfile(
+nonisolated(nonsending) public func installProvisioningProfile(
     path: String? = nil,
     trust: String? = nil,
     appIdentifier: String? = nil,
@@ -135,7 +135,7 @@ public func installProvisioningProfile(
 /// - Parameter codeSignIdentity: CODE_SIGN_IDENTITY to write (the imported certificate's name); else the one the profile implies (environment LANES_CODE_SIGN_IDENTITY, then FL_PROJECT_PROVISIONING_CODE_SIGN_IDENTITY; also named code_signing_identity)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func updateProjectProvisioning(
+nonisolated(nonsending) public func updateProjectProvisioning(
     xcodeproj: String? = nil,
     profile: String? = nil,
     targets: [String]? = nil,
@@ -173,7 +173,7 @@ public func updateProjectProvisioning(
 /// - Parameter sdk: Write team, identity and profile name for this SDK only (KEY[sdk=SDK], such as iphoneos*) (environment FASTLANE_BUILD_SDK)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func updateCodeSigningSettings(
+nonisolated(nonsending) public func updateCodeSigningSettings(
     xcodeproj: String? = nil,
     useAutomaticSigning: Bool? = nil,
     targets: [String]? = nil,
@@ -212,7 +212,7 @@ public func updateCodeSigningSettings(
 /// - Parameter settings: KEY=VALUE pairs separated by ';'
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func setBuildSettings(
+nonisolated(nonsending) public func setBuildSettings(
     xcodeproj: String? = nil,
     targets: [String]? = nil,
     buildConfiguration: String? = nil,
@@ -236,7 +236,7 @@ public func setBuildSettings(
 /// - Parameter teamID: The team id (default: the lane's Configuration's teamID) (environment LANES_TEAM_ID, then FL_PROJECT_TEAM_ID, then TEAM_ID; also named team_id)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func updateProjectTeam(
+nonisolated(nonsending) public func updateProjectTeam(
     xcodeproj: String? = nil,
     targets: [String]? = nil,
     teamID: String? = nil,
@@ -258,7 +258,7 @@ public func updateProjectTeam(
 /// - Parameter appIdentifier: The new bundle identifier (default: the lane's Configuration's) (environment APP_IDENTIFIER, then PRODUCE_APP_IDENTIFIER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func updateAppIdentifier(
+nonisolated(nonsending) public func updateAppIdentifier(
     xcodeproj: String? = nil,
     plistPath: String? = nil,
     appIdentifier: String? = nil,
@@ -282,7 +282,7 @@ public func updateAppIdentifier(
 /// - Parameter displayName: The new CFBundleDisplayName
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func updateInfoPlist(
+nonisolated(nonsending) public func updateInfoPlist(
     xcodeproj: String? = nil,
     plistPath: String? = nil,
     scheme: String? = nil,
@@ -306,7 +306,7 @@ public func updateInfoPlist(
 /// - Parameter entitlementsFile: The .entitlements file (environment FL_UPDATE_APP_GROUP_IDENTIFIER_ENTITLEMENTS_FILE_PATH)
 /// - Parameter appGroupIdentifiers: The app groups (comma-separated on the command line) (environment FL_UPDATE_APP_GROUP_IDENTIFIER_APP_GROUP_IDENTIFIERS)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func updateAppGroupIdentifiers(
+nonisolated(nonsending) public func updateAppGroupIdentifiers(
     entitlementsFile: String? = nil,
     appGroupIdentifiers: [String]? = nil,
     timeout: Double? = nil
@@ -324,7 +324,7 @@ public func updateAppGroupIdentifiers(
 /// - Parameter entitlementsFile: The .entitlements file (environment FL_UPDATE_KEYCHAIN_ACCESS_GROUPS_ENTITLEMENTS_FILE_PATH)
 /// - Parameter identifiers: The keychain access groups (comma-separated on the command line) (environment FL_UPDATE_KEYCHAIN_ACCESS_GROUPS_IDENTIFIERS)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func updateKeychainAccessGroups(
+nonisolated(nonsending) public func updateKeychainAccessGroups(
     entitlementsFile: String? = nil,
     identifiers: [String]? = nil,
     timeout: Double? = nil
@@ -345,7 +345,7 @@ public func updateKeychainAccessGroups(
 /// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func incrementBuildNumber(
+nonisolated(nonsending) public func incrementBuildNumber(
     xcodeproj: String? = nil,
     buildNumber: String? = nil,
     skipInfoPlist: Bool? = nil,
@@ -369,7 +369,7 @@ public func incrementBuildNumber(
 /// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func setVersionNumber(
+nonisolated(nonsending) public func setVersionNumber(
     xcodeproj: String? = nil,
     versionNumber: String? = nil,
     targets: [String]? = nil,
@@ -392,7 +392,7 @@ public func setVersionNumber(
 /// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func incrementVersionNumber(
+nonisolated(nonsending) public func incrementVersionNumber(
     xcodeproj: String? = nil,
     bumpType: BumpType? = nil,
     versionNumber: String? = nil,
@@ -415,7 +415,7 @@ public func incrementVersionNumber(
 /// - Parameter targets: Target names, matched exactly; all targets when absent (environment FL_VERSION_NUMBER_TARGET; also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func getVersionNumber(
+nonisolated(nonsending) public func getVersionNumber(
     xcodeproj: String? = nil,
     targets: [String]? = nil,
     timeout: Double? = nil
@@ -434,7 +434,7 @@ public func getVersionNumber(
 /// - Parameter targets: Target names, matched exactly; all targets when absent (also named target; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func getBuildNumber(
+nonisolated(nonsending) public func getBuildNumber(
     xcodeproj: String? = nil,
     targets: [String]? = nil,
     timeout: Double? = nil
@@ -453,7 +453,7 @@ public func getBuildNumber(
 /// - Parameter key: The key to read
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func getInfoPlistValue(
+nonisolated(nonsending) public func getInfoPlistValue(
     path: String,
     key: String,
     timeout: Double? = nil
@@ -472,7 +472,7 @@ public func getInfoPlistValue(
 /// - Parameter key: The key to set
 /// - Parameter value: The new string value
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func setInfoPlistValue(
+nonisolated(nonsending) public func setInfoPlistValue(
     path: String,
     key: String,
     value: String,
@@ -521,7 +521,7 @@ public func setInfoPlistValue(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -535,7 +535,7 @@ public func setInfoPlistValue(
 /// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func buildApp(
+nonisolated(nonsending) public func buildApp(
     workspace: String? = nil,
     scheme: String? = nil,
     clean: Bool? = nil,
@@ -666,7 +666,7 @@ public func buildApp(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -680,7 +680,7 @@ public func buildApp(
 /// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func gym(
+nonisolated(nonsending) public func gym(
     workspace: String? = nil,
     scheme: String? = nil,
     clean: Bool? = nil,
@@ -811,7 +811,7 @@ public func gym(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -825,7 +825,7 @@ public func gym(
 /// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func buildIosApp(
+nonisolated(nonsending) public func buildIosApp(
     workspace: String? = nil,
     scheme: String? = nil,
     clean: Bool? = nil,
@@ -956,7 +956,7 @@ public func buildIosApp(
 /// - Parameter archivePath: Where the .xcarchive goes (default .lanes/build/SCHEME.xcarchive, or in build_path) (environment GYM_ARCHIVE_PATH)
 /// - Parameter buildPath: The folder the archive goes in (as NAME DATE.xcarchive) (environment GYM_BUILD_PATH)
 /// - Parameter resultBundlePath: Where the archive's .xcresult goes (environment GYM_RESULT_BUNDLE_PATH)
-/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGN_IDENTITY)
+/// - Parameter codesigningIdentity: CODE_SIGN_IDENTITY for the archive (environment GYM_CODE_SIGNING_IDENTITY)
 /// - Parameter exportTeamID: teamID of the export (environment GYM_EXPORT_TEAM_ID)
 /// - Parameter installerCertName: installerSigningCertificate of a macOS export (environment GYM_INSTALLER_CERT_NAME)
 /// - Parameter toolchain: The toolchain (-toolchain) (environment GYM_TOOLCHAIN)
@@ -970,7 +970,7 @@ public func buildIosApp(
 /// - Parameter packageAuthorizationProvider: netrc or keychain (-packageAuthorizationProvider) (environment GYM_PACKAGE_AUTHORIZATION_PROVIDER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func buildMacApp(
+nonisolated(nonsending) public func buildMacApp(
     workspace: String? = nil,
     scheme: String? = nil,
     clean: Bool? = nil,
@@ -1115,7 +1115,7 @@ public func buildMacApp(
 /// - Parameter runRosettaSimulator: Run the simulators under Rosetta (arch=x86_64 in each -destination) (environment SCAN_RUN_ROSETTA_SIMULATOR; default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func runTests(
+nonisolated(nonsending) public func runTests(
     workspace: String? = nil,
     devices: [String]? = nil,
     scheme: String? = nil,
@@ -1260,7 +1260,7 @@ public func runTests(
 /// - Parameter runRosettaSimulator: Run the simulators under Rosetta (arch=x86_64 in each -destination) (environment SCAN_RUN_ROSETTA_SIMULATOR; default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func scan(
+nonisolated(nonsending) public func scan(
     workspace: String? = nil,
     devices: [String]? = nil,
     scheme: String? = nil,
@@ -1379,7 +1379,7 @@ public func scan(
 /// - Parameter xcargs: More arguments and build settings, split like a shell would
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func xcodebuild(
+nonisolated(nonsending) public func xcodebuild(
     workspace: String? = nil,
     project: String? = nil,
     scheme: String? = nil,
@@ -1446,7 +1446,7 @@ public func xcodebuild(
 /// - Parameter xcargs: More arguments and build settings, split like a shell would
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func xcarchive(
+nonisolated(nonsending) public func xcarchive(
     workspace: String? = nil,
     project: String? = nil,
     scheme: String? = nil,
@@ -1513,7 +1513,7 @@ public func xcarchive(
 /// - Parameter xcargs: More arguments and build settings, split like a shell would
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func xcbuild(
+nonisolated(nonsending) public func xcbuild(
     workspace: String? = nil,
     project: String? = nil,
     scheme: String? = nil,
@@ -1580,7 +1580,7 @@ public func xcbuild(
 /// - Parameter xcargs: More arguments and build settings, split like a shell would
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func xcclean(
+nonisolated(nonsending) public func xcclean(
     workspace: String? = nil,
     project: String? = nil,
     scheme: String? = nil,
@@ -1647,7 +1647,7 @@ public func xcclean(
 /// - Parameter xcargs: More arguments and build settings, split like a shell would
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func xctest(
+nonisolated(nonsending) public func xctest(
     workspace: String? = nil,
     project: String? = nil,
     scheme: String? = nil,
@@ -1698,7 +1698,7 @@ public func xctest(
 /// - Parameter ipa: The .ipa (default: what build_app made in this lane) (environment FL_GET_IPA_INFO_PLIST_VALUE_IPA)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func getIpaInfoPlistValue(
+nonisolated(nonsending) public func getIpaInfoPlistValue(
     key: String? = nil,
     ipa: String? = nil,
     timeout: Double? = nil
@@ -1719,7 +1719,7 @@ public func getIpaInfoPlistValue(
 /// - Parameter failOnMissing: Fail when a named file does not exist (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func copyArtifacts(
+nonisolated(nonsending) public func copyArtifacts(
     keepOriginal: Bool? = nil,
     targetPath: String? = nil,
     artifacts: [String]? = nil,
@@ -1745,7 +1745,7 @@ public func copyArtifacts(
 /// - Parameter outputDirectory: Where the artifact and its manifest go (default build)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func buildSwiftPackage(
+nonisolated(nonsending) public func buildSwiftPackage(
     product: String? = nil,
     packagePath: String? = nil,
     configuration: String? = nil,
@@ -1769,7 +1769,7 @@ public func buildSwiftPackage(
 /// - Parameter podfileDirectory: The folder holding the Podfile (default .)
 /// - Parameter repoUpdate: Update the spec repositories first (pod install --repo-update) (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func cocoapods(
+nonisolated(nonsending) public func cocoapods(
     podfileDirectory: String? = nil,
     repoUpdate: Bool? = nil,
     timeout: Double? = nil
@@ -1796,7 +1796,7 @@ public func cocoapods(
 /// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func gradle(
+nonisolated(nonsending) public func gradle(
     task: String? = nil,
     flavor: String? = nil,
     buildType: String? = nil,
@@ -1839,7 +1839,7 @@ public func gradle(
 /// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func buildAndroidApp(
+nonisolated(nonsending) public func buildAndroidApp(
     task: String? = nil,
     flavor: String? = nil,
     buildType: String? = nil,
@@ -1882,7 +1882,7 @@ public func buildAndroidApp(
 /// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func assemble(
+nonisolated(nonsending) public func assemble(
     task: String? = nil,
     flavor: String? = nil,
     buildType: String? = nil,
@@ -1925,7 +1925,7 @@ public func assemble(
 /// - Parameter serial: The Android device serial (ANDROID_SERIAL) for connected tasks (environment FL_ANDROID_SERIAL)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func bundle(
+nonisolated(nonsending) public func bundle(
     task: String? = nil,
     flavor: String? = nil,
     buildType: String? = nil,
@@ -1965,7 +1965,7 @@ public func bundle(
 /// - Parameter zipalign: Align the APK with zipalign before signing (environment SIGN_APK_ZIPALIGN; default true)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func signApk(
+nonisolated(nonsending) public func signApk(
     apkPath: String? = nil,
     signedAPKPath: String? = nil,
     keystorePath: String? = nil,
@@ -1992,7 +1992,7 @@ public func signApk(
 /// The `swift_package_resolve` step; `lanes actions swift_package_resolve` documents it.
 /// - Parameter packagePath: The package folder (default .)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func swiftPackageResolve(
+nonisolated(nonsending) public func swiftPackageResolve(
     packagePath: String? = nil,
     timeout: Double? = nil
 ) async throws {
@@ -2010,7 +2010,7 @@ public func swiftPackageResolve(
 /// - Parameter profileUUID: The profile it must embed (default: the one install_provisioning_profile installed)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func checkIpa(
+nonisolated(nonsending) public func checkIpa(
     path: String? = nil,
     appIdentifier: String? = nil,
     profileUUID: String? = nil,
@@ -2033,7 +2033,7 @@ public func checkIpa(
 /// - Parameter path: The folder or file to lint (default: the Lanefile's folder)
 /// - Parameter executable: The swiftlint program (default swiftlint)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func swiftlint(
+nonisolated(nonsending) public func swiftlint(
     mode: SwiftLintMode? = nil,
     strict: Bool? = nil,
     configFile: String? = nil,
@@ -2060,7 +2060,7 @@ public func swiftlint(
 /// - Parameter cacheBuilds: Reuse builds whose version did not change (default false)
 /// - Parameter projectDirectory: The folder holding the Cartfile (default .)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func carthage(
+nonisolated(nonsending) public func carthage(
     command: CarthageCommand? = nil,
     platform: String? = nil,
     useXCFrameworks: Bool? = nil,
@@ -2085,7 +2085,7 @@ public func carthage(
 /// - Parameter applicationsDirectory: Where the Xcode apps are (default /Applications)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func xcodes(
+nonisolated(nonsending) public func xcodes(
     version: String? = nil,
     applicationsDirectory: String? = nil,
     timeout: Double? = nil
@@ -2104,7 +2104,7 @@ public func xcodes(
 /// - Parameter outputPath: The zip to write (default: PATH.zip)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func zip(
+nonisolated(nonsending) public func zip(
     path: String,
     outputPath: String? = nil,
     timeout: Double? = nil
@@ -2121,7 +2121,7 @@ public func zip(
 /// The `clear_derived_data` step; `lanes actions clear_derived_data` documents it.
 /// - Parameter derivedDataPath: The folder (default .lanes/DerivedData)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func clearDerivedData(
+nonisolated(nonsending) public func clearDerivedData(
     derivedDataPath: String? = nil,
     timeout: Double? = nil
 ) async throws {
@@ -2135,7 +2135,7 @@ public func clearDerivedData(
 ///
 /// The `clean_build_artifacts` step; `lanes actions clean_build_artifacts` documents it.
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func cleanBuildArtifacts(
+nonisolated(nonsending) public func cleanBuildArtifacts(
     timeout: Double? = nil
 ) async throws {
     try await runStep(CleanBuildArtifacts.self, [
@@ -2153,7 +2153,7 @@ public func cleanBuildArtifacts(
 /// - Parameter bundleID: Unused by notarytool; accepted for fastlane's Fastfiles
 /// - Parameter skipStapling: Do not staple the ticket (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func notarize(
+nonisolated(nonsending) public func notarize(
     package: String? = nil,
     apiKeyPath: String? = nil,
     apiKeyID: String? = nil,
@@ -2181,7 +2181,7 @@ public func notarize(
 /// - Parameter platform: ios, mac, tvos (default ios)
 /// - Parameter binaryPath: The upload-symbols program (default upload-symbols)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func uploadSymbolsToCrashlytics(
+nonisolated(nonsending) public func uploadSymbolsToCrashlytics(
     dsymPath: String? = nil,
     gspPath: String,
     platform: String? = nil,
@@ -2207,7 +2207,7 @@ public func uploadSymbolsToCrashlytics(
 /// - Parameter url: A self-hosted Sentry's URL (environment SENTRY_URL)
 /// - Parameter sentryCLIPath: The sentry-cli program (default sentry-cli)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func sentryUploadDsym(
+nonisolated(nonsending) public func sentryUploadDsym(
     dsymPath: String? = nil,
     authToken: Secret? = nil,
     orgSlug: String? = nil,
@@ -2239,7 +2239,7 @@ public func sentryUploadDsym(
 /// - Parameter appIdentifier: Prepended to the version as APP_IDENTIFIER@VERSION (environment SENTRY_APP_IDENTIFIER)
 /// - Parameter finalize: Finalize the release at once (--finalize) (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func sentryCreateRelease(
+nonisolated(nonsending) public func sentryCreateRelease(
     authToken: Secret? = nil,
     orgSlug: String? = nil,
     projectSlug: String? = nil,
@@ -2278,7 +2278,7 @@ public func sentryCreateRelease(
 /// - Parameter commit: A commit spec, such as org/repo@from..to (--commit)
 /// - Parameter ignoreMissing: Go on when the previous release's commit is gone (--ignore-missing) (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func sentrySetCommits(
+nonisolated(nonsending) public func sentrySetCommits(
     authToken: Secret? = nil,
     orgSlug: String? = nil,
     projectSlug: String? = nil,
@@ -2319,7 +2319,7 @@ public func sentrySetCommits(
 /// - Parameter version: The release's version
 /// - Parameter appIdentifier: Prepended to the version as APP_IDENTIFIER@VERSION (environment SENTRY_APP_IDENTIFIER)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func sentryFinalizeRelease(
+nonisolated(nonsending) public func sentryFinalizeRelease(
     authToken: Secret? = nil,
     orgSlug: String? = nil,
     projectSlug: String? = nil,
@@ -2356,7 +2356,7 @@ public func sentryFinalizeRelease(
 /// - Parameter serverURL: The API's base URL (GitHub Enterprise: https://HOST/api/v3) (environment GITHUB_API_URL; default https://api.github.com)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func setGithubRelease(
+nonisolated(nonsending) public func setGithubRelease(
     repositoryName: String? = nil,
     tagName: String,
     name: String? = nil,
@@ -2395,7 +2395,7 @@ public func setGithubRelease(
 /// - Parameter version: The version to report (default: what build_app built)
 /// - Parameter failOnError: Fail the lane when the message cannot be sent (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func slack(
+nonisolated(nonsending) public func slack(
     message: String? = nil,
     slackURL: Secret? = nil,
     channel: String? = nil,
@@ -2427,7 +2427,7 @@ public func slack(
 /// - Parameter bearerToken: Sent as Authorization: Bearer (environment LANES_WEBHOOK_TOKEN; secret)
 /// - Parameter failOnError: Fail the lane when the notification cannot be sent (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func notifyWebhook(
+nonisolated(nonsending) public func notifyWebhook(
     url: Secret? = nil,
     message: String? = nil,
     success: Bool? = nil,
@@ -2454,7 +2454,7 @@ public func notifyWebhook(
 /// - Parameter name: The product name the manifest must record
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func checkArtifact(
+nonisolated(nonsending) public func checkArtifact(
     manifest: String? = nil,
     name: String? = nil,
     timeout: Double? = nil
@@ -2488,7 +2488,7 @@ public func checkArtifact(
 /// - Parameter httpPassword: Password of http_user (environment LANES_HTTP_PASSWORD; secret)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func upload(
+nonisolated(nonsending) public func upload(
     file: String? = nil,
     to: String? = nil,
     endpoint: String? = nil,
@@ -2542,7 +2542,7 @@ public func upload(
 /// - Parameter serviceCredentialsFile: A service account JSON key file, used when service_account is absent (environment GOOGLE_APPLICATION_CREDENTIALS)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func firebaseAppDistribution(
+nonisolated(nonsending) public func firebaseAppDistribution(
     ipaPath: String? = nil,
     appID: String? = nil,
     releaseNotes: String? = nil,
@@ -2591,7 +2591,7 @@ public func firebaseAppDistribution(
 /// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func uploadToTestflight(
+nonisolated(nonsending) public func uploadToTestflight(
     ipaPath: String? = nil,
     pkg: String? = nil,
     appIdentifier: String? = nil,
@@ -2670,7 +2670,7 @@ public func uploadToTestflight(
 /// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func pilot(
+nonisolated(nonsending) public func pilot(
     ipaPath: String? = nil,
     pkg: String? = nil,
     appIdentifier: String? = nil,
@@ -2749,7 +2749,7 @@ public func pilot(
 /// - Parameter processingTimeout: Seconds processing may take before the step fails (environment PILOT_WAIT_PROCESSING_TIMEOUT_DURATION; default 3600)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func testflight(
+nonisolated(nonsending) public func testflight(
     ipaPath: String? = nil,
     pkg: String? = nil,
     appIdentifier: String? = nil,
@@ -2812,7 +2812,7 @@ public func testflight(
 /// - Parameter inHouse: An enterprise (in-house) team's key (environment APP_STORE_CONNECT_API_KEY_IN_HOUSE; default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func appStoreConnectApiKey(
+nonisolated(nonsending) public func appStoreConnectApiKey(
     keyID: String? = nil,
     issuerID: String? = nil,
     keyContent: Secret? = nil,
@@ -2842,7 +2842,7 @@ public func appStoreConnectApiKey(
 /// - Parameter initialBuildNumber: The number returned when there is no build (environment INITIAL_BUILD_NUMBER; default 1)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func latestTestflightBuildNumber(
+nonisolated(nonsending) public func latestTestflightBuildNumber(
     appIdentifier: String? = nil,
     appleID: String? = nil,
     version: String? = nil,
@@ -2871,7 +2871,7 @@ public func latestTestflightBuildNumber(
 /// - Parameter initialBuildNumber: The number returned when there is no build (default 1)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func appStoreBuildNumber(
+nonisolated(nonsending) public func appStoreBuildNumber(
     appIdentifier: String? = nil,
     appleID: String? = nil,
     live: Bool? = nil,
@@ -2916,7 +2916,7 @@ public func appStoreBuildNumber(
 /// - Parameter dryRun: Print every change without making it (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func uploadToAppStore(
+nonisolated(nonsending) public func uploadToAppStore(
     appIdentifier: String? = nil,
     appleID: String? = nil,
     appVersion: String? = nil,
@@ -2989,7 +2989,7 @@ public func uploadToAppStore(
 /// - Parameter dryRun: Print every change without making it (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func deliver(
+nonisolated(nonsending) public func deliver(
     appIdentifier: String? = nil,
     appleID: String? = nil,
     appVersion: String? = nil,
@@ -3062,7 +3062,7 @@ public func deliver(
 /// - Parameter dryRun: Print every change without making it (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func appstore(
+nonisolated(nonsending) public func appstore(
     appIdentifier: String? = nil,
     appleID: String? = nil,
     appVersion: String? = nil,
@@ -3144,7 +3144,7 @@ public func appstore(
 /// - Parameter chunkSizeMiB: Resumable upload chunk size in MiB (rounded to 256 KiB) (default 8)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func uploadToPlayStore(
+nonisolated(nonsending) public func uploadToPlayStore(
     packageName: String? = nil,
     jsonKey: String? = nil,
     jsonKeyData: Secret? = nil,
@@ -3244,7 +3244,7 @@ public func uploadToPlayStore(
 /// - Parameter chunkSizeMiB: Resumable upload chunk size in MiB (rounded to 256 KiB) (default 8)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func supply(
+nonisolated(nonsending) public func supply(
     packageName: String? = nil,
     jsonKey: String? = nil,
     jsonKeyData: Secret? = nil,
@@ -3319,7 +3319,7 @@ public func supply(
 /// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func googlePlayTrackVersionCodes(
+nonisolated(nonsending) public func googlePlayTrackVersionCodes(
     packageName: String? = nil,
     track: String? = nil,
     jsonKey: String? = nil,
@@ -3344,7 +3344,7 @@ public func googlePlayTrackVersionCodes(
 /// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func googlePlayTrackReleaseNames(
+nonisolated(nonsending) public func googlePlayTrackReleaseNames(
     packageName: String? = nil,
     track: String? = nil,
     jsonKey: String? = nil,
@@ -3367,7 +3367,7 @@ public func googlePlayTrackReleaseNames(
 /// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func validatePlayStoreJsonKey(
+nonisolated(nonsending) public func validatePlayStoreJsonKey(
     jsonKey: String? = nil,
     jsonKeyData: Secret? = nil,
     timeout: Double? = nil
@@ -3391,7 +3391,7 @@ public func validatePlayStoreJsonKey(
 /// - Parameter apkPaths: Several .apk files (environment SUPPLY_APK_PATHS; default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func uploadToPlayStoreInternalAppSharing(
+nonisolated(nonsending) public func uploadToPlayStoreInternalAppSharing(
     packageName: String? = nil,
     jsonKey: String? = nil,
     jsonKeyData: Secret? = nil,
@@ -3424,7 +3424,7 @@ public func uploadToPlayStoreInternalAppSharing(
 /// - Parameter jsonKeyData: The service account's JSON key itself (environment SUPPLY_JSON_KEY_DATA; secret)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func downloadFromPlayStore(
+nonisolated(nonsending) public func downloadFromPlayStore(
     packageName: String? = nil,
     versionName: String? = nil,
     track: String? = nil,
@@ -3452,7 +3452,7 @@ public func downloadFromPlayStore(
 /// - Parameter platform: ios or mac (the devices' platform) (environment REGISTER_DEVICES_PLATFORM; default ios)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func registerDevices(
+nonisolated(nonsending) public func registerDevices(
     devices: [String]? = nil,
     devicesFile: String? = nil,
     platform: String? = nil,
@@ -3480,7 +3480,7 @@ public func registerDevices(
 /// - Parameter skipInstall: Only write the file (environment SIGH_SKIP_INSTALL; default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func getProvisioningProfile(
+nonisolated(nonsending) public func getProvisioningProfile(
     appIdentifier: String? = nil,
     adhoc: Bool? = nil,
     development: Bool? = nil,
@@ -3512,7 +3512,7 @@ public func getProvisioningProfile(
 /// - Parameter revision: Count the commits reachable from this revision (default HEAD)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func numberOfCommits(
+nonisolated(nonsending) public func numberOfCommits(
     revision: String? = nil,
     timeout: Double? = nil
 ) async throws -> Int {
@@ -3531,7 +3531,7 @@ public func numberOfCommits(
 /// - Parameter tagMatchPattern: When starting from the last tag, only tags matching this glob count
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func changelogFromGitCommits(
+nonisolated(nonsending) public func changelogFromGitCommits(
     between: [String]? = nil,
     mergeCommitFiltering: MergeFilter? = nil,
     commitsCount: Int? = nil,
@@ -3552,7 +3552,7 @@ public func changelogFromGitCommits(
 /// The `ensure_git_status_clean` step; `lanes actions ensure_git_status_clean` documents it.
 /// - Parameter ignoreFiles: Paths whose changes do not count (a file or a directory ending in /) (default )
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func ensureGitStatusClean(
+nonisolated(nonsending) public func ensureGitStatusClean(
     ignoreFiles: [String]? = nil,
     timeout: Double? = nil
 ) async throws {
@@ -3562,24 +3562,30 @@ public func ensureGitStatusClean(
     ])
 }
 
-/// Put tracked files back to HEAD; untracked and ignored files stay unless asked.
+/// Discard every change since HEAD: tracked edits, untracked and ignored files (git reset --hard; git clean -qfdx).
 ///
 /// The `reset_git_repo` step; `lanes actions reset_git_repo` documents it.
-/// - Parameter files: Only these paths (files or directories); default: every tracked file
-/// - Parameter removeUntracked: Also delete untracked files (git clean); ignored ones stay (default false)
-/// - Parameter removeIgnored: Also delete ignored files such as Pods/ and build output (git clean -X) (default false)
+/// - Parameter files: Only these paths (files or directories), and no clean; default: everything (environment FL_RESET_GIT_FILES)
+/// - Parameter force: Reset even though this lane did not run ensure_git_status_clean first (environment FL_RESET_GIT_FORCE; default false)
+/// - Parameter skipClean: Keep untracked files such as .env (no git clean) (environment FL_RESET_GIT_SKIP_CLEAN; default false)
+/// - Parameter disregardGitignore: Also delete ignored files such as Pods/ and build output (git clean -x), as a fresh clone (environment FL_RESET_GIT_DISREGARD_GITIGNORE; default true)
+/// - Parameter exclude: gitignore patterns that survive the clean (git clean -e), such as artifacts (environment FL_RESET_GIT_EXCLUDE)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func resetGitRepo(
+nonisolated(nonsending) public func resetGitRepo(
     files: [String]? = nil,
-    removeUntracked: Bool? = nil,
-    removeIgnored: Bool? = nil,
+    force: Bool? = nil,
+    skipClean: Bool? = nil,
+    disregardGitignore: Bool? = nil,
+    exclude: [String]? = nil,
     timeout: Double? = nil
 ) async throws -> ResetResult {
     try await runStep(ResetGitRepo.self, [
         "files": files,
-        "remove_untracked": removeUntracked,
-        "remove_ignored": removeIgnored,
+        "force": force,
+        "skip_clean": skipClean,
+        "disregard_gitignore": disregardGitignore,
+        "exclude": exclude,
         "timeout": timeout,
     ])
 }
@@ -3593,7 +3599,7 @@ public func resetGitRepo(
 /// - Parameter force: Move an existing tag of the same name (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func addGitTag(
+nonisolated(nonsending) public func addGitTag(
     _ tag: String,
     message: String? = nil,
     commit: String? = nil,
@@ -3615,7 +3621,7 @@ public func addGitTag(
 /// - Parameter pattern: Only tags matching this glob, such as v*
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func lastGitTag(
+nonisolated(nonsending) public func lastGitTag(
     pattern: String? = nil,
     timeout: Double? = nil
 ) async throws -> Optional<String> {
@@ -3630,7 +3636,7 @@ public func lastGitTag(
 /// The `git_branch` step; `lanes actions git_branch` documents it.
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func gitBranch(
+nonisolated(nonsending) public func gitBranch(
     timeout: Double? = nil
 ) async throws -> Optional<String> {
     try await runStep(GitBranch.self, [
@@ -3646,7 +3652,7 @@ public func gitBranch(
 /// - Parameter force: Replace tags that exist on the remote (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func pushGitTags(
+nonisolated(nonsending) public func pushGitTags(
     tag: String? = nil,
     remote: String? = nil,
     force: Bool? = nil,
@@ -3668,7 +3674,7 @@ public func pushGitTags(
 /// - Parameter allowNothingToCommit: Succeed without a commit when the paths hold no change (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func gitCommit(
+nonisolated(nonsending) public func gitCommit(
     path: [String],
     message: String,
     allowNothingToCommit: Bool? = nil,
@@ -3690,7 +3696,7 @@ public func gitCommit(
 /// - Parameter force: Also commit other changed files instead of failing (default false)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func commitVersionBump(
+nonisolated(nonsending) public func commitVersionBump(
     message: String? = nil,
     xcodeproj: String? = nil,
     force: Bool? = nil,
@@ -3713,7 +3719,7 @@ public func commitVersionBump(
 /// - Parameter force: Push even when it is not a fast-forward (default false)
 /// - Parameter tags: Also push the tags (default true)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func pushToGitRemote(
+nonisolated(nonsending) public func pushToGitRemote(
     remote: String? = nil,
     localBranch: String? = nil,
     remoteBranch: String? = nil,
@@ -3736,7 +3742,7 @@ public func pushToGitRemote(
 /// The `ensure_git_branch` step; `lanes actions ensure_git_branch` documents it.
 /// - Parameter branch: Regular expression the whole branch name must match (default master|main)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
-public func ensureGitBranch(
+nonisolated(nonsending) public func ensureGitBranch(
     branch: String? = nil,
     timeout: Double? = nil
 ) async throws {
@@ -3751,7 +3757,7 @@ public func ensureGitBranch(
 /// The `last_git_commit` step; `lanes actions last_git_commit` documents it.
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func lastGitCommit(
+nonisolated(nonsending) public func lastGitCommit(
     timeout: Double? = nil
 ) async throws -> GitCommitInfo {
     try await runStep(LastGitCommit.self, [
@@ -3765,7 +3771,7 @@ public func lastGitCommit(
 /// - Parameter remote: The remote's name (or URL or path) (default origin)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func gitPull(
+nonisolated(nonsending) public func gitPull(
     remote: String? = nil,
     timeout: Double? = nil
 ) async throws -> String {
@@ -3804,7 +3810,7 @@ public func gitPull(
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func syncCodeSigning(
+nonisolated(nonsending) public func syncCodeSigning(
     type: MatchType? = nil,
     appIdentifier: [String]? = nil,
     readonly: Bool? = nil,
@@ -3889,7 +3895,7 @@ public func syncCodeSigning(
 /// - Parameter trust: PEM file of CA certificates each profile's signer must chain to (Apple's root CA) (environment LANES_PROFILE_TRUST)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func match(
+nonisolated(nonsending) public func match(
     type: MatchType? = nil,
     appIdentifier: [String]? = nil,
     readonly: Bool? = nil,
@@ -3969,7 +3975,7 @@ public func match(
 /// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func matchImport(
+nonisolated(nonsending) public func matchImport(
     type: MatchType? = nil,
     certPath: String? = nil,
     p12Path: String? = nil,
@@ -4034,7 +4040,7 @@ public func matchImport(
 /// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func matchChangePassword(
+nonisolated(nonsending) public func matchChangePassword(
     storageMode: String? = nil,
     gitURL: String? = nil,
     gitBranch: String? = nil,
@@ -4088,7 +4094,7 @@ public func matchChangePassword(
 /// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's) (environment FASTLANE_TEAM_ID)
 /// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
 @discardableResult
-public func matchDecrypt(
+nonisolated(nonsending) public func matchDecrypt(
     output: String? = nil,
     storageMode: String? = nil,
     gitURL: String? = nil,

@@ -46,6 +46,7 @@ struct DoctorCommand: ParsableCommand {
         let declared = lanes.map { (lane: $0.name, variables: $0.environment, secrets: $0.secrets) }
         findings += SecretsCheckup.findings(declared: declared, variables: variables)
         findings += LaneToolsCheckup.findings(declared: lanes.map { (lane: $0.name, tools: $0.tools) }, environment: environment)
+        findings += stepOptionFindings(lanefile: lanefile, lanes: lanes.map(\.name), variables: variables)
 
         // Messages name files and variables; the redactor is a second guard for any secret value.
         let redactor = Redactor(secrets: declared.flatMap(\.secrets).compactMap { variables[$0] }.filter { !$0.isEmpty })
@@ -59,6 +60,20 @@ struct DoctorCommand: ParsableCommand {
             output.write(DoctorText.render(findings))
         }
         if findings.worst == .error { throw ExitCode(ExitStatus.laneFailed.rawValue) }
+    }
+
+    /// The lane start's preflight for every lane: step calls whose required options nothing gives
+    /// (no argument, none of their variables set here). A lane's Configuration is not known
+    /// here, so Appfile-backed options are left to the lane's start.
+    private func stepOptionFindings(lanefile: String, lanes: [String], variables: [String: String]) -> [DoctorFinding] {
+        guard let source = try? FilePath.readBytes(lanefile) else { return [] }
+        let preflight = StepCallPreflight(source: source, fileName: FilePath.name(of: lanefile), steps: StepCatalog.builtIn.map { $0.info })
+        return lanes.filter(preflight.finds(lane:)).map { lane in
+            let gaps = preflight.gaps(lane: lane, isSet: { !(variables[$0] ?? "").isEmpty }, configurationGives: { _ in nil })
+            guard !gaps.isEmpty else { return DoctorFinding(.secrets, "lane \(lane) options", .ok, "every required step option has a value") }
+            return DoctorFinding(.secrets, "lane \(lane) options", .error, gaps.map(\.description).joined(separator: "; "),
+                                 fix: "pass each option in the Lanefile call, or set one of its variables (in CI or .env)")
+        }
     }
 
     /// Every spec parses; two triggers of one lane never fire at the same instant (the daemon would

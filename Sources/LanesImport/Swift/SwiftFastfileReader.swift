@@ -26,10 +26,14 @@ struct SwiftFastfileReader {
     private var index = 0
     private var texts: [SourcePosition: String] = [:]
     private var depth = 0
+    /// Functions of the Fastfile's own `extension Dictionary` that take one unlabelled key
+    /// (`func get(_ key: Key) -> Value { self[key] ... }`): `options.get("x")` reads the lane option x.
+    private var optionAccessors: Set<String> = []
 
     static func read(_ text: String) -> ([RubyNode], [SourcePosition: String]) {
         var reader = SwiftFastfileReader(source: Array(text.utf8))
         reader.tokenize()
+        reader.optionAccessors = reader.dictionaryAccessors()
         let statements = reader.readFile()
         return (statements, reader.texts)
     }
@@ -131,6 +135,27 @@ struct SwiftFastfileReader {
 
     private var current: Token { tokens[min(index, tokens.count - 1)] }
     private func peek(_ offset: Int) -> Token { tokens[min(index + offset, tokens.count - 1)] }
+
+    /// The names of `func NAME(_ key: ...)` declared in `extension Dictionary ... { }` blocks.
+    private func dictionaryAccessors() -> Set<String> {
+        var names: Set<String> = []
+        var at = 0
+        while at + 1 < tokens.count {
+            guard tokens[at].isWord("extension"), tokens[at + 1].isWord("Dictionary") else { at += 1; continue }
+            at += 2
+            while at < tokens.count, !tokens[at].isPunct("{"), tokens[at].kind != .end { at += 1 }
+            var level = 0
+            repeat {
+                if tokens[at].isPunct("{") { level += 1 } else if tokens[at].isPunct("}") { level -= 1 }
+                if level == 1, at + 4 < tokens.count, tokens[at].isWord("func"), case .identifier(let name) = tokens[at + 1].kind,
+                   tokens[at + 2].isPunct("("), tokens[at + 3].isWord("_") {
+                    names.insert(name)
+                }
+                at += 1
+            } while at < tokens.count && level > 0 && tokens[at].kind != .end
+        }
+        return names
+    }
     private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
     private mutating func skipNewlines() { while current.kind == .newline || current.isPunct(";") { advance() } }
 
@@ -411,6 +436,11 @@ struct SwiftFastfileReader {
                 advance(); advance()
                 var arguments: [RubyNode] = [], keywords: [RubyPair] = []
                 if current.isPunct("(") { (arguments, keywords) = try readArguments() }
+                if case .name("options", _) = node, optionAccessors.contains(name), keywords.isEmpty, arguments.count == 1,
+                   let key = arguments[0].symbolText {
+                    node = .index(node, [.symbol(key, position)], position)
+                    continue
+                }
                 if case .name("self", _) = node {
                     // `self.testLane()` calls the lane `test`, `self.helper()` the class's own function.
                     let callName = name.hasSuffix("Lane") && name.count > 4 ? String(name.dropLast(4)) : Self.snakeCase(name)

@@ -76,7 +76,10 @@ extension FastfileTranslator {
             throw Untranslatable("the Ruby method `\(call.name)`")
         }
         guard let action = CatalogLookup.action(named: call.name) else {
-            return try fastlaneCall(call, reason: "not in lanes' fastlane action map (a plugin or a custom action?)", asStatement: asStatement)
+            let reason = FastlaneBuiltInActions.names.contains(call.name)
+                ? "a fastlane action lanes has no step for; it runs through fastlane"
+                : "not one of fastlane's own actions (a plugin or the team's own action?); it runs through fastlane"
+            return try fastlaneCall(call, reason: reason, asStatement: asStatement)
         }
         switch action.mapping {
         case .step(let id, let renames, let unsupported, _):
@@ -320,6 +323,9 @@ extension FastfileTranslator {
 
     /// A Ruby value as the Swift type of a step option.
     private mutating func convert(_ node: RubyNode, to option: OptionInfo, of action: String) throws -> String {
+        // `"#{KEY}"` is KEY's own text: a secret read into a constant stays that secret.
+        var node = node
+        if case .string(let parts, _) = node, parts.count == 1, case .code(let inner) = parts[0] { node = inner }
         var type = option.swiftType
         if type.hasSuffix("?") { type.removeLast() }
         let optional = Self.takesOptional(option)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs `body(worker)` on `count` POSIX threads and waits for all of them. Uploads block in
 /// socket calls, so they need real threads, not a pool sized to the cores.
@@ -13,5 +18,10 @@ public enum ParallelWorkers {
             }
         }
         for thread in threads { thread.join() }
+    }
+
+    /// The processors online, at least one.
+    public static var processorCount: Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 }

@@ -285,8 +285,8 @@ public enum FastlaneActionMap {
             "additional_cert_types": "not yet: lanes imports the one certificate type of `type`",
             "generate_apple_certs": "lanes creates Apple Distribution/Development certificates when it creates any (readonly: false)",
             "skip_provisioning_profiles": "not yet",
-            "api_key_path": "give the key with app_store_connect_api_key or its variables (APP_STORE_CONNECT_API_KEY_*); see docs/app-store-connect.md",
-            "api_key": "give the key with app_store_connect_api_key or its variables; see docs/app-store-connect.md",
+            "api_key_path": "give the key with app_store_connect_api_key or its variables (APP_STORE_CONNECT_API_KEY_*); see docs/appstore.md",
+            "api_key": "give the key with app_store_connect_api_key or its variables; see docs/appstore.md",
             "google_cloud_bucket_name": "not yet: Google Cloud Storage is not a lanes storage (git, s3 or a folder)",
             "google_cloud_keys_file": "not yet: Google Cloud Storage is not a lanes storage",
             "google_cloud_project_id": "not yet: Google Cloud Storage is not a lanes storage",
@@ -334,8 +334,8 @@ public enum FastlaneActionMap {
         // App Store Connect and distribution
         FastlaneAction("app_store_connect_api_key", .step("app_store_connect_api_key")),
         FastlaneAction("upload_to_testflight", aliases: ["pilot", "testflight"], .step("upload_to_testflight", unsupported: [
-            "api_key_path": "give the key with app_store_connect_api_key or its variables (APP_STORE_CONNECT_API_KEY_*); see docs/app-store-connect.md",
-            "api_key": "give the key with app_store_connect_api_key or its variables; see docs/app-store-connect.md",
+            "api_key_path": "give the key with app_store_connect_api_key or its variables (APP_STORE_CONNECT_API_KEY_*); see docs/appstore.md",
+            "api_key": "give the key with app_store_connect_api_key or its variables; see docs/appstore.md",
             "localized_app_info": "not yet: set TestFlight's test information in App Store Connect",
             "beta_app_description": "not yet: set TestFlight's test information in App Store Connect",
             "beta_app_feedback_email": "not yet: set TestFlight's test information in App Store Connect",
@@ -363,8 +363,8 @@ public enum FastlaneActionMap {
             "submit_beta_review",
         ]),
         FastlaneAction("upload_to_app_store", aliases: ["deliver", "appstore"], .step("upload_to_app_store", unsupported: [
-            "api_key_path": "give the key with app_store_connect_api_key or its variables (APP_STORE_CONNECT_API_KEY_*); see docs/app-store-connect.md",
-            "api_key": "give the key with app_store_connect_api_key or its variables; see docs/app-store-connect.md",
+            "api_key_path": "give the key with app_store_connect_api_key or its variables (APP_STORE_CONNECT_API_KEY_*); see docs/appstore.md",
+            "api_key": "give the key with app_store_connect_api_key or its variables; see docs/appstore.md",
             "edit_live": "not yet: lanes edits the version in preparation",
             "use_live_version": "not yet",
             "app_clip_header_images_path": "not yet",
@@ -460,7 +460,8 @@ public enum FastlaneActionMap {
 
         // Git and GitHub
         FastlaneAction("ensure_git_status_clean", .step("ensure_git_status_clean")),
-        FastlaneAction("reset_git_repo", .step("reset_git_repo")),
+        FastlaneAction("reset_git_repo", .step("reset_git_repo"),
+                       fastlaneOptions: ["files", "force", "skip_clean", "disregard_gitignore", "exclude"]),
         FastlaneAction("add_git_tag", .step("add_git_tag", ["tag": "tag", "message": "message"])),
         FastlaneAction("last_git_tag", .step("last_git_tag")),
         FastlaneAction("git_branch", .step("git_branch")),

@@ -20,11 +20,11 @@ public struct Lane: Sendable, CustomStringConvertible {
     /// What the lane's steps take their app identifier and team from when not given (fastlane's
     /// Appfile), and build_app its build configuration and export method.
     public let configuration: (any Configuration)?
-    let body: @Sendable (LaneInvocation) async throws -> Void
+    let body: nonisolated(nonsending) @Sendable (LaneInvocation) async throws -> Void
 
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
                 secrets: [String] = [], tools: [String] = [], schedule: [String] = [], configuration: (any Configuration)? = nil,
-                line: Int = #line, _ body: @escaping @Sendable () async throws -> Void) {
+                line: Int = #line, _ body: nonisolated(nonsending) @escaping @Sendable () async throws -> Void) {
         self.init(name, summary, options: options, environment: environment, secrets: secrets, tools: tools, schedule: schedule,
                   configuration: configuration, line: line) { _ in
             try await body()
@@ -34,7 +34,7 @@ public struct Lane: Sendable, CustomStringConvertible {
     /// A lane whose body reads its typed options: `lane[version]`.
     public init(_ name: String, _ summary: String, options: [any LaneOptionDeclaration] = [], environment: [String] = [],
                 secrets: [String] = [], tools: [String] = [], schedule: [String] = [], configuration: (any Configuration)? = nil,
-                line: Int = #line, _ body: @escaping @Sendable (LaneInvocation) async throws -> Void) {
+                line: Int = #line, _ body: nonisolated(nonsending) @escaping @Sendable (LaneInvocation) async throws -> Void) {
         self.configuration = configuration
         self.name = name
         self.summary = summary
@@ -51,7 +51,7 @@ public struct Lane: Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// Calls this lane from another lane, with `key:value` options as on the command line.
-    public func callAsFunction(_ options: [String: String] = [:]) async throws {
+    nonisolated(nonsending) public func callAsFunction(_ options: [String: String] = [:]) async throws {
         guard let run = LaneRun.current else {
             throw LanesError(.configuration, "lane \(name) was called outside a running lane", hint: "call lanes from a lane body")
         }
@@ -81,7 +81,7 @@ public struct LaneInvocation: Sendable, CustomStringConvertible, CustomDebugStri
 }
 
 /// Calls another lane of the running Lanefile by name: `try await callLane("build", ["version": "1.2"])`.
-public func callLane(_ name: String, _ options: [String: String] = [:]) async throws {
+nonisolated(nonsending) public func callLane(_ name: String, _ options: [String: String] = [:]) async throws {
     guard let run = LaneRun.current else {
         throw LanesError(.configuration, "lane \(name) was called outside a running lane", hint: "call lanes from a lane body")
     }

@@ -12,10 +12,10 @@ public struct Lanefile: Sendable {
     let items: [LanefileItem]
     /// Where `Lanefile(steps:)` is written, for errors about the steps it registers.
     let sourceLine: Int
-    let beforeEach: [@Sendable (Lane) async throws -> Void]
-    let afterSuccess: [@Sendable (Lane) async throws -> Void]
-    let onError: [@Sendable (Lane, any Error) async throws -> Void]
-    let finally: [@Sendable (Lane) async throws -> Void]
+    let beforeEach: [nonisolated(nonsending) @Sendable (Lane) async throws -> Void]
+    let afterSuccess: [nonisolated(nonsending) @Sendable (Lane) async throws -> Void]
+    let onError: [nonisolated(nonsending) @Sendable (Lane, any Error) async throws -> Void]
+    let finally: [nonisolated(nonsending) @Sendable (Lane) async throws -> Void]
     private let codeSigningCount: Int
 
     /// `steps`: step types from packages, registered for `lanes actions` and `lanes run`. Lanes,
@@ -37,10 +37,10 @@ public struct Lanefile: Sendable {
         let items = (steps.isEmpty ? [] : [LanefileItem(kind: .steps(steps))]) + content
         var registered: [any Step.Type] = []
         var lanes: [Lane] = []
-        var beforeEach: [@Sendable (Lane) async throws -> Void] = []
-        var afterSuccess: [@Sendable (Lane) async throws -> Void] = []
-        var onError: [@Sendable (Lane, any Error) async throws -> Void] = []
-        var finally: [@Sendable (Lane) async throws -> Void] = []
+        var beforeEach: [nonisolated(nonsending) @Sendable (Lane) async throws -> Void] = []
+        var afterSuccess: [nonisolated(nonsending) @Sendable (Lane) async throws -> Void] = []
+        var onError: [nonisolated(nonsending) @Sendable (Lane, any Error) async throws -> Void] = []
+        var finally: [nonisolated(nonsending) @Sendable (Lane) async throws -> Void] = []
         var codeSigning: [CodeSigningDeclaration] = []
         for item in items {
             switch item.kind {
@@ -158,11 +158,16 @@ extension Lanefile {
 /// One entry of a Lanefile: a lane or a hook.
 public struct LanefileItem: Sendable {
     enum Kind: Sendable {
+        // Lane bodies and hooks run on their caller's executor (`nonisolated(nonsending)`), as the step
+        // functions do: a call between them needs no hop back, which halves a lane body's suspension
+        // points and with them the code its compile generates (ARCHITECTURE.md, "Compile on a miss").
+        typealias LaneHook = nonisolated(nonsending) @Sendable (Lane) async throws -> Void
+        typealias LaneErrorHook = nonisolated(nonsending) @Sendable (Lane, any Error) async throws -> Void
         case lane(Lane)
-        case beforeEach(@Sendable (Lane) async throws -> Void)
-        case afterSuccess(@Sendable (Lane) async throws -> Void)
-        case onError(@Sendable (Lane, any Error) async throws -> Void)
-        case finally(@Sendable (Lane) async throws -> Void)
+        case beforeEach(LaneHook)
+        case afterSuccess(LaneHook)
+        case onError(LaneErrorHook)
+        case finally(LaneHook)
         case codeSigning(CodeSigningDeclaration)
         case steps([any Step.Type])
     }
@@ -189,21 +194,21 @@ public func __lanefileEntry(_ item: LanefileItem) -> [LanefileItem] { LanefileBu
 public func __lanefileEntry(_ lanefile: Lanefile) -> [LanefileItem] { LanefileBuilder.buildExpression(lanefile) }
 
 /// Runs before every lane started from the command line (not before lanes it calls), with the lane.
-public func BeforeEach(_ hook: @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
+public func BeforeEach(_ hook: nonisolated(nonsending) @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .beforeEach(hook))
 }
 
 /// Runs after a lane succeeded.
-public func AfterSuccess(_ hook: @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
+public func AfterSuccess(_ hook: nonisolated(nonsending) @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .afterSuccess(hook))
 }
 
 /// Runs after a lane failed, with the error.
-public func OnError(_ hook: @escaping @Sendable (Lane, any Error) async throws -> Void) -> LanefileItem {
+public func OnError(_ hook: nonisolated(nonsending) @escaping @Sendable (Lane, any Error) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .onError(hook))
 }
 
 /// Runs after every lane, whatever happened, after the success or error hooks.
-public func Finally(_ hook: @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
+public func Finally(_ hook: nonisolated(nonsending) @escaping @Sendable (Lane) async throws -> Void) -> LanefileItem {
     LanefileItem(kind: .finally(hook))
 }

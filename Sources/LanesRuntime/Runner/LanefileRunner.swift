@@ -51,7 +51,7 @@ public enum LanefileRunner {
         do {
             arguments = try RunnerArguments(words, defaultProjectDirectory: host.currentDirectory)
         } catch {
-            let shaped: any Error = FastlanePlatformWords.suggestion(for: words, lanes: lanefile.lanes.map(\.name)) ?? error
+            let shaped: any Error = FastlanePlatformWords.suggestion(for: RunnerArguments.positionalWords(words), lanes: lanefile.lanes.map(\.name)) ?? error
             TextOutput(sink: host.standardError, redactor: Redactor(), streams: nil)
                 .writeLine("error: \(TerminalText.visible("\(shaped)", keepingLineBreaks: true))")
             return shaped.lanesKind.exitStatus
@@ -147,6 +147,8 @@ public enum LanefileRunner {
                 values: laneValues, host: host)
             let (lane, values) = try LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                                   diagnostics: diagnostics).prepare(lane: name, options: options)
+            try StepCallPreflight.check(lane, lanefile: lanefile, path: arguments.lanefilePath ?? arguments.projectDirectory + "/Lanefile.swift",
+                                        environment: environment)
             try junit?.prepare()
             // Opened once the lane and its options validated: a mistyped lane name records no run.
             if let recording = RunRecording.start(arguments: arguments, environment: process, diagnostics: diagnostics, host: host) {

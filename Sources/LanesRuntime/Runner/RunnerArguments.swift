@@ -96,6 +96,23 @@ struct RunnerArguments {
         self.runFolder = runFolder
     }
 
+    /// The lane and option words of a command line, without its flags and their values (the driver
+    /// passes `--project-dir DIR --lanefile PATH` before what the user typed).
+    static func positionalWords(_ arguments: [String]) -> [String] {
+        let takesValue: Set<String> = ["--project-dir", "--lanefile", "--env", "--junit", "--run-folder"]
+        var words: [String] = []
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            let (flag, attached) = split(argument)
+            if takesValue.contains(flag) {
+                if attached == nil { _ = iterator.next() }
+            } else if !argument.hasPrefix("-") {
+                words.append(argument)
+            }
+        }
+        return words
+    }
+
     /// `--env=demo` → ("--env", "demo"); `--json` → ("--json", nil).
     private static func split(_ argument: String) -> (flag: String, value: String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }

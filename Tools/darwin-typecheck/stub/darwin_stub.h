@@ -99,6 +99,8 @@ int fsync(int);
 int ftruncate(int, off_t);
 off_t lseek(int, off_t, int);
 pid_t getpid(void);
+long sysconf(int);
+#define _SC_NPROCESSORS_ONLN 58
 uid_t getuid(void);
 uid_t geteuid(void);
 gid_t getegid(void);

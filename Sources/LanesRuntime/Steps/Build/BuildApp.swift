@@ -128,7 +128,7 @@ public struct BuildApp: Step {
     var buildPath: String?
     @StepOption("result_bundle_path", "Where the archive's .xcresult goes", fastlaneEnv: ["GYM_RESULT_BUNDLE_PATH"])
     var resultBundlePath: String?
-    @StepOption("codesigning_identity", "CODE_SIGN_IDENTITY for the archive", fastlaneEnv: ["GYM_CODE_SIGN_IDENTITY"])
+    @StepOption("codesigning_identity", "CODE_SIGN_IDENTITY for the archive", fastlaneEnv: ["GYM_CODE_SIGNING_IDENTITY"])
     var codesigningIdentity: String?
     @StepOption("export_team_id", "teamID of the export", fastlaneEnv: ["GYM_EXPORT_TEAM_ID"])
     var exportTeamID: String?

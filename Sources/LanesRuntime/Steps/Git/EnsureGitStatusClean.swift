@@ -32,6 +32,7 @@ public struct EnsureGitStatusClean: Step {
                                 + (shown + more).joined(separator: "\n"),
                              hint: "commit or stash these changes, add build output to .gitignore, or undo a lane's edits with reset_git_repo")
         }
+        context.values[GitStatusWasClean.self] = true
         context.log.line("git status is clean")
     }
 

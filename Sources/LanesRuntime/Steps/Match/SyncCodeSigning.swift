@@ -28,7 +28,7 @@ public struct SyncCodeSigning: Step {
         ignoredOptions: [
             "verbose": "lanes prints what it imports and installs; the step's --json events carry the rest",
             "skip_docs": "lanes writes no README into the storage",
-            "username": "lanes talks to App Store Connect with an API key only (app_store_connect_api_key; see docs/app-store-connect.md)",
+            "username": "lanes talks to App Store Connect with an API key only (app_store_connect_api_key; see docs/appstore.md)",
             "team_name": "an API key belongs to one team",
         ]
     )

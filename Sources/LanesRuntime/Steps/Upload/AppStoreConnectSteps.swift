@@ -140,7 +140,10 @@ public struct AppStoreConnectAPIKeyStep: Step {
         let variables = environment.variables, redactor = environment.redactor
         let keyContent = self.keyContent?.value
         if let keyContent { redactor.register(keyContent) }
-        let hint = "call app_store_connect_api_key in the lane, or set \(AppStoreConnectKey.Variable.keyID), \(AppStoreConnectKey.Variable.issuerID) and \(AppStoreConnectKey.Variable.key)"
+        var hint = "call app_store_connect_api_key in the lane, or set \(AppStoreConnectKey.Variable.keyID), \(AppStoreConnectKey.Variable.issuerID) and \(AppStoreConnectKey.Variable.key)"
+        // fastlane's Apple-ID sign-in: say plainly that lanes does not do it, and what takes its place.
+        let appleID = AppleIDSignIn.variables.filter { !(variables[$0] ?? "").isEmpty }
+        if !appleID.isEmpty { hint = AppleIDSignIn.answer(set: appleID) + "; " + hint }
         guard let keyID = keyID ?? variables["ASC_KEY_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw LanesError(.environment, "App Store Connect: no API key id (key_id, \(AppStoreConnectKey.Variable.keyID) or ASC_KEY_ID)", hint: hint)
         }
@@ -306,7 +309,7 @@ public struct UploadToAppStore: Step {
         aliases: ["deliver", "appstore"],
         ignoredOptions: [
             "force": "it skips fastlane's HTML preview of the metadata, which lanes does not make (dry_run:true prints every change instead)",
-            "username": "lanes signs in to App Store Connect with an API key only (app_store_connect_api_key; see docs/app-store-connect.md)",
+            "username": "lanes signs in to App Store Connect with an API key only (app_store_connect_api_key; see docs/appstore.md)",
             "team_name": "an API key belongs to one team",
             "itc_provider": "lanes uploads through App Store Connect's API, not the Transporter",
             "provider_public_id": "lanes uploads through App Store Connect's API, not altool",
@@ -374,7 +377,10 @@ public struct UploadToAppStore: Step {
         }
         // Read and checked before any request: a file over Apple's limit, or a screenshot of a size
         // Apple does not take, costs nothing remote.
-        let metadata = skipMetadata ? nil : try AppStoreMetadata.read(folder: context.resolve(metadataPath))
+        // deliver globs metadata_path's locale folders: with no such folder there is nothing to upload, not an error.
+        let metadataFolder = context.resolve(metadataPath)
+        let metadata = skipMetadata || !FilePath.exists(metadataFolder) ? nil : try AppStoreMetadata.read(folder: metadataFolder)
+        if !skipMetadata && metadata == nil { context.log.line("no metadata at \(metadataPath): the version's metadata stays as it is (as deliver)") }
         var screenshots: ScreenshotUpload?
         if !skipScreenshots {
             let folder = context.resolve(screenshotsPath ?? "fastlane/screenshots")
@@ -581,5 +587,18 @@ public struct DownloadedProvisioningProfile: Sendable, ReportableResult {
                          json: .object([("path", .string(path)), ("name", .string(name)), ("profile_type", .string(profileType)),
                                         ("uuid", uuid.map(JSONValue.string) ?? .null), ("created", .bool(created)),
                                         ("installed_path", installedPath.map(JSONValue.string) ?? .null)]))
+    }
+}
+
+/// fastlane's Apple-ID sign-in (`username:`, `FASTLANE_USER`, `FASTLANE_PASSWORD`, `FASTLANE_SESSION`),
+/// which lanes does not do: App Store Connect's API takes a key, and a key is what CI should use.
+enum AppleIDSignIn {
+    static let variables = ["FASTLANE_USER", "FASTLANE_PASSWORD", "FASTLANE_SESSION", "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD"]
+
+    /// What to do instead, naming the variables that were set (never their values).
+    static func answer(set names: [String]) -> String {
+        "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") fastlane's Apple-ID sign-in, which lanes does not do: "
+            + "make an API key in App Store Connect (Users and Access > Integrations > App Store Connect API, role App Manager), "
+            + "keep its AuthKey_ID.p8, and set its Key ID, Issuer ID and key as below (docs/appstore.md)"
     }
 }

@@ -181,7 +181,7 @@ public struct UploadToTestFlight: Step {
                                environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
         aliases: ["pilot", "testflight"],
         ignoredOptions: [
-            "username": "lanes signs in to App Store Connect with an API key only (app_store_connect_api_key; see docs/app-store-connect.md)",
+            "username": "lanes signs in to App Store Connect with an API key only (app_store_connect_api_key; see docs/appstore.md)",
             "team_name": "an API key belongs to one team",
             "itc_provider": "lanes uploads through App Store Connect's API, not the Transporter",
             "provider_public_id": "lanes uploads through App Store Connect's API, not altool",
