@@ -1781,6 +1781,34 @@ nonisolated(nonsending) public func cocoapods(
     ])
 }
 
+/// Raise the version of a podspec by a patch, minor or major step, or set it; returns the new version.
+///
+/// The `version_bump_podspec` step; `lanes actions version_bump_podspec` documents it.
+/// - Parameter path: The podspec; default: the last *.podspec of the Lanefile's folder, by name, as fastlane's Dir["*.podspec"].last (environment FL_VERSION_BUMP_PODSPEC_PATH)
+/// - Parameter bumpType: patch, minor or major (environment FL_VERSION_BUMP_PODSPEC_BUMP_TYPE; default patch)
+/// - Parameter versionNumber: Set this version instead of raising the current one (wins over version_appendix and bump_type) (environment FL_VERSION_BUMP_PODSPEC_VERSION_NUMBER)
+/// - Parameter versionAppendix: Replace what follows MAJOR.MINOR.PATCH (1.4.14.4.1 with 5 gives 1.4.14.5; wins over bump_type) (environment FL_VERSION_BUMP_PODSPEC_VERSION_APPENDIX)
+/// - Parameter requireVariablePrefix: Read only `<name>.version = ...` (false: also `version = ...` of a plain Ruby file) (environment FL_VERSION_BUMP_PODSPEC_VERSION_REQUIRE_VARIABLE_PREFIX; default true)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+nonisolated(nonsending) public func versionBumpPodspec(
+    path: String? = nil,
+    bumpType: PodspecBumpType? = nil,
+    versionNumber: String? = nil,
+    versionAppendix: String? = nil,
+    requireVariablePrefix: Bool? = nil,
+    timeout: Double? = nil
+) async throws -> String {
+    try await runStep(VersionBumpPodspec.self, [
+        "path": path,
+        "bump_type": bumpType,
+        "version_number": versionNumber,
+        "version_appendix": versionAppendix,
+        "require_variable_prefix": requireVariablePrefix,
+        "timeout": timeout,
+    ])
+}
+
 /// Run a Gradle task (task + Flavor + BuildType) with ./gradlew; returns the APKs and AABs it wrote.
 ///
 /// The `gradle` step; `lanes actions gradle` documents it.
@@ -4159,6 +4187,7 @@ extension StepCatalog {
             CopyArtifacts.self,
             BuildSwiftPackage.self,
             CocoaPods.self,
+            VersionBumpPodspec.self,
             Gradle.self,
             SignAPK.self,
             SwiftPackageResolve.self,

@@ -247,6 +247,9 @@ public enum FastlaneActionMap {
                        fastlaneOptions: ["build_number", "skip_info_plist", "xcodeproj"]),
         FastlaneAction("increment_version_number", .step("increment_version_number",
                                                          ["bump_type": "bump_type", "version_number": "version_number", "xcodeproj": "xcodeproj"])),
+        FastlaneAction("version_bump_podspec", .step("version_bump_podspec", [
+            "path": "path", "bump_type": "bump_type", "version_number": "version_number", "version_appendix": "version_appendix",
+            "require_variable_prefix": "require_variable_prefix"])),
         FastlaneAction("get_version_number", .step("get_version_number", ["xcodeproj": "xcodeproj", "target": "targets"])),
         FastlaneAction("get_build_number", .step("get_build_number", ["xcodeproj": "xcodeproj"])),
         FastlaneAction("commit_version_bump", .step("commit_version_bump", ["message": "message", "xcodeproj": "xcodeproj", "force": "force"])),

@@ -29,6 +29,7 @@ public enum StepCatalog {
         CopyArtifacts.self,
         BuildSwiftPackage.self,
         CocoaPods.self,
+        VersionBumpPodspec.self,
         Gradle.self,
         SignAPK.self,
         SwiftPackageResolve.self,
