@@ -63,12 +63,13 @@ start_asc() {
 green=0
 total=0
 tab=$(printf '\t')
-while IFS="$tab" read -r project lane environment projects app; do
+while IFS="$tab" read -r project lane environment projects app remotes; do
     case "$project" in ''|'#'*) continue ;; esac
     # A tab is white space to `read`: an empty field is written `-`.
     [ "$environment" = "-" ] && environment=""
     [ "${projects:-}" = "-" ] && projects=""
     [ "${app:-}" = "-" ] && app=""
+    [ "${remotes:-}" = "-" ] && remotes=""
     total=$((total + 1))
     run=$work/$total-$project
     stand=$work/$total-stand-ins
@@ -88,10 +89,17 @@ while IFS="$tab" read -r project lane environment projects app; do
     for file in ${projects:-}; do
         mkdir -p "$run/$(dirname "$file")"
         case "$file" in
+            *.xcodeproj=*) # a project whose app target (and scheme) has the name after `=`, as the Fastfile names it
+                target=${file#*=}
+                file=${file%%=*}
+                mkdir -p "$run/$(dirname "$file")"
+                cp -R "$brewer" "$run/$file"
+                sed -i "s/Brewer/$target/g" "$run/$file/project.pbxproj"
+                sed -i 's/buildSettings = {/buildSettings = {\n\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tMARKETING_VERSION = 1.0;\n\t\t\t\tVERSIONING_SYSTEM = "apple-generic";/' "$run/$file/project.pbxproj" ;;
             *.xcodeproj)
                 cp -R "$brewer" "$run/$file"
                 # agvtool's versioning, as a project fastlane's increment_build_number works on has it.
-                sed -i 's/buildSettings = {/buildSettings = {\n\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tVERSIONING_SYSTEM = "apple-generic";/' "$run/$file/project.pbxproj" ;;
+                sed -i 's/buildSettings = {/buildSettings = {\n\t\t\t\tCURRENT_PROJECT_VERSION = 1;\n\t\t\t\tMARKETING_VERSION = 1.0;\n\t\t\t\tVERSIONING_SYSTEM = "apple-generic";/' "$run/$file/project.pbxproj" ;;
             *.xcworkspace)
                 # A workspace holding the planned projects, as CocoaPods writes one.
                 mkdir -p "$run/$file"
@@ -105,23 +113,53 @@ while IFS="$tab" read -r project lane environment projects app; do
         esac
     done
     (cd "$run" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm corpus)
+    # A CI checkout's origin (a bare repository beside the run, which records what the lane pushes).
+    git init -q --bare "$stand/origin.git" && git -C "$run" remote add origin "$stand/origin.git" \
+        && git -C "$run" push -q -u origin HEAD 2> /dev/null
+    # The team's other repositories the lane reaches (a match storage): each an empty bare repository,
+    # reached through git's url.insteadOf in the CI's git configuration, as fastlane's git would too.
+    i=0
+    for url in ${remotes:-}; do
+        i=$((i + 1))
+        git init -q --bare "$stand/remote-$i.git"
+        git config --file "$stand/home/.gitconfig" --add "url.$stand/remote-$i.git.insteadOf" "$url"
+    done
     (cd "$run" && "$lanes" import fastlane --force > "$stand/import.log" 2>&1)
     imported=$?
     (cd "$run" && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm "lanes import fastlane")
-    environment=$(printf '%s' "$environment" | sed "s|\$RUN|$run|g; s|\$ROOT|$root|g; s|\$ASC_KEY_JSON|$work/asc/key.json|g")
+    environment=$(printf '%s' "$environment" | sed "s|\$RUN|$run|g; s|\$ROOT|$root|g; s|\$ASC_KEY_JSON|$work/asc/key.json|g; s|\$ASC_KEY_P8|$work/asc/asc.p8|g; s|\$ASC_KEY_ID|D383SF739A|g; s|\$ASC_ISSUER_ID|6053b7fe-68a8-4acb-89be-165aa6465141|g")
+    # NAME=@FILE gives the variable the file's contents (a key a CI keeps as a multi-line secret).
+    from_files=""
+    plain=""
+    for pair in $environment; do
+        case "$pair" in *=@*) from_files="$from_files $pair" ;; *) plain="$plain $pair" ;; esac
+    done
     asc=""
     if [ -n "${app:-}" ] && start_asc; then
         # The key as fastlane's api_key_path reads it (a JSON file), for lanes that name one.
         "$python" -c 'import json, sys; print(json.dumps({"key_id": "D383SF739A", "issuer_id": "6053b7fe-68a8-4acb-89be-165aa6465141", "key": open(sys.argv[1]).read()}))' \
             "$work/asc/asc.p8" > "$work/asc/key.json"
         base=http://127.0.0.1:$(cat "$work/asc/port")
-        body='{"apps": [{"id": "1234567890", "attributes": {"name": "App", "bundleId": "'$app'", "sku": "APP", "primaryLocale": "en-US"}}], "processingPolls": 1}'
+        # The apps (the first one is the lane's), their bundle identifiers on the signing portal and one
+        # registered device, as the team's account has them; `team:ID` is the portal's team.
+        body=$("$python" -c '
+import json, sys
+ids = [a for a in sys.argv[1:] if not a.startswith("team:")]
+team = ([a[5:] for a in sys.argv[1:] if a.startswith("team:")] or ["ABCDE12345"])[0]
+print(json.dumps({
+    "apps": [{"id": str(1234567890 + n), "attributes": {"name": "App", "bundleId": b, "sku": "APP%d" % n, "primaryLocale": "en-US"}}
+             for n, b in enumerate(ids)],
+    "bundleIds": [{"id": "BUNDLE%d" % n, "attributes": {"identifier": b, "name": "App %d" % n, "platform": "IOS"}} for n, b in enumerate(ids)],
+    "devices": [{"id": "DEV1", "attributes": {"name": "CI iPhone", "udid": "00008030-001A2B3C4D5E6F70", "platform": "IOS", "status": "ENABLED"}}],
+    "signingPortal": {"team": team, "teamName": "Example Corp"},
+    "processingPolls": 1}))' $app)
         curl -s -o /dev/null -X POST --data "$body" "$base/_reset"
         asc="LANES_ASC_API_URL=$base APP_STORE_CONNECT_API_KEY_KEY_ID=D383SF739A APP_STORE_CONNECT_API_KEY_ISSUER_ID=6053b7fe-68a8-4acb-89be-165aa6465141"
     fi
     # shellcheck disable=SC2086
-    (cd "$run" && env PATH="$stand:$standin:$swift_dir:/usr/bin:/bin" XCODEBUILD_RECORD="$stand/xcodebuild.txt" \
-        XCODEBUILD_IPA="$ipa" XCODEBUILD_TEST_LOG="$test_log" HOME="$stand/home" $asc $environment \
+    (cd "$run" && for pair in $from_files; do export "${pair%%=@*}=$(cat "${pair#*=@}")"; done
+     env PATH="$stand:$standin:$swift_dir:/usr/bin:/bin" XCODEBUILD_RECORD="$stand/xcodebuild.txt" \
+        XCODEBUILD_IPA="$ipa" XCODEBUILD_TEST_LOG="$test_log" HOME="$stand/home" $asc $plain \
         sh -c '[ -n "$1" ] && APP_STORE_CONNECT_API_KEY_KEY=$(cat "$1") && export APP_STORE_CONNECT_API_KEY_KEY; shift; exec "$@"' \
         key "${asc:+$work/asc/asc.p8}" "$lanes" $lane > "$stand/run.log" 2>&1)
     status=$?

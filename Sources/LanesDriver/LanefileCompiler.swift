@@ -157,6 +157,11 @@ struct LanefileCompiler {
                                   hint: "declare them at the top level: let lanes = Lanefile { Lane(...) { ... } }",
                                   kind: .compilation)
             }
+            // A compiler killed (memory, a signal) prints nothing: say how it ended instead of pointing at no errors.
+            if outcome.output.allSatisfy(\.isWhitespace) {
+                throw DriverError("\(lanefile) did not compile: the compiler printed nothing and exited with status \(outcome.status)" +
+                                  (outcome.status > 128 ? " (signal \(outcome.status - 128))" : ""), kind: .compilation)
+            }
             throw DriverError("\(lanefile) did not compile (see the errors above)", kind: .compilation)
         }
         if installation.runtime == .selfContained {

@@ -161,6 +161,34 @@ extension LocalAppStoreConnectTests {
             #expect(FileManager.default.fileExists(atPath: folder + "/profiles/appstore/AppStore_works.sth.brewer.mobileprovision"))
         }
 
+        /// A lane that syncs two types (development, then appstore: 3dollars' match_full) imports both
+        /// identities into the one keychain the first call made; the second once failed on that
+        /// keychain's lock ("in use by another lane"). The keychain goes when the lane ends.
+        @Test func twoMatchCallsOfOneLaneShareItsKeychain() async throws {
+            let temp = try TemporaryDirectory()
+            defer { temp.remove() }
+            try await server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"],
+                              "bundleIds": [["id": "BUNDLE1", "attributes": ["identifier": "works.sth.brewer", "name": "Brewer", "platform": "IOS"]]],
+                              "devices": [["id": "DEV1", "attributes": ["name": "DEV1", "udid": "00008030-001A2B3C4D5E6F70", "platform": "IOS",
+                                                                       "status": "ENABLED"]]]])
+            let remote = temp.path + "/certificates.git"
+            try await check(["git", "init", "-q", "--bare", remote])
+            let context = context(temp, remote: remote)
+            var results: [MatchSigningResult] = []
+            for type in [MatchType.development, .appstore] {
+                let step = try SyncCodeSigning.resolve(["type": type, "app_identifier": ["works.sth.brewer"], "keychain_name": "ci",
+                                                        "readonly": false], environment: context.environment)
+                results.append(try await step.run(in: context))
+            }
+            #expect(results.map(\.certificate.keychainPath) == [results[0].certificate.keychainPath, results[0].certificate.keychainPath])
+            #expect(results[0].certificate.signingIdentity.hasPrefix("Apple Development"))
+            #expect(results[1].certificate.signingIdentity.hasPrefix("Apple Distribution"))
+            let index = try String(contentsOfFile: results[0].certificate.keychainPath + "/index.json", encoding: .utf8)
+            #expect(index.contains(results[0].certificate.certificate.sha1) && index.contains(results[1].certificate.certificate.sha1))
+            _ = await context.cleanups.runAll()
+            #expect(!FileManager.default.fileExists(atPath: results[0].certificate.keychainPath), "the lane's keychain is deleted at its end")
+        }
+
         @Test func forceForNewDevicesRenewsAnAdHocProfileThatMissesADeviceAndOnlyThen() async throws {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }

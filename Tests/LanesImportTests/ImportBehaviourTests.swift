@@ -268,4 +268,33 @@ import Testing
         #expect(result.lanefile.contains("options: [bumpOptionVersion]"), "\(result.lanefile)")
         #expect(result.lanefile.contains(#"key: "CFBundleShortVersionString", value: try requireValue(version"#), "\(result.lanefile)")
     }
+
+    /// MapGL-iOS's rlz: a step result kept inside an `if` is out of Swift's scope after it, so a
+    /// `lane_context` read there stops the lane (a TODO at its line) instead of naming a variable
+    /// the Lanefile cannot see (it did not compile); read in the same block it is the result.
+    @Test func aLaneContextValueSetInsideABranchStopsTheLaneWhenReadAfterIt() {
+        let result = FastlaneImporter.importRuby("""
+            lane :rlz do |options|
+              version = options[:version]
+              if version.to_s.empty?
+                if options[:bump_type].to_s.empty?
+                  version_bump_podspec(bump_type: "patch")
+                end
+                version = lane_context[SharedValues::PODSPEC_VERSION_NUMBER]
+              else
+                version_bump_podspec(version_number: version)
+                tagged = lane_context[SharedValues::PODSPEC_VERSION_NUMBER]
+                add_git_tag(tag: "v#{tagged}")
+              end
+              git_commit(message: "Bump up version to #{version}", path: ["./*"])
+            end
+            """)
+        let lines = result.lanefile.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains { $0.hasPrefix("try importTODO(line: 7, ") || $0.contains("try importTODO(line: 7)") }, "\(result.lanefile)")
+        let inner = lines.first { $0.hasPrefix("let versionBumpPodspecResult") && $0.contains("bumpType: .patch") }
+        #expect(inner != nil, "\(result.lanefile)")
+        // The else branch's own read is its result.
+        #expect(lines.contains { $0.hasPrefix("let tagged = versionBumpPodspecResult") }, "\(result.lanefile)")
+        #expect(result.report.actions.filter { $0.action == "version_bump_podspec" }.allSatisfy { $0.outcome == .step })
+    }
 }

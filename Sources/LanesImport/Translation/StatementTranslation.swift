@@ -63,8 +63,12 @@ extension FastfileTranslator {
         lane.scopes.append(names)
         emitter.indent += 1
         let savedPrelude = prelude
+        // A step result a nested block keeps is out of scope after it: a later lane_context read
+        // stops the lane there (a TODO) instead of naming a variable Swift cannot see.
+        let savedResults = lane.sharedResults
         translateBody(body, into: &emitter)
         prelude = savedPrelude
+        lane.sharedResults = savedResults
         emitter.indent -= 1
         lane.scopes.removeLast()
     }

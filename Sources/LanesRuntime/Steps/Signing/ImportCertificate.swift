@@ -70,15 +70,21 @@ public struct ImportCertificate: Step {
     /// into it and records it for later steps; shared with `sync_code_signing`.
     static func store(_ identity: SigningIdentity, from path: String, expiryWarning warning: String?, in keychain: any Keychain,
                       keep keepKeychain: Bool, context: StepContext) async throws -> ImportedCertificate {
-        if keepKeychain {
-            context.log.line("keeping keychain \(keychain.location) after the lane (keep_keychain)")
+        if context.values[LaneKeychains.self]?[keychain.name] != nil {
+            // Made by an earlier step of this lane: its cleanup is registered already.
+            if keepKeychain { keychain.keepAfterLane() }
         } else {
-            // Registered before creating, so a half-made keychain is removed too.
-            context.cleanups.push("delete keychain \(keychain.name)") { try await keychain.delete() }
+            if keepKeychain {
+                context.log.line("keeping keychain \(keychain.location) after the lane (keep_keychain)")
+            } else {
+                // Registered before creating, so a half-made keychain is removed too.
+                context.cleanups.push("delete keychain \(keychain.name)") { try await keychain.delete() }
+            }
+            try await keychain.create()
+            context.values[LaneKeychains.self] = (context.values[LaneKeychains.self] ?? [:]).merging([keychain.name: keychain]) { $1 }
+            // A kept keychain is not a leftover for the next run to remove.
+            if keepKeychain { keychain.keepAfterLane() }
         }
-        try await keychain.create()
-        // A kept keychain is not a leftover for the next run to remove.
-        if keepKeychain { keychain.keepAfterLane() }
         let stored = try await keychain.importIdentity(identity)
         let certificate = identity.certificate
         context.log.line("imported '\(stored.commonName)' (SHA-1 \(stored.sha1), team \(certificate.teamIdentifier ?? "none"), valid until \(certificate.notAfter.formatted(.iso8601))) into keychain \(keychain.location)")

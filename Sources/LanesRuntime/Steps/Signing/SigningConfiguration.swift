@@ -5,7 +5,10 @@ import LanesSigning
 enum SigningConfiguration {
     /// A temporary macOS keychain driven through `security` on macOS; a file keychain under the
     /// lanes state directory elsewhere.
+    /// The lane's keychain of that name when a step of the lane made it already (two match calls
+    /// import into one keychain, as fastlane's do), else a new one.
     static func keychain(named name: String, password: String, context: StepContext) throws -> any Keychain {
+        if let made = context.values[LaneKeychains.self]?[name] { return made }
         if HostPlatform.isMacOS {
             let home = try context.environment.value("HOME")
             return try MacKeychain(name: name, keychainsDirectory: macKeychainsDirectory(home: home), password: password,
@@ -53,4 +56,10 @@ enum SigningConfiguration {
     static func xcodeProfilesDirectory(home: String) -> String {
         "\(home)/Library/Developer/Xcode/UserData/Provisioning Profiles"
     }
+}
+
+/// The keychains the lane's steps made, by name: a later step imports into the same one (with its
+/// password) instead of making it again, which its lock would refuse.
+enum LaneKeychains: LaneValueKey {
+    typealias Value = [String: any Keychain]
 }
