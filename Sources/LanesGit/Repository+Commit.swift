@@ -108,8 +108,13 @@ extension Repository {
         return .some(String(spec))
     }
 
+    /// `path` relative to the working tree, without the `./` segments git reads as nothing
+    /// (`git commit ./*` is `*`, MapGL-iOS's git_commit); libgit2's index and pathspecs keep them.
     public static func relativePath(_ path: String, to workingDirectory: String) -> String {
-        path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
+        var relative = path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
+        while relative.contains("/./") { relative = relative.replacing("/./", with: "/") }
+        while relative.hasPrefix("./") { relative.removeFirst(2) }
+        return relative
     }
 }
 

@@ -95,6 +95,24 @@ import Testing
         #expect(try await fixture.git(["status", "--porcelain"], in: repo) == "?? App/Scratch.swift")
     }
 
+    /// `path: ["./*"]` (MapGL-iOS's rlz): git reads `./*` as `*`, every tracked change; it found
+    /// nothing to commit when `./` reached libgit2's pathspec as written.
+    @Test func gitCommitReadsDotSlashAsGitDoes() async throws {
+        let fixture = try GitFixture()
+        let repo = try await fixture.makeRepository()
+        try await fixture.commit("podspec", file: "MapGL.podspec", in: repo)
+        try await fixture.commit("plist", file: "App/Info.plist", in: repo)
+        try fixture.write("MapGL.podspec", "s.version = '1.2.3'\n", in: repo)
+        try fixture.write("App/Info.plist", "bumped\n", in: repo)
+        let harness = Harness(directory: repo)
+
+        _ = try await harness.step(GitCommit.self, ["path:./App/./Info.plist", "message:One file"]).run(in: harness.context)
+        #expect(try await fixture.git(["show", "--name-status", "--format=", "HEAD"], in: repo) == "M\tApp/Info.plist")
+        _ = try await harness.step(GitCommit.self, ["path:./*", "message:Bump up version to 1.2.3"]).run(in: harness.context)
+        #expect(try await fixture.git(["show", "--name-status", "--format=", "HEAD"], in: repo) == "M\tMapGL.podspec")
+        #expect(try await fixture.git(["status", "--porcelain"], in: repo) == "")
+    }
+
     @Test func resetGitRepoTakesPathsRelativeToTheProjectAndKeepsPods() async throws {
         let fixture = try GitFixture()
         let repo = try await fixture.makeRepository()
