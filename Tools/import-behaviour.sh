@@ -80,7 +80,9 @@ while IFS="$tab" read -r project lane environment projects app remotes; do
     # Recording stand-ins for the tools the lanes call that cannot run here.
     printf '#!/bin/sh\necho "$PWD $*" >> "%s/calls.txt"\n' "$stand" > "$stand/pod"
     cp "$stand/pod" "$stand/gradlew"
-    chmod +x "$stand/pod" "$stand/gradlew"
+    # Bundler, as a CI with the project's Gemfile has it: `bundle exec TOOL` recorded, then TOOL.
+    printf '#!/bin/sh\necho "$PWD bundle $*" >> "%s/calls.txt"\n[ "$1" = exec ] && shift && exec "$@"\nexit 0\n' "$stand" > "$stand/bundle"
+    chmod +x "$stand/pod" "$stand/gradlew" "$stand/bundle"
     if [ -n "${FASTLANE_ENV:-}" ]; then
         printf '#!/bin/sh\n. "%s"\nexport FL_RECORD="%s/fastlane-calls.tsv"\nexec fastlane-linux "$@"\n' "$FASTLANE_ENV" "$stand" > "$stand/fastlane"
         chmod +x "$stand/fastlane"

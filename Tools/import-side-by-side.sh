@@ -41,7 +41,8 @@ while IFS="$tab" read -r project lane environment projects app; do
     mkdir -p "$out/$n-home" "$out/$n-tools"
     git config --file "$out/$n-home/.gitconfig" user.name CI && git config --file "$out/$n-home/.gitconfig" user.email ci@example.com
     printf '#!/bin/sh\nprintf "%%s\\t%%s\\t%%s\\n" "$(basename "$0")" "$PWD" "$*" >> "%s-fastlane-calls.tsv"\n[ "$1" = --version ] && echo 1.16.2\nexit 0\n' "$out/$n" > "$out/$n-tools/pod"
-    chmod +x "$out/$n-tools/pod"
+    printf '#!/bin/sh\nprintf "%%s\\t%%s\\t%%s\\n" bundle "$PWD" "$*" >> "%s-fastlane-calls.tsv"\n[ "$1" = exec ] && shift && exec "$@"\nexit 0\n' "$out/$n" > "$out/$n-tools/bundle"
+    chmod +x "$out/$n-tools/pod" "$out/$n-tools/bundle"
     [ "$environment" = "-" ] && environment=""
     environment=$(printf '%s' "$environment" | sed "s|\$RUN|$fl|g; s|\$ROOT|$root|g; s|\$ASC_KEY_JSON|/nonexistent/key.json|g")
     # shellcheck disable=SC1090,SC2086
