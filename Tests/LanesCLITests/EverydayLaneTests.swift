@@ -215,6 +215,17 @@ import Testing
         #expect(result.standardError.contains("is not on PATH"), "\(result.standardError)")
     }
 
+    /// swiftlint refuses a path to lint that does not exist before it runs anything, as fastlane's
+    /// option check does (MapGL-iOS's rlz went on past it).
+    @Test func swiftlintRefusesAPathThatDoesNotExist() async throws {
+        let project = LanesCommandLine.temporaryDirectory("swiftlint-path")
+        defer { try? FileManager.default.removeItem(at: project) }
+        let result = try await lanes.run(["run", "swiftlint", "path:./Sources", "executable:/bin/true"], in: project)
+        #expect(result.status == 78, "\(result.output)")
+        #expect(result.standardError.contains("swiftlint: couldn't find path '") && result.standardError.contains("/./Sources'"),
+                "\(result.standardError)")
+    }
+
     /// Every type `lanes actions --json` names (option types and results) can be written in a
     /// Lanefile that imports only `Lanes`.
     @Test func everyTypeTheActionsNameIsUsableInALanefile() async throws {

@@ -26,6 +26,11 @@ public struct SwiftLint: Step {
     public init() {}
 
     public func run(in context: StepContext) async throws {
+        // fastlane's option check: a path to lint that does not exist stops the action before swiftlint runs.
+        if let path, !FilePath.exists(context.resolve(path)) {
+            throw LanesError(.configuration, "swiftlint: couldn't find path '\(context.resolve(path))'",
+                             hint: "path is relative to the Lanefile's folder")
+        }
         let program = try context.requireTool(executable, step: "swiftlint", hint: "brew install swiftlint, or give executable:PATH")
         var arguments = [program, mode.rawValue]
         if strict { arguments.append("--strict") }
