@@ -9,11 +9,18 @@
 # (space-separated) for the environment a team's CI would give (`$RUN` is the project's folder,
 # `$ROOT` this repository, `$ASC_KEY_JSON` an App Store Connect key file as fastlane's api_key_path reads it), the
 # files the corpus lacks (space-separated paths: an .xcodeproj is a copy of the test fixture
-# Brewer.xcodeproj, an .xcworkspace holds the planned projects, a path ending in `*` a recording
-# stand-in for a tool the project vendors, anything else an empty file such as a Podfile), and the bundle identifier of the app on App Store Connect: when given, the run
-# talks to the local App Store Connect of the tests (Tests/Servers/fake_app_store_connect.py, every
-# request checked against Apple's description), with an API key in APP_STORE_CONNECT_API_KEY_*, as
-# a team's CI gives one. xcodebuild's test action replays a recorded test log.
+# Brewer.xcodeproj, `X.xcodeproj=Name` one whose app target is Name, an .xcworkspace holds the
+# planned projects, a path ending in `*` a recording stand-in for a tool the project vendors,
+# anything else an empty file such as a Podfile), the bundle identifiers of the apps on App Store
+# Connect (the lane's first; `team:ID` the portal's team): when given, the run talks to the local
+# App Store Connect of the tests (Tests/Servers/fake_app_store_connect.py, every request checked
+# against Apple's description; the apps, their bundle IDs and one device registered), with an API
+# key in APP_STORE_CONNECT_API_KEY_*, as a team's CI gives one; and the URLs of the team's other
+# repositories the lane reaches (a match storage), each an empty bare repository reached through
+# url.insteadOf in the CI's git configuration. In the environment, `$ASC_KEY_P8`, `$ASC_KEY_ID`
+# and `$ASC_ISSUER_ID` are that key, and NAME=@FILE gives NAME the file's contents. Every run has
+# a bare `origin` (what the lane pushes lands there); `pod`, `gradlew` and `bundle exec` are
+# recording stand-ins. xcodebuild's test action replays a recorded test log.
 # Nothing of CORPUS is written; runs happen in a copy, a git repository where the import is
 # committed as a team would. An empty field is `-`.
 # Build everything first (`swift build`: the lanes binary and the Lanes library Lanefiles link).
