@@ -117,7 +117,7 @@ while IFS="$tab" read -r project lane environment projects app remotes; do
                   printf '</Workspace>\n'; } > "$run/$file/contents.xcworkspacedata" ;;
             *'*') # a tool the project vendors (Pods/SwiftLint/swiftlint*): a recording stand-in
                 file=${file%'*'}
-                printf '#!/bin/sh\necho "$PWD $0 $*" >> "%s/calls.txt"\n' "$stand" > "$run/$file" && chmod +x "$run/$file" ;;
+                printf '#!/bin/sh\necho "$PWD $0 $*" >> "%s/calls.txt"\n[ "$1" = version ] && echo 0.57.0\nexit 0\n' "$stand" > "$run/$file" && chmod +x "$run/$file" ;;
             *) : > "$run/$file" ;; # a file the lane expects (a Podfile), empty
         esac
     done
