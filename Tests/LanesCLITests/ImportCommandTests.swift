@@ -192,6 +192,21 @@ import Testing
         #expect(missing.standardError.contains("no Fastfile") || missing.standardError.contains("does not exist"), "\(missing.standardError)")
     }
 
+    /// A type-check whose compiler dies printing nothing (swift-frontend segfaulted so on the loaded
+    /// machine) is said as such, not as "does not compile yet (0 errors)".
+    @Test func aCompilerThatDiesSilentlyIsNotReportedAsZeroErrors() async throws {
+        let project = try project()
+        defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
+        let compiler = project.appendingPathComponent("dying-swiftc")
+        try "#!/bin/sh\nkill -SEGV $$\n".write(to: compiler, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: compiler.path)
+        let imported = try await lanes.run(["import", "fastlane"], in: project, extraEnvironment: ["LANES_SWIFTC": compiler.path])
+        #expect(imported.status == 65, "\(imported.output)")
+        #expect(imported.standardError.contains("failed without an error message (the compiler crashed?)"), "\(imported.standardError)")
+        #expect(!imported.standardError.contains("0 errors"), "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("The type-check ended with status 139 and no error"), "\(imported.standardOutput)")
+    }
+
     @Test func initInAFastlaneProjectOffersTheImport() async throws {
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }

@@ -62,6 +62,11 @@ struct ImportFastlaneCommand: ParsableCommand {
                              hint: "please report it with the Fastfile; the report lists what was imported")
         }
         if outcome.report.compiled == false {
+            if outcome.compilerPrintedNothing {
+                // No error to list: the compiler ended without one (it crashed, or was killed).
+                throw LanesError(.compilation, "the type-check of \(outcome.lanefile) failed without an error message (the compiler crashed?)",
+                                 hint: "run the import again; `lanes list` compiles the Lanefile and shows the compiler's own output")
+            }
             throw LanesError(.compilation, "\(outcome.lanefile) does not compile yet (\(outcome.report.compilerErrors.count) errors, listed with their Fastfile lines in the report)")
         }
     }
@@ -80,6 +85,8 @@ struct FastlaneImport {
     struct Outcome {
         let lanefile: String
         let report: ImportReport
+        /// The type-check failed without printing anything: the compiler crashed or was killed.
+        var compilerPrintedNothing = false
 
         var summary: String {
             let total = report.actions.count
@@ -130,14 +137,20 @@ struct FastlaneImport {
         } catch {
             throw LanesError(.configuration, "cannot update \(gitignore): \(error)")
         }
+        var compilerPrintedNothing = false
         if compile {
             let check = try Self.compile(destination)
             result.report.compiled = check.status == 0
             if check.status != 0 {
                 result.report.compilerErrors = result.mapCompilerOutput(check.output, lanefileName: FilePath.name(of: destination))
+                compilerPrintedNothing = check.output.allSatisfy(\.isWhitespace)
+                if compilerPrintedNothing {
+                    result.report.notes.append("The type-check ended with status \(check.status) and no error (the compiler crashed, or was killed); "
+                                               + "run the import again, or `lanes list` to see the compiler's own output.")
+                }
             }
         }
-        return Outcome(lanefile: destination, report: result.report)
+        return Outcome(lanefile: destination, report: result.report, compilerPrintedNothing: compilerPrintedNothing)
     }
 
     /// Type-checks the written Lanefile (`LanefileTypeCheck`): nothing of it runs, and the compiler
