@@ -297,4 +297,22 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("let tagged = versionBumpPodspecResult") }, "\(result.lanefile)")
         #expect(result.report.actions.filter { $0.action == "version_bump_podspec" }.allSatisfy { $0.outcome == .step })
     }
+
+    /// WhatsNewKit's `typealias Options = [String: String]` in the Fastfile class is a type's other
+    /// name, not a statement: no TODO (it was "top-level Ruby outside lanes" in a Swift file).
+    @Test func aSwiftFastfilesTypeAliasIsNoTODO() {
+        let result = FastlaneImporter.importSwift("""
+            import Foundation
+
+            class Fastfile: LaneFile {
+                typealias Options = [String: String]
+                func testLane() {
+                    desc("Run Tests")
+                    scan(scheme: "App")
+                }
+            }
+            """)
+        #expect(!result.lanefile.contains("// TODO(import) Fastfile line"), "\(result.lanefile)")
+        #expect(result.lanefile.contains("try await runTests(scheme: \"App\")"), "\(result.lanefile)")
+    }
 }

@@ -219,7 +219,8 @@ struct SwiftFastfileReader {
                 let start = current
                 while current.kind != .end, current.kind != .newline, !current.isPunct("{") { advance() }
                 if current.isPunct("{") { skipBalanced() }
-                if case .identifier(let word) = start.kind, !["var", "let", "init", "deinit"].contains(word) {
+                // A stored or computed setting, or a type's other name (`typealias Options = [String: String]`): no behaviour.
+                if case .identifier(let word) = start.kind, !["var", "let", "init", "deinit", "typealias"].contains(word) {
                     statements.append(.unreadable(text: text(from: start.startOffset, to: current.startOffset), reason: "a Swift declaration", start.position))
                 }
                 continue
