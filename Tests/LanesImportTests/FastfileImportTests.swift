@@ -52,18 +52,18 @@ import Testing
         }
     }
 
-    /// pod_push is one of fastlane's own actions (no lanes step yet): the report says so, and keeps
+    /// pod_lib_lint is one of fastlane's own actions (no lanes step yet): the report says so, and keeps
     /// "a plugin or the team's own action?" for names fastlane does not ship.
     @Test func theReportTellsFastlanesOwnActionsFromPluginsAndCustomActions() async {
         let result = lanefile("""
             lane :release do
-              pod_push(path: "Kit.podspec")
+              pod_lib_lint(allow_warnings: true)
               my_plugin_action(flavor: "beta")
             end
             """)
         let details = Dictionary(result.report.actions.map { ($0.action, $0.detail) }, uniquingKeysWith: { first, _ in first })
-        #expect(details["pod_push"]?.contains("a fastlane action lanes has no step for") == true, "\(details)")
-        #expect(details["pod_push"]?.contains("plugin") == false, "\(details)")
+        #expect(details["pod_lib_lint"]?.contains("a fastlane action lanes has no step for") == true, "\(details)")
+        #expect(details["pod_lib_lint"]?.contains("plugin") == false, "\(details)")
         #expect(details["my_plugin_action"]?.contains("a plugin or the team's own action?") == true, "\(details)")
     }
 

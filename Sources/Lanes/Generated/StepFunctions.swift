@@ -1809,6 +1809,63 @@ nonisolated(nonsending) public func versionBumpPodspec(
     ])
 }
 
+/// Push a podspec to CocoaPods trunk or a private spec repository (pod trunk push / pod repo push).
+///
+/// The `pod_push` step; `lanes actions pod_push` documents it.
+/// - Parameter useBundleExec: Run it through bundle exec when the folder has a Gemfile (environment FL_POD_PUSH_USE_BUNDLE_EXEC; default false)
+/// - Parameter path: The podspec to push (.podspec or .podspec.json); default: pod's own choice in the folder (environment FL_POD_PUSH_PATH)
+/// - Parameter repo: The spec repository to push to (pod repo push REPO); default: trunk (environment FL_POD_PUSH_REPO)
+/// - Parameter allowWarnings: --allow-warnings (environment FL_POD_PUSH_ALLOW_WARNINGS; default false)
+/// - Parameter useLibraries: --use-libraries (environment FL_POD_PUSH_USE_LIBRARIES; default false)
+/// - Parameter sources: Spec repositories to lint with (--sources=a,b) (environment FL_POD_PUSH_SOURCES; default )
+/// - Parameter swiftVersion: --swift-version=VERSION (environment FL_POD_PUSH_SWIFT_VERSION)
+/// - Parameter skipImportValidation: --skip-import-validation (environment FL_POD_PUSH_SKIP_IMPORT_VALIDATION; default false)
+/// - Parameter skipTests: --skip-tests (environment FL_POD_PUSH_SKIP_TESTS; default false)
+/// - Parameter useJSON: --use-json (environment FL_POD_PUSH_USE_JSON; default false)
+/// - Parameter verbose: --verbose (environment FL_POD_PUSH_VERBOSE; default false)
+/// - Parameter useModularHeaders: --use-modular-headers (environment FL_POD_PUSH_USE_MODULAR_HEADERS; default false)
+/// - Parameter synchronous: --synchronous (environment FL_POD_PUSH_SYNCHRONOUS; default false)
+/// - Parameter noOverwrite: --no-overwrite (environment FL_POD_PUSH_NO_OVERWRITE; default false)
+/// - Parameter localOnly: --local-only (environment FL_POD_PUSH_LOCAL_ONLY; default false)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+nonisolated(nonsending) public func podPush(
+    useBundleExec: Bool? = nil,
+    path: String? = nil,
+    repo: String? = nil,
+    allowWarnings: Bool? = nil,
+    useLibraries: Bool? = nil,
+    sources: [String]? = nil,
+    swiftVersion: String? = nil,
+    skipImportValidation: Bool? = nil,
+    skipTests: Bool? = nil,
+    useJSON: Bool? = nil,
+    verbose: Bool? = nil,
+    useModularHeaders: Bool? = nil,
+    synchronous: Bool? = nil,
+    noOverwrite: Bool? = nil,
+    localOnly: Bool? = nil,
+    timeout: Double? = nil
+) async throws {
+    try await runStep(PodPush.self, [
+        "use_bundle_exec": useBundleExec,
+        "path": path,
+        "repo": repo,
+        "allow_warnings": allowWarnings,
+        "use_libraries": useLibraries,
+        "sources": sources,
+        "swift_version": swiftVersion,
+        "skip_import_validation": skipImportValidation,
+        "skip_tests": skipTests,
+        "use_json": useJSON,
+        "verbose": verbose,
+        "use_modular_headers": useModularHeaders,
+        "synchronous": synchronous,
+        "no_overwrite": noOverwrite,
+        "local_only": localOnly,
+        "timeout": timeout,
+    ])
+}
+
 /// Run a Gradle task (task + Flavor + BuildType) with ./gradlew; returns the APKs and AABs it wrote.
 ///
 /// The `gradle` step; `lanes actions gradle` documents it.
@@ -4188,6 +4245,7 @@ extension StepCatalog {
             BuildSwiftPackage.self,
             CocoaPods.self,
             VersionBumpPodspec.self,
+            PodPush.self,
             Gradle.self,
             SignAPK.self,
             SwiftPackageResolve.self,

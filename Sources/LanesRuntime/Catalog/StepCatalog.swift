@@ -30,6 +30,7 @@ public enum StepCatalog {
         BuildSwiftPackage.self,
         CocoaPods.self,
         VersionBumpPodspec.self,
+        PodPush.self,
         Gradle.self,
         SignAPK.self,
         SwiftPackageResolve.self,
