@@ -1785,7 +1785,7 @@ nonisolated(nonsending) public func cocoapods(
 ///
 /// The `gradle` step; `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
@@ -1828,7 +1828,7 @@ nonisolated(nonsending) public func gradle(
 ///
 /// The `gradle` step (alias `build_android_app`); `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
@@ -1871,7 +1871,7 @@ nonisolated(nonsending) public func buildAndroidApp(
 ///
 /// The `gradle` step (alias `assemble`); `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
@@ -1914,7 +1914,7 @@ nonisolated(nonsending) public func assemble(
 ///
 /// The `gradle` step (alias `bundle`); `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
