@@ -251,7 +251,7 @@ public enum FastlaneActionMap {
             "path": "path", "bump_type": "bump_type", "version_number": "version_number", "version_appendix": "version_appendix",
             "require_variable_prefix": "require_variable_prefix"])),
         FastlaneAction("pod_push", .step("pod_push", [
-            "use_bundle_exec": "use_bundle_exec", "path": "path", "repo": "repo", "allow_warnings": "allow_warnings", "use_libraries": "use_libraries", "sources": "sources", "swift_version": "swift_version", 
+            "use_bundle_exec": "use_bundle_exec", "path": "path", "repo": "repo", "allow_warnings": "allow_warnings", "use_libraries": "use_libraries", "sources": "sources", "swift_version": "swift_version",
             "skip_import_validation": "skip_import_validation", "skip_tests": "skip_tests", "use_json": "use_json", "verbose": "verbose", "use_modular_headers": "use_modular_headers", "synchronous": "synchronous", "no_overwrite": "no_overwrite", "local_only": "local_only"])),
         FastlaneAction("get_version_number", .step("get_version_number", ["xcodeproj": "xcodeproj", "target": "targets"])),
         FastlaneAction("get_build_number", .step("get_build_number", ["xcodeproj": "xcodeproj"])),
