@@ -597,11 +597,11 @@ public struct DownloadedProvisioningProfile: Sendable, ReportableResult {
 
 /// fastlane's Apple-ID sign-in (`username:`, `FASTLANE_USER`, `FASTLANE_PASSWORD`, `FASTLANE_SESSION`),
 /// which lanes does not do: App Store Connect's API takes a key, and a key is what CI should use.
-enum AppleIDSignIn {
-    static let variables = ["FASTLANE_USER", "FASTLANE_PASSWORD", "FASTLANE_SESSION", "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD"]
+package enum AppleIDSignIn {
+    package static let variables = ["FASTLANE_USER", "FASTLANE_PASSWORD", "FASTLANE_SESSION", "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD"]
 
     /// What to do instead, naming the variables that were set (never their values).
-    static func answer(set names: [String]) -> String {
+    package static func answer(set names: [String]) -> String {
         "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") fastlane's Apple-ID sign-in, which lanes does not do: "
             + "make an API key in App Store Connect (Users and Access > Integrations > App Store Connect API, role App Manager), "
             + "keep its AuthKey_ID.p8, and set its Key ID, Issuer ID and key as below (docs/appstore.md)"
