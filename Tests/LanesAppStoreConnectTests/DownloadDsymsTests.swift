@@ -57,7 +57,8 @@ extension LocalAppStoreConnectTests {
             let temp = try TemporaryDirectory()
             defer { temp.remove() }
             try await server.reset(["apps": [LocalAppStoreConnect.otherApp, LocalAppStoreConnect.app], "builds": Self.builds])
-            let context = self.context(temp)
+            let lines = LineRecorder()
+            let context = self.context(temp, lines: lines)
             // fastlane's names and its leading-zero rule: 1.01 is 1.1.
             let result = try await run(["app_identifier": "com.example.brewer", "version": "1.01", "build_number": "12",
                                         "output_directory": "dsyms"], context)
@@ -66,6 +67,8 @@ extension LocalAppStoreConnectTests {
             #expect(try contents(result.paths[1]) == "clip zip of 1.1 (12)")
             #expect(result.latestUploadedDate == "2026-11-20T10:00:00Z")
             #expect(context.values[DownloadedDSYMPaths.self] == result.paths, "fastlane's lane_context DSYM_PATHS")
+            // A presigned URL's signature is a credential: it never reaches the output.
+            #expect(!lines.lines.isEmpty && !lines.lines.contains { $0.contains("secret") || $0.contains("Signature") }, "\(lines.lines)")
 
             let log = try await server.log()
             let events = log["log"] as? [[String: Any]] ?? []
