@@ -70,6 +70,20 @@ extension LocalAppStoreConnectTests {
             // A presigned URL's signature is a credential: it never reaches the output.
             #expect(!lines.lines.isEmpty && !lines.lines.contains { $0.contains("secret") || $0.contains("Signature") }, "\(lines.lines)")
 
+            // fastlane's refresh_dsyms: upload_symbols_to_crashlytics then uploads each zip download_dsyms wrote.
+            let record = temp.path + "/upload-symbols-calls.txt"
+            let tool = temp.path + "/upload-symbols"
+            try "#!/bin/sh\necho \"$@\" >> '\(record)'\n".write(toFile: tool, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+            let uploading = StepContext(environment: context.environment, projectDirectory: temp.path, stateDirectory: temp.path + "/state",
+                                        log: context.log, cleanups: CleanupStack(),
+                                        processes: SubprocessRunner(baseEnvironment: ProcessInfo.processInfo.environment), values: context.values)
+            try await UploadSymbolsToCrashlytics.resolve(["gsp_path": "GoogleService-Info.plist", "binary_path": tool], environment: context.environment)
+                .run(in: uploading)
+            _ = await uploading.cleanups.runAll()
+            #expect(try contents(record).split(separator: "\n").map(String.init)
+                    == result.paths.map { "-gsp \(temp.path)/GoogleService-Info.plist -p ios \($0)" })
+
             let log = try await server.log()
             let events = log["log"] as? [[String: Any]] ?? []
             let downloads = events.filter { $0["event"] as? String == "dsym" }

@@ -2173,10 +2173,10 @@ nonisolated(nonsending) public func notarize(
     ])
 }
 
-/// Upload dSYMs to Firebase Crashlytics with upload-symbols (default: the dSYM zip build_app made).
+/// Upload dSYMs to Firebase Crashlytics with upload-symbols (default: build_app's dSYM zip and what download_dsyms wrote).
 ///
 /// The `upload_symbols_to_crashlytics` step; `lanes actions upload_symbols_to_crashlytics` documents it.
-/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane); download_dsyms' zips are uploaded too
 /// - Parameter gspPath: GoogleService-Info.plist
 /// - Parameter platform: ios, mac, tvos (default ios)
 /// - Parameter binaryPath: The upload-symbols program (default upload-symbols)
@@ -2200,7 +2200,7 @@ nonisolated(nonsending) public func uploadSymbolsToCrashlytics(
 /// Upload dSYMs to Sentry with sentry-cli debug-files upload (token through SENTRY_AUTH_TOKEN, never argv).
 ///
 /// The `sentry_upload_dsym` step; `lanes actions sentry_upload_dsym` documents it.
-/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane, else what download_dsyms wrote)
 /// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
 /// - Parameter orgSlug: The organisation (environment SENTRY_ORG, then SENTRY_ORG_SLUG)
 /// - Parameter projectSlug: The project (environment SENTRY_PROJECT, then SENTRY_PROJECT_SLUG)
