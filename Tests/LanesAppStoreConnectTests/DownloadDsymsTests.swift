@@ -72,12 +72,11 @@ extension LocalAppStoreConnectTests {
 
             // fastlane's refresh_dsyms: upload_symbols_to_crashlytics then uploads each zip download_dsyms wrote.
             let record = temp.path + "/upload-symbols-calls.txt"
-            let tool = temp.path + "/upload-symbols"
-            try "#!/bin/sh\necho \"$@\" >> '\(record)'\n".write(toFile: tool, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+            let tool = LanesCommandLine.fixtures.appendingPathComponent("argv-recorder/argv-recorder").path
             let uploading = StepContext(environment: context.environment, projectDirectory: temp.path, stateDirectory: temp.path + "/state",
                                         log: context.log, cleanups: CleanupStack(),
-                                        processes: SubprocessRunner(baseEnvironment: ProcessInfo.processInfo.environment), values: context.values)
+                                        processes: SubprocessRunner(baseEnvironment: ProcessInfo.processInfo.environment.merging(["ARGV_RECORD": record]) { $1 }),
+                                        values: context.values)
             try await UploadSymbolsToCrashlytics.resolve(["gsp_path": "GoogleService-Info.plist", "binary_path": tool], environment: context.environment)
                 .run(in: uploading)
             _ = await uploading.cleanups.runAll()
