@@ -107,5 +107,31 @@ extension LocalAppStoreConnectTests {
             let errors = try await server.errors()
             #expect(errors.isEmpty, "\(errors)")
         }
+
+        /// A folder storage loses the type's files and nothing else; with no certificate or profile
+        /// to read a team from, the word to confirm with is the type's kind.
+        @Test func aFolderStorageLosesTheTypesFilesOnly() async throws {
+            let temp = try TemporaryDirectory()
+            defer { temp.remove() }
+            try await server.reset(["signingPortal": ["team": "ABCDE12345", "teamName": "Example Corp"]])
+            let storage = temp.path + "/storage"
+            let files = ["certs/enterprise/ENT1.cer", "certs/enterprise/ENT1.p12", "profiles/enterprise/InHouse_works.sth.brewer.mobileprovision",
+                         "certs/development/DEV1.cer", "match_version.txt"]
+            for file in files {
+                try FileManager.default.createDirectory(atPath: storage + "/" + (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data("not read: \(file)".utf8).write(to: URL(fileURLWithPath: storage + "/" + file))
+            }
+            let arguments: StepArguments = ["type": MatchType.enterprise, "skip_confirmation": true, "storage_mode": storage]
+            await #expect { try await nuke(arguments, context(temp, remote: "", extra: ["LANES_MATCH_NUKE_TEAM": "ABCDE12345"])) } throws: {
+                "\($0)".contains("belongs to enterprise")
+            }
+            let result = try await nuke(arguments, context(temp, remote: "", extra: ["LANES_MATCH_NUKE_TEAM": "enterprise"]))
+            #expect(result.removedFiles == files.prefix(3).sorted())
+            for (index, file) in files.enumerated() {
+                #expect(FileManager.default.fileExists(atPath: storage + "/" + file) == (index >= 3), "\(file)")
+            }
+            let errors = try await server.errors()
+            #expect(errors.isEmpty, "\(errors)")
+        }
     }
 }
