@@ -82,20 +82,25 @@ public final class AppStoreConnectClient: Sendable {
     /// Every resource of a collection, following `links.next` until it ends.
     public func getAll<Resource: Decodable & Sendable>(_ path: String, query: [(String, String)] = [], as type: Resource.Type,
                                                        pageLimit: Int = 1000) async throws -> [Resource] {
-        var results: [Resource] = []
+        try await getPages(path, query: query, as: Page<Resource>.self, pageLimit: pageLimit).flatMap(\.data)
+    }
+
+    /// Every page of a collection as its whole document (with `included`, say), following
+    /// `links.next` until it ends or `pageLimit` pages were read.
+    public func getPages<Document: PagedDocument>(_ path: String, query: [(String, String)] = [], as type: Document.Type,
+                                                  pageLimit: Int = 1000) async throws -> [Document] {
+        var results: [Document] = []
         var next: HTTPURL? = url(path, query)
-        var pages = 0
         while let page = next {
             let response = try await perform("GET", page, body: nil)
-            let document = try decode(Page<Resource>.self, response, "GET", page.path)
-            results += document.data
-            pages += 1
-            guard let link = document.links?.next else { break }
+            let document = try decode(Document.self, response, "GET", page.path)
+            results.append(document)
+            guard let link = document.nextLink else { break }
             guard let linked = HTTPURL(link), linked.isTLS == baseURL.isTLS, linked.host == baseURL.host, linked.port == baseURL.port else {
                 // The token goes only to the server it was made for.
                 throw UploadError(.transfer, "App Store Connect: GET \(path): links.next points at another server (\(link))")
             }
-            guard pages < pageLimit else { throw UploadError(.transfer, "App Store Connect: GET \(path): more than \(pageLimit) pages") }
+            guard results.count < pageLimit else { throw UploadError(.transfer, "App Store Connect: GET \(path): more than \(pageLimit) pages") }
             next = linked
         }
         return results
@@ -243,11 +248,19 @@ struct ErrorDocument: Decodable {
     let errors: [Item]
 }
 
+/// A document of a paged collection: where its next page is.
+public protocol PagedDocument: Decodable, Sendable {
+    var nextLink: String? { get }
+}
+
+/// `links.next` of a collection document.
+public struct PageLinks: Decodable, Sendable { public let next: String? }
+
 /// A page of a collection: `data` and `links.next`.
-public struct Page<Resource: Decodable>: Decodable {
-    public struct Links: Decodable { public let next: String? }
+public struct Page<Resource: Decodable & Sendable>: PagedDocument {
     public let data: [Resource]
-    public let links: Links?
+    public let links: PageLinks?
+    public var nextLink: String? { links?.next }
 }
 
 /// A single-resource document.

@@ -75,10 +75,11 @@ extension Repository {
         }
     }
 
-    /// Commits `changes` (path to new contents) on top of `parent` (nil: a first commit) and points
-    /// `refs/heads/<branch>` at the new commit. The author is `name <email>`, now.
+    /// Commits `changes` (path to new contents) and the removal of `removing` on top of `parent`
+    /// (nil: a first commit) and points `refs/heads/<branch>` at the new commit. The author is
+    /// `name <email>`, now.
     @discardableResult
-    public func commit(_ changes: [String: [UInt8]], parent: ObjectID?, branch: String, message: String,
+    public func commit(_ changes: [String: [UInt8]], removing: Set<String> = [], parent: ObjectID?, branch: String, message: String,
                        authorName: String, authorEmail: String) throws -> ObjectID {
         var index: OpaquePointer?
         try check(git_index_new(&index), "creating an index")
@@ -104,6 +105,9 @@ extension Repository {
                 entry.path = name
                 try check(git_index_add(index, &entry), "adding \(path)")
             }
+        }
+        for path in removing.sorted() {
+            try check(git_index_remove(index, path, 0), "removing \(path)")
         }
         var treeID = git_oid()
         try check(git_index_write_tree_to(&treeID, index, handle), "writing the tree")

@@ -85,15 +85,17 @@ public struct MatchGitStorage: Sendable {
     /// is fetched again and the same files committed on its new tip, up to `pushAttempts` pushes.
     /// A path the remote now holds with other contents stops it (`MatchError.storage`), except
     /// the paths in `ifAbsent` (the version file), which are then left as the remote has them.
+    /// `removing` are deleted in the same commit (on a moved branch, whichever of them it still holds).
     @discardableResult
-    public func write(_ changes: [String: [UInt8]], parent: ObjectID?, message: String,
+    public func write(_ changes: [String: [UInt8]], removing: Set<String> = [], parent: ObjectID?, message: String,
                       authorName: String, authorEmail: String, ifAbsent: Set<String> = []) throws -> ObjectID {
         let repository = try Repository(at: repositoryPath)
         var parent = parent
         var changes = changes
+        var removing = removing
         var attempt = 1
         while true {
-            let commit = try repository.commit(changes, parent: parent, branch: branch, message: message,
+            let commit = try repository.commit(changes, removing: removing, parent: parent, branch: branch, message: message,
                                                authorName: authorName, authorEmail: authorEmail)
             do {
                 try remote.pushBranch(branch, from: repository)
@@ -105,6 +107,7 @@ public struct MatchGitStorage: Sendable {
             parent = try remote.fetchBranch(branch, into: repository)
             guard let tip = parent else { continue }
             let current = try storedFiles(in: repository, at: tip)
+            removing = removing.filter { current[$0] != nil }
             for path in changes.keys.sorted() {
                 guard let theirs = current[path], theirs != changes[path] else { continue }
                 if ifAbsent.contains(path) {

@@ -19,15 +19,11 @@ import Testing
     @Test func sentryReleaseStepsRunSentryCLIReleases() async throws {
         let folder = LanesCommandLine.temporaryDirectory("sentry-release")
         let record = folder.appendingPathComponent("calls.txt")
-        let cli = folder.appendingPathComponent("sentry-cli")
-        try """
-            #!/bin/sh
-            printf '%s|' "$@" >> "\(record.path)"
-            printf 'org=%s project=%s token=%s\\n' "$SENTRY_ORG" "$SENTRY_PROJECT" "${SENTRY_AUTH_TOKEN:+set}" >> "\(record.path)"
-            """.write(to: cli, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.path)
+        // Checked in: a script the test wrote could still be open for writing in a child a parallel test forked ("Text file busy").
+        let cli = LanesCommandLine.fixtures.appendingPathComponent("sentry-cli-standin/sentry-cli")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let token = "sntrys_Canary-Token-33"
-        let environment = ["SENTRY_AUTH_TOKEN": token, "SENTRY_ORG_SLUG": "sth"]
+        let environment = ["SENTRY_AUTH_TOKEN": token, "SENTRY_ORG_SLUG": "sth", "SENTRY_CLI_RECORD": record.path]
         let common = ["project_slug:brewer", "version:1.4.0", "app_identifier:works.sth.brewer", "sentry_cli_path:\(cli.path)"]
         let created = try await lanes.run(["run", "sentry_create_release"] + common + ["finalize:true"], in: folder, extraEnvironment: environment)
         let commits = try await lanes.run(["run", "sentry_set_commits"] + common + ["auto:true"], in: folder, extraEnvironment: environment)

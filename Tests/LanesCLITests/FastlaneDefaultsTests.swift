@@ -246,11 +246,16 @@ import Testing
                 Lane("fine", "Needs nothing") {
                     try await sh("touch", "fine-ran")
                 }
+                Lane("symbols", "Needs an App Store Connect key") {
+                    try await downloadDsyms(appIdentifier: "com.example.brewer", version: "latest")
+                }
             }
             """.write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
         var lanefileEnvironment = environment
         lanefileEnvironment["PATH"] = "\(Self.standIn):\(swiftDirectory):/usr/bin:/bin"
-        for name in ["SLACK_URL", "GITHUB_REPOSITORY", "GITHUB_TOKEN", "GITHUB_API_TOKEN"] { lanefileEnvironment[name] = "" }
+        for name in ["SLACK_URL", "GITHUB_REPOSITORY", "GITHUB_TOKEN", "GITHUB_API_TOKEN", "APP_STORE_CONNECT_API_KEY_KEY_ID", "ASC_KEY_ID",
+                     "APP_STORE_CONNECT_API_KEY_ISSUER_ID", "ASC_ISSUER_ID", "APP_STORE_CONNECT_API_KEY_KEY", "APP_STORE_CONNECT_API_KEY_KEY_FILEPATH",
+                     "ASC_PRIVATE_KEY"] { lanefileEnvironment[name] = "" }
 
         let release = try await lanes.run(["release"], in: project, extraEnvironment: lanefileEnvironment)
         #expect(release.status == 78, "\(release.output)")
@@ -267,5 +272,10 @@ import Testing
         #expect(doctor.status == 1, "\(doctor.output)")
         #expect(doctor.standardOutput.contains("lane release options"), "\(doctor.output)")
         #expect(doctor.standardOutput.contains("slack needs option 'slack_url'"), "\(doctor.output)")
+        // Issue 33: the lanes that need an App Store Connect key, and only those, are named with what to set.
+        #expect(doctor.standardOutput.contains("lane symbols App Store Connect key: calls download_dsyms (Lanefile.swift:17), which need an App Store Connect API key"),
+                "\(doctor.output)")
+        #expect(doctor.standardOutput.contains("APP_STORE_CONNECT_API_KEY_ISSUER_ID"))
+        #expect(!doctor.standardOutput.contains("lane release App Store Connect key") && !doctor.standardOutput.contains("lane fine App Store Connect key"))
     }
 }

@@ -57,6 +57,50 @@ import Testing
         #expect(preflight.gaps(lane: "release", isSet: set.contains, configurationGives: { _ in nil }).isEmpty)
     }
 
+    static let keySource = """
+        import Lanes
+
+        func ship() async throws {
+            try await pilot(changelog: "Fixes")
+        }
+
+        let lanes = Lanefile {
+            Lane("beta", "Ships through a function and an alias") {
+                try await buildApp(scheme: "Brewer")
+                try await ship()
+                try await downloadDsyms(version: "latest")
+            }
+            Lane("keyed", "Sets its own key") {
+                try await appStoreConnectApiKey(keyID: "D383SF739", issuerID: "6053b7fe", keyFilepath: "AuthKey.p8")
+                try await uploadToTestflight(changelog: "Fixes")
+            }
+            Lane("scoped", "Names the key's variables in a scope") {
+                try await withEnvironment(["APP_STORE_CONNECT_API_KEY_KEY_ID": "D383SF739", "APP_STORE_CONNECT_API_KEY_ISSUER_ID": "6053b7fe",
+                                           "APP_STORE_CONNECT_API_KEY_KEY_FILEPATH": "AuthKey.p8"]) {
+                    try await matchNuke(type: "development")
+                }
+            }
+            Lane("local", "Talks to nobody") {
+                try await buildApp(scheme: "Brewer")
+            }
+        }
+        """
+
+    /// Issue 33: `lanes doctor` names the lanes that call a step needing an App Store Connect key when none is configured.
+    @Test func theCallsThatNeedAnAppStoreConnectKeyAreNamedWhenTheLaneHasNone() {
+        let preflight = StepCallPreflight(source: Array(Self.keySource.utf8), fileName: "Lanefile.swift", steps: StepCatalog.builtIn.map { $0.info })
+        let none = { (_: String) in false }
+        #expect(preflight.appStoreConnectKeyNeeds(lane: "beta", isSet: none).map(\.description)
+                == ["upload_to_testflight (Lanefile.swift:4)", "download_dsyms (Lanefile.swift:11)"])
+        #expect(preflight.appStoreConnectKeyNeeds(lane: "keyed", isSet: none).isEmpty)
+        #expect(preflight.appStoreConnectKeyNeeds(lane: "scoped", isSet: none).isEmpty)
+        #expect(preflight.appStoreConnectKeyNeeds(lane: "local", isSet: none).isEmpty)
+        // The key's three parts in the environment (lanes' older ASC_* names count); two of three are not a key.
+        let key: Set<String> = ["ASC_KEY_ID", "APP_STORE_CONNECT_API_KEY_ISSUER_ID", "APP_STORE_CONNECT_API_KEY_KEY"]
+        #expect(preflight.appStoreConnectKeyNeeds(lane: "beta", isSet: key.contains).isEmpty)
+        #expect(preflight.appStoreConnectKeyNeeds(lane: "beta", isSet: key.subtracting(["APP_STORE_CONNECT_API_KEY_KEY"]).contains).count == 2)
+    }
+
     @Test func aLaneItCannotFindIsNotChecked() {
         #expect(!preflight.finds(lane: "elsewhere"))
         #expect(preflight.gaps(lane: "elsewhere", isSet: { _ in false }, configurationGives: { _ in false }).isEmpty)

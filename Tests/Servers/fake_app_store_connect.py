@@ -151,6 +151,8 @@ class Handler(JSONHandler):
                                                                  "betaDetails") + fake_signing_portal.log_keys()} | {"loadSeconds": LOAD_SECONDS})
                 if url.path.startswith("/_part/"):
                     return self.part(method, url, body)
+                if url.path.startswith("/_dsym/") and method == "GET":
+                    return self.dsym(url, self.headers)
                 self.check_token()
                 self.validate(method, url, query, body)
                 self.validating = True
@@ -255,6 +257,8 @@ class Handler(JSONHandler):
             return self.send(200, self.page(path, query, apps))
         if method == "GET" and path == "/v1/builds":
             builds = [b for b in state["builds"] if b["app"] == query["filter[app]"][0]]
+            if "filter[preReleaseVersion.platform]" in query:
+                builds = [b for b in builds if b.get("platform", "IOS") in query["filter[preReleaseVersion.platform]"][0].split(",")]
             if "filter[preReleaseVersion.version]" in query:
                 builds = [b for b in builds if b["preReleaseVersion"] == query["filter[preReleaseVersion.version]"][0]]
             if "filter[version]" in query:
@@ -265,7 +269,16 @@ class Handler(JSONHandler):
                     if b["polls"] > state["processingPolls"]:
                         b["attributes"]["processingState"] = "VALID"
             builds = sorted(builds, key=lambda b: b["attributes"].get("uploadedDate", ""), reverse=True)
-            return self.send(200, self.page(path, query, [self.resource("builds", b) for b in builds]))
+            document = self.page(path, query, [self.resource("builds", b) for b in builds])
+            self.include_symbols(query, document, builds)
+            return self.send(200, document)
+        if method == "GET" and parts[:2] == ["v1", "builds"] and len(parts) == 3:
+            build = next((b for b in state["builds"] if b["id"] == parts[2]), None)
+            if build is None:
+                return self.apple_error(404, "NOT_FOUND", "The specified resource does not exist", f"There is no resource of type 'builds' with id '{parts[2]}'")
+            document = {"data": self.resource("builds", build), "links": {"self": f"{APPLE}{path}"}}
+            self.include_symbols(query, document, [build])
+            return self.send(200, document)
         if method == "PATCH" and parts[:2] == ["v1", "builds"] and len(parts) == 3:
             build = next(b for b in state["builds"] if b["id"] == parts[2])
             build["attributes"].update(body["data"].get("attributes") or {})
@@ -494,6 +507,55 @@ class Handler(JSONHandler):
                         item["attributes"]["assetDeliveryState"] = {"state": "COMPLETE"}
             return self.send(200, {"data": self.resource("appScreenshots", item), "links": {"self": f"{APPLE}{path}"}})
         raise Invalid(f"{method} {path} is valid for Apple but this server does not play it")
+
+    def include_symbols(self, query, document, builds):
+        """`include=preReleaseVersion,buildBundles` as Apple answers it: relationships on each build of
+        the page, the related resources once in `included`. A bundle's `dSYMUrl` (a presigned address
+        of this server) appears once its build was looked at more than `readyAfterPolls` times."""
+        included = query.get("include", [""])[0].split(",")
+        if "buildBundles" not in included and "preReleaseVersion" not in included:
+            return
+        shown = {item["id"] for item in (document["data"] if isinstance(document["data"], list) else [document["data"]])}
+        extra, seen = [], set()
+        base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        for build in builds:
+            if build["id"] not in shown:
+                continue
+            build["symbolLooks"] = build.get("symbolLooks", 0) + 1
+            target = next(item for item in (document["data"] if isinstance(document["data"], list) else [document["data"]]) if item["id"] == build["id"])
+            relationships = target.setdefault("relationships", {})
+            if "preReleaseVersion" in included:
+                version_id = f"prv-{build.get('platform', 'IOS')}-{build['preReleaseVersion']}"
+                relationships["preReleaseVersion"] = {"data": {"type": "preReleaseVersions", "id": version_id}}
+                if version_id not in seen:
+                    seen.add(version_id)
+                    extra.append(self.resource("preReleaseVersions", {"id": version_id, "attributes": {
+                        "version": build["preReleaseVersion"], "platform": build.get("platform", "IOS")}}))
+            if "buildBundles" in included:
+                bundles = build.get("bundles", [])
+                relationships["buildBundles"] = {"data": [{"type": "buildBundles", "id": b["id"]} for b in bundles]}
+                for bundle in bundles:
+                    attributes = {"bundleId": bundle["bundleId"], "bundleType": bundle.get("bundleType", "APP"),
+                                  "includesSymbols": bundle.get("includesSymbols", True)}
+                    if "dsym" in bundle and build["symbolLooks"] > bundle.get("readyAfterPolls", 0):
+                        attributes["dSYMUrl"] = f"{base}/_dsym/{bundle['id']}?X-Amz-Signature=dsym{bundle['id']}secret"
+                    extra.append(self.resource("buildBundles", {"id": bundle["id"], "attributes": attributes}))
+        document["included"] = extra
+
+    def dsym(self, url, headers):
+        """A dSYM zip at its presigned address; what asked for it is logged (an API token must never come here)."""
+        bundle_id = url.path.split("/")[2]
+        bundle = next((b for build in state["builds"] for b in build.get("bundles", []) if b["id"] == bundle_id), None)
+        signature = urllib.parse.parse_qs(url.query).get("X-Amz-Signature", [""])[0]
+        state["log"].append({"event": "dsym", "bundle": bundle_id, "authorization": headers.get("Authorization")})
+        if bundle is None or "dsym" not in bundle or signature != f"dsym{bundle_id}secret":
+            return self.answer(403)
+        data = bundle["dsym"].encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/zip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def part(self, method, url, body):
         _, _, file_id, offset = url.path.split("/")

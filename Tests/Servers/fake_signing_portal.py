@@ -5,8 +5,10 @@ Kept apart from the server's other routes. A scenario turns it on with {"signing
   POST   /v1/certificates   signs the request's CSR with a throw-away "WWDR" CA, as Apple issues certificates
   POST   /v1/profiles       answers a CMS-signed profile listing the chosen certificates (and devices)
   DELETE /v1/profiles/{id}  removes a profile (fastlane's renewal deletes the old one first)
+  GET    /v1/profiles       lists profiles by filter[profileType] (match_nuke)
+  DELETE /v1/certificates/{id}  revokes a certificate (match_nuke)
 Requests and answers still go through the server's OpenAPI validation. What happened is in GET /_log under
-"createdProfiles", "createdCertificates" and "deletedProfiles".
+"createdProfiles", "createdCertificates", "deletedProfiles" and "revokedCertificates".
 """
 import base64, datetime, plistlib, uuid
 
@@ -43,10 +45,16 @@ def reset(state, config):
     state["signingPortal"] = config.get("signingPortal")
     state["createdCertificates"] = []
     state["deletedProfiles"] = []
+    state["revokedCertificates"] = []
 
 
 def log_keys():
-    return ("createdCertificates", "deletedProfiles")
+    return ("createdCertificates", "deletedProfiles", "revokedCertificates")
+
+
+def handler_query(handler):
+    import urllib.parse
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(handler.path).query, keep_blank_values=True)
 
 
 def route(handler, state, method, path, body):
@@ -97,6 +105,21 @@ def route(handler, state, method, path, body):
         state["createdProfiles"].append({"name": data["attributes"]["name"], "type": kind, "certificates": certificate_ids,
                                          "devices": device_ids, "uuid": content["uuid"]})
         handler.send(201, {"data": handler.resource("profiles", profile), "links": {"self": f"{APPLE}{path}"}})
+        return True
+    if method == "GET" and path == "/v1/profiles":
+        # match_nuke: every profile of the types asked for, of every app.
+        types = (handler_query(handler).get("filter[profileType]", [""])[0]).split(",")
+        items = [handler.resource("profiles", p) for p in state["profiles"] if p["attributes"].get("profileType") in types]
+        handler.send(200, handler.page(path, handler_query(handler), items))
+        return True
+    if method == "DELETE" and parts[:2] == ["v1", "certificates"] and len(parts) == 3:
+        # Apple revokes the certificate.
+        if not any(c["id"] == parts[2] for c in state["certificates"]):
+            handler.apple_error(404, "NOT_FOUND", "The specified resource does not exist", f"There is no resource of type 'certificates' with id '{parts[2]}'")
+            return True
+        state["certificates"] = [c for c in state["certificates"] if c["id"] != parts[2]]
+        state["revokedCertificates"].append(parts[2])
+        handler.send(204)
         return True
     if method == "DELETE" and parts[:2] == ["v1", "profiles"] and len(parts) == 3:
         state["profiles"] = [p for p in state["profiles"] if p["id"] != parts[2]]

@@ -2258,10 +2258,10 @@ nonisolated(nonsending) public func notarize(
     ])
 }
 
-/// Upload dSYMs to Firebase Crashlytics with upload-symbols (default: the dSYM zip build_app made).
+/// Upload dSYMs to Firebase Crashlytics with upload-symbols (default: build_app's dSYM zip and what download_dsyms wrote).
 ///
 /// The `upload_symbols_to_crashlytics` step; `lanes actions upload_symbols_to_crashlytics` documents it.
-/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane); download_dsyms' zips are uploaded too
 /// - Parameter gspPath: GoogleService-Info.plist
 /// - Parameter platform: ios, mac, tvos (default ios)
 /// - Parameter binaryPath: The upload-symbols program (default upload-symbols)
@@ -2285,7 +2285,7 @@ nonisolated(nonsending) public func uploadSymbolsToCrashlytics(
 /// Upload dSYMs to Sentry with sentry-cli debug-files upload (token through SENTRY_AUTH_TOKEN, never argv).
 ///
 /// The `sentry_upload_dsym` step; `lanes actions sentry_upload_dsym` documents it.
-/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane)
+/// - Parameter dsymPath: The dSYM zip or folder (default: what build_app made in this lane, else what download_dsyms wrote)
 /// - Parameter authToken: Sentry auth token (environment SENTRY_AUTH_TOKEN; secret)
 /// - Parameter orgSlug: The organisation (environment SENTRY_ORG, then SENTRY_ORG_SLUG)
 /// - Parameter projectSlug: The project (environment SENTRY_PROJECT, then SENTRY_PROJECT_SLUG)
@@ -2972,6 +2972,46 @@ nonisolated(nonsending) public func appStoreBuildNumber(
         "version": version,
         "platform": platform,
         "initial_build_number": initialBuildNumber,
+        "timeout": timeout,
+    ])
+}
+
+/// Download the dSYMs App Store Connect keeps for an app's builds.
+///
+/// The `download_dsyms` step; `lanes actions download_dsyms` documents it.
+/// - Parameter appIdentifier: The app's bundle id (default: the lane's Configuration's) (environment APP_IDENTIFIER, then DOWNLOAD_DSYMS_APP_IDENTIFIER)
+/// - Parameter platform: ios, appletvos, osx or xros (environment DOWNLOAD_DSYMS_PLATFORM; default ios)
+/// - Parameter version: Only builds of this version; latest: the newest build's, live: the version on sale's (environment DOWNLOAD_DSYMS_VERSION)
+/// - Parameter buildNumber: Only the build with this number (environment DOWNLOAD_DSYMS_BUILD_NUMBER)
+/// - Parameter minVersion: Only versions at or above this one (environment DOWNLOAD_DSYMS_MIN_VERSION)
+/// - Parameter afterUploadedDate: Only builds uploaded after this ISO 8601 date (environment DOWNLOAD_DSYMS_AFTER_UPLOADED_DATE)
+/// - Parameter outputDirectory: Where the zips go (default: the Lanefile's folder) (environment DOWNLOAD_DSYMS_OUTPUT_DIRECTORY)
+/// - Parameter waitForDsymProcessing: Wait for dSYMs Apple is still making (environment DOWNLOAD_DSYMS_WAIT_FOR_DSYM_PROCESSING; default false)
+/// - Parameter waitTimeout: Seconds to wait for them (environment DOWNLOAD_DSYMS_WAIT_TIMEOUT; default 300)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+nonisolated(nonsending) public func downloadDsyms(
+    appIdentifier: String? = nil,
+    platform: String? = nil,
+    version: String? = nil,
+    buildNumber: String? = nil,
+    minVersion: String? = nil,
+    afterUploadedDate: String? = nil,
+    outputDirectory: String? = nil,
+    waitForDsymProcessing: Bool? = nil,
+    waitTimeout: Int? = nil,
+    timeout: Double? = nil
+) async throws -> DownloadedDSYMs {
+    try await runStep(DownloadDsyms.self, [
+        "app_identifier": appIdentifier,
+        "platform": platform,
+        "version": version,
+        "build_number": buildNumber,
+        "min_version": minVersion,
+        "after_uploaded_date": afterUploadedDate,
+        "output_directory": outputDirectory,
+        "wait_for_dsym_processing": waitForDsymProcessing,
+        "wait_timeout": waitTimeout,
         "timeout": timeout,
     ])
 }
@@ -4036,6 +4076,73 @@ nonisolated(nonsending) public func match(
     ])
 }
 
+/// Revoke a type's certificates, delete its profiles and remove them from the match storage (confirmed twice).
+///
+/// The `match_nuke` step; `lanes actions match_nuke` documents it.
+/// - Parameter type: The type to nuke: appstore or adhoc (both nuke distribution), development, enterprise, developer_id, mac_installer_distribution (environment MATCH_TYPE; default development)
+/// - Parameter readonly: fastlane's: match_nuke refuses to run with readonly (environment MATCH_READONLY; default false)
+/// - Parameter skipConfirmation: Do not ask on the terminal; unattended, the second confirmation is LANES_MATCH_NUKE_TEAM=<team id> (environment MATCH_SKIP_CONFIRMATION; default false)
+/// - Parameter safeRemoveCerts: Remove the certificates from the storage without revoking them (environment MATCH_SAFE_REMOVE_CERTS; default false)
+/// - Parameter storageMode: git, s3, or the path of a folder laid out like the storage (environment MATCH_STORAGE_MODE; default git)
+/// - Parameter gitURL: URL (or path) of the match git repository (environment MATCH_GIT_URL)
+/// - Parameter gitBranch: Branch of the repository to use (environment MATCH_GIT_BRANCH; default master)
+/// - Parameter shallowClone: Ignored: libgit2 1.5 cannot fetch shallow, so lanes fetches git_branch with its history (a notice says so once a lane) (environment MATCH_SHALLOW_CLONE; default false)
+/// - Parameter cloneBranchDirectly: Always in effect: lanes fetches git_branch and no other branch (environment MATCH_CLONE_BRANCH_DIRECTLY; default false)
+/// - Parameter gitBasicAuthorization: Base64 of user:token sent as an https Basic Authorization header (environment MATCH_GIT_BASIC_AUTHORIZATION; secret)
+/// - Parameter gitBearerAuthorization: Token sent as an https Bearer Authorization header (environment MATCH_GIT_BEARER_AUTHORIZATION; secret)
+/// - Parameter gitPrivateKey: ssh private key for the repository: a file path, or the key itself (environment MATCH_GIT_PRIVATE_KEY; secret)
+/// - Parameter s3Bucket: S3 bucket of the storage (storage_mode s3) (environment MATCH_S3_BUCKET)
+/// - Parameter s3Region: Region of the S3 bucket (environment MATCH_S3_REGION)
+/// - Parameter s3ObjectPrefix: Prefix of the storage's keys in the bucket (environment MATCH_S3_OBJECT_PREFIX)
+/// - Parameter teamID: Developer team: the bucket's folder <s3_object_prefix>/<team_id>/; sync_code_signing skips other teams' certificates (default: the lane's Configuration's) (environment FASTLANE_TEAM_ID)
+/// - Parameter gitFullName: Commit author name of what lanes stores (environment MATCH_GIT_FULL_NAME; default lanes)
+/// - Parameter gitUserEmail: Commit author email of what lanes stores (environment MATCH_GIT_USER_EMAIL; default lanes@localhost)
+/// - Parameter timeout: Seconds before the step is stopped and its processes ended (none by default)
+@discardableResult
+nonisolated(nonsending) public func matchNuke(
+    type: MatchType? = nil,
+    readonly: Bool? = nil,
+    skipConfirmation: Bool? = nil,
+    safeRemoveCerts: Bool? = nil,
+    storageMode: String? = nil,
+    gitURL: String? = nil,
+    gitBranch: String? = nil,
+    shallowClone: Bool? = nil,
+    cloneBranchDirectly: Bool? = nil,
+    gitBasicAuthorization: Secret? = nil,
+    gitBearerAuthorization: Secret? = nil,
+    gitPrivateKey: Secret? = nil,
+    s3Bucket: String? = nil,
+    s3Region: String? = nil,
+    s3ObjectPrefix: String? = nil,
+    teamID: String? = nil,
+    gitFullName: String? = nil,
+    gitUserEmail: String? = nil,
+    timeout: Double? = nil
+) async throws -> MatchNukeResult {
+    try await runStep(MatchNuke.self, [
+        "type": type,
+        "readonly": readonly,
+        "skip_confirmation": skipConfirmation,
+        "safe_remove_certs": safeRemoveCerts,
+        "storage_mode": storageMode,
+        "git_url": gitURL,
+        "git_branch": gitBranch,
+        "shallow_clone": shallowClone,
+        "clone_branch_directly": cloneBranchDirectly,
+        "git_basic_authorization": gitBasicAuthorization,
+        "git_bearer_authorization": gitBearerAuthorization,
+        "git_private_key": gitPrivateKey,
+        "s3_bucket": s3Bucket,
+        "s3_region": s3Region,
+        "s3_object_prefix": s3ObjectPrefix,
+        "team_id": teamID,
+        "git_full_name": gitFullName,
+        "git_user_email": gitUserEmail,
+        "timeout": timeout,
+    ])
+}
+
 /// Encrypt a certificate, its .p12 and a profile into a fastlane match storage and push.
 ///
 /// The `match_import` step; `lanes actions match_import` documents it.
@@ -4272,6 +4379,7 @@ extension StepCatalog {
             AppStoreConnectAPIKeyStep.self,
             LatestTestflightBuildNumber.self,
             AppStoreBuildNumber.self,
+            DownloadDsyms.self,
             UploadToAppStore.self,
             UploadToPlayStore.self,
             GooglePlayTrackVersionCodes.self,
@@ -4296,6 +4404,7 @@ extension StepCatalog {
             LastGitCommit.self,
             GitPull.self,
             SyncCodeSigning.self,
+            MatchNuke.self,
             MatchImport.self,
             MatchChangePassword.self,
             MatchDecrypt.self,

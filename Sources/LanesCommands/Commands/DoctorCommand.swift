@@ -47,6 +47,7 @@ struct DoctorCommand: ParsableCommand {
         findings += SecretsCheckup.findings(declared: declared, variables: variables)
         findings += LaneToolsCheckup.findings(declared: lanes.map { (lane: $0.name, tools: $0.tools) }, environment: environment)
         findings += stepOptionFindings(lanefile: lanefile, lanes: lanes.map(\.name), variables: variables)
+        findings += appStoreConnectKeyFindings(lanefile: lanefile, lanes: lanes.map(\.name), variables: variables)
 
         // Messages name files and variables; the redactor is a second guard for any secret value.
         let redactor = Redactor(secrets: declared.flatMap(\.secrets).compactMap { variables[$0] }.filter { !$0.isEmpty })
@@ -73,6 +74,27 @@ struct DoctorCommand: ParsableCommand {
             guard !gaps.isEmpty else { return DoctorFinding(.secrets, "lane \(lane) options", .ok, "every required step option has a value") }
             return DoctorFinding(.secrets, "lane \(lane) options", .error, gaps.map(\.description).joined(separator: "; "),
                                  fix: "pass each option in the Lanefile call, or set one of its variables (in CI or .env)")
+        }
+    }
+
+    /// The lanes that call a step talking to App Store Connect while no API key is configured
+    /// (variables here, `app_store_connect_api_key` in the lane): each would fail at that step.
+    private func appStoreConnectKeyFindings(lanefile: String, lanes: [String], variables: [String: String]) -> [DoctorFinding] {
+        guard let source = try? FilePath.readBytes(lanefile) else { return [] }
+        let preflight = StepCallPreflight(source: source, fileName: FilePath.name(of: lanefile), steps: StepCatalog.builtIn.map { $0.info })
+        let isSet = { (name: String) in !(variables[name] ?? "").isEmpty }
+        let appleID = AppleIDSignIn.variables.filter(isSet)
+        return lanes.filter(preflight.finds(lane:)).compactMap { lane in
+            let needs = preflight.appStoreConnectKeyNeeds(lane: lane, isSet: isSet)
+            guard !needs.isEmpty else { return nil }
+            let steps = needs.map(\.description).joined(separator: ", ")
+            let key = "set APP_STORE_CONNECT_API_KEY_KEY_ID, APP_STORE_CONNECT_API_KEY_ISSUER_ID and APP_STORE_CONNECT_API_KEY_KEY "
+                + "(or _KEY_FILEPATH) in CI or .env, or call app_store_connect_api_key in the lane; see docs/appstore.md"
+            let fix = appleID.isEmpty
+                ? "make an API key in App Store Connect (Users and Access > Integrations > App Store Connect API), then " + key
+                : AppleIDSignIn.answer(set: appleID) + "; " + key
+            return DoctorFinding(.secrets, "lane \(lane) App Store Connect key", .error,
+                                 "calls \(steps), which need an App Store Connect API key, and none is configured", fix: fix)
         }
     }
 

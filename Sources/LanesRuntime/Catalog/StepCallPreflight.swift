@@ -1,4 +1,5 @@
 internal import LanesPlatform
+import LanesUpload
 
 /// Finds, in a Lanefile's source, the step calls a lane can reach and the required options none
 /// of them will have: not an argument of the call, none of the option's variables set, nothing
@@ -39,6 +40,8 @@ public struct StepCallPreflight: Sendable {
     private let tokens: [SwiftTokens.Token]
     private let fileName: String
     private let steps: [String: StepInfo]
+    /// The steps by their aliases' functions (`pilot(` for upload_to_testflight).
+    private let aliasSteps: [String: StepInfo]
     private let lanes: [String: (line: Int, body: Body)]
     private let functions: [String: Body]
 
@@ -49,6 +52,8 @@ public struct StepCallPreflight: Sendable {
         self.fileName = fileName
         self.tokens = tokens
         self.steps = Dictionary(steps.map { ($0.definition.functionName, $0) }, uniquingKeysWith: { first, _ in first })
+        self.aliasSteps = Dictionary(steps.flatMap { step in step.definition.aliases.map { (StepDefinition.functionName(of: $0), step) } },
+                                     uniquingKeysWith: { first, _ in first })
         var lanes: [String: (line: Int, body: Body)] = [:]
         var functions: [String: Body] = [:]
         for index in tokens.indices where tokens[index].kind == .identifier {
@@ -81,22 +86,11 @@ public struct StepCallPreflight: Sendable {
     /// environment; `configurationGives` whether the lane's `Configuration` supplies an Appfile
     /// value (nil when unknown: such options are then not reported).
     public func gaps(lane name: String, isSet: (String) -> Bool, configurationGives: (AppfileValue) -> Bool?) -> [Gap] {
-        guard let lane = lanes[name] else { return [] }
-        var visited: Set<String> = []
-        var bodies = [lane.body]
-        var reached: [Body] = []
-        while let body = bodies.popLast() {
-            reached.append(body)
-            for index in (body.open + 1)..<body.close where isCall(at: index) {
-                let called = Self.name(tokens[index].text(source))
-                if steps[called] == nil, let function = functions[called], visited.insert(called).inserted { bodies.append(function) }
-            }
-        }
+        guard lanes[name] != nil else { return [] }
+        let reached = reachedBodies(lane: name)
         // A scope that sets a variable or a configuration itself (`withEnvironment(["GYM_SCHEME": ...])`,
         // `withConfiguration(...)`) may give what the lane's environment does not.
-        let literals = Set(reached.flatMap { body in
-            tokens[(body.open + 1)..<body.close].compactMap { Self.stringLiteral($0.text(source)) }
-        })
+        let literals = self.literals(in: reached)
         let scopedConfiguration = reached.contains { body in
             tokens[(body.open + 1)..<body.close].contains { $0.kind == .identifier && $0.text(source) == "withConfiguration" }
         }
@@ -117,6 +111,61 @@ public struct StepCallPreflight: Sendable {
             }
         }
         return gaps.sorted { ($0.line, $0.step, $0.option) < ($1.line, $1.step, $1.option) }
+    }
+
+    /// One call of a step that talks to App Store Connect (`StepDefinition.needsAppStoreConnectKey`).
+    public struct KeyNeed: Sendable, Hashable, CustomStringConvertible {
+        public let lane: String
+        public let step: String
+        public let file: String
+        public let line: Int
+
+        public var description: String { "\(step) (\(file):\(line))" }
+    }
+
+    /// The calls of lane `name` that need an App Store Connect API key when the lane has none: no
+    /// key in its variables (`isSet`: APP_STORE_CONNECT_API_KEY_* or lanes' older ASC_*), none set
+    /// by a call of `app_store_connect_api_key` or a scope naming those variables. Empty when it has one.
+    public func appStoreConnectKeyNeeds(lane name: String, isSet: (String) -> Bool) -> [KeyNeed] {
+        guard lanes[name] != nil else { return [] }
+        let reached = reachedBodies(lane: name)
+        let literals = self.literals(in: reached)
+        let variable = AppStoreConnectKey.Variable.self
+        let parts = [[variable.keyID, "ASC_KEY_ID"], [variable.issuerID, "ASC_ISSUER_ID"], [variable.key, variable.keyFilepath, "ASC_PRIVATE_KEY"]]
+        if parts.allSatisfy({ names in names.contains { isSet($0) || literals.contains($0) } }) { return [] }
+        var needs: [KeyNeed] = []
+        for body in reached {
+            for index in (body.open + 1)..<body.close where isCall(at: index) {
+                let called = Self.name(tokens[index].text(source))
+                guard let step = steps[called] ?? aliasSteps[called] else { continue }
+                if step.id == AppStoreConnectAPIKeyStep.definition.id { return [] }
+                if step.definition.needsAppStoreConnectKey {
+                    needs.append(KeyNeed(lane: name, step: step.id, file: fileName, line: tokens[index].line))
+                }
+            }
+        }
+        return needs.sorted { ($0.line, $0.step) < ($1.line, $1.step) }
+    }
+
+    /// The lane's body and the bodies of the Lanefile's functions it calls, transitively.
+    private func reachedBodies(lane name: String) -> [Body] {
+        guard let lane = lanes[name] else { return [] }
+        var visited: Set<String> = []
+        var bodies = [lane.body]
+        var reached: [Body] = []
+        while let body = bodies.popLast() {
+            reached.append(body)
+            for index in (body.open + 1)..<body.close where isCall(at: index) {
+                let called = Self.name(tokens[index].text(source))
+                if steps[called] == nil, let function = functions[called], visited.insert(called).inserted { bodies.append(function) }
+            }
+        }
+        return reached
+    }
+
+    /// Every string literal in `bodies` (variable names a scope sets, say).
+    private func literals(in bodies: [Body]) -> Set<String> {
+        Set(bodies.flatMap { body in tokens[(body.open + 1)..<body.close].compactMap { Self.stringLiteral($0.text(source)) } })
     }
 
     /// `name(` not preceded by `.` or `func`: a call of a free function.

@@ -60,10 +60,14 @@ public struct StepDefinition: Sendable {
     /// as fastlane's action sets it): the alias's Lanefile function and `lanes run ALIAS` pass them
     /// unless the caller gives the option.
     public let aliasArguments: [String: [String: String]]
+    /// Whether the step talks to App Store Connect whatever its options: `lanes doctor` names the
+    /// lanes that reach it when no API key is configured.
+    public let needsAppStoreConnectKey: Bool
 
     public init(id: String, summary: String, category: StepCategory, examples: [StepExample],
                 standaloneDefaults: [String: String] = [:], aliases: [String] = [], aliasArguments: [String: [String: String]] = [:],
-                ignoredOptions: [String: String] = [:]) {
+                ignoredOptions: [String: String] = [:], needsAppStoreConnectKey: Bool = false) {
+        self.needsAppStoreConnectKey = needsAppStoreConnectKey
         self.id = id
         self.aliases = aliases
         self.aliasArguments = aliasArguments

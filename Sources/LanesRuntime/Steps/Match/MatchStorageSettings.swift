@@ -200,6 +200,26 @@ struct OpenedMatchStorage: Sendable {
     }
 }
 
+extension OpenedMatchStorage {
+    /// Deletes `paths` from the storage: one commit pushed (git), the objects (S3), the files (a folder).
+    func remove(_ paths: Set<String>, message: String, context: StepContext, author: (name: String, email: String)) throws {
+        guard !paths.isEmpty else { return }
+        switch backend {
+        case let .git(storage, tip):
+            let commit = try storage.write([:], removing: paths, parent: tip, message: message, authorName: author.name, authorEmail: author.email)
+            context.log.line("committed the removal of \(paths.count) files as \(commit.short) and pushed branch \(storage.branch)")
+        case let .s3(storage):
+            for path in paths.sorted() { try storage.client.deleteObject(bucket: storage.bucket, key: storage.prefix + path) }
+            context.log.line("deleted \(paths.count) files from s3://\(storage.bucket)/\(storage.prefix)")
+        case let .folder(folder):
+            for path in paths.sorted() where !FilePath.removeEntry(folder + "/" + path) {
+                throw MatchError.storage("cannot delete \(folder)/\(path)")
+            }
+            context.log.line("deleted \(paths.count) files from \(folder)")
+        }
+    }
+}
+
 extension StepContext {
     /// A relative path (`../certificates`) is relative to the Lanefile; URLs pass unchanged.
     func resolveGitURL(_ url: String) -> String {

@@ -153,12 +153,9 @@ public struct Prompt: Step {
     public init() {}
 
     public func run(in context: StepContext) async throws -> String {
-        let variables = context.environment.variables
-        let flag = (variables["CI"] ?? "").lowercased()
-        let onCI = (!flag.isEmpty && flag != "false" && flag != "0") || CISystem.detect(in: variables) != nil
-        guard !onCI, isatty(0) == 1 else {
+        if let unattended = Self.unattendedReason(context.environment.variables) {
             guard let ciInput else {
-                throw LanesError(.usage, "prompt: '\(text)' needs an answer, and this run \(onCI ? "is on CI" : "has no terminal")",
+                throw LanesError(.usage, "prompt: '\(text)' needs an answer, and this run \(unattended)",
                                  hint: "give ci_input: (the answer an unattended run uses), or a lane option or environment variable instead of a prompt")
             }
             context.log.line("\(text)\(secureText ? Redactor.mask : ciInput) (ci_input)")
@@ -180,6 +177,15 @@ public struct Prompt: Step {
         }
         if secureText { context.environment.redactor.register(answer) }
         return boolean ? String(["y", "yes", "true", "1"].contains(answer.lowercased())) : answer
+    }
+}
+
+extension Prompt {
+    /// Why nobody can answer a question in this run ("is on CI", "has no terminal"); nil when someone can.
+    static func unattendedReason(_ variables: [String: String]) -> String? {
+        let flag = (variables["CI"] ?? "").lowercased()
+        if (!flag.isEmpty && flag != "false" && flag != "0") || CISystem.detect(in: variables) != nil { return "is on CI" }
+        return isatty(0) == 1 ? nil : "has no terminal"
     }
 }
 

@@ -60,13 +60,13 @@ public struct Notarize: Step {
 public struct UploadSymbolsToCrashlytics: Step {
     public static let definition = StepDefinition(
         id: "upload_symbols_to_crashlytics",
-        summary: "Upload dSYMs to Firebase Crashlytics with upload-symbols (default: the dSYM zip build_app made)",
+        summary: "Upload dSYMs to Firebase Crashlytics with upload-symbols (default: build_app's dSYM zip and what download_dsyms wrote)",
         category: .upload,
         examples: [StepExample(swift: #"try await uploadSymbolsToCrashlytics(gspPath: "Brewer/GoogleService-Info.plist")"#,
                                commandLine: ["gsp_path:Brewer/GoogleService-Info.plist", "dsym_path:build/Brewer.app.dSYM.zip"])]
     )
 
-    @StepOption("dsym_path", "The dSYM zip or folder (default: what build_app made in this lane)")
+    @StepOption("dsym_path", "The dSYM zip or folder (default: what build_app made in this lane); download_dsyms' zips are uploaded too")
     var dsymPath: String?
     @StepOption("gsp_path", "GoogleService-Info.plist")
     var gspPath: String
@@ -80,11 +80,19 @@ public struct UploadSymbolsToCrashlytics: Step {
     public func run(in context: StepContext) async throws {
         let program = try context.requireTool(context.resolveProgram(binaryPath), step: "upload_symbols_to_crashlytics",
                                               hint: "upload-symbols comes with the FirebaseCrashlytics package; give binary_path")
-        guard let dsym = dsymPath.map(context.resolve) ?? context.values[BuiltAppValue.self]?.dSYMZipPath else {
-            throw LanesError(.usage, "upload_symbols_to_crashlytics: no dsym_path given and build_app made no dSYM zip in this lane")
+        // fastlane's action: dsym_path (gym's DSYM_OUTPUT_PATH by default) and download_dsyms' DSYM_PATHS, each once.
+        var dsyms: [String] = []
+        for path in [dsymPath.map(context.resolve) ?? context.values[BuiltAppValue.self]?.dSYMZipPath].compactMap({ $0 })
+            + (context.values[DownloadedDSYMPaths.self] ?? []) where !dsyms.contains(path) {
+            dsyms.append(path)
         }
-        try await context.runTool([program, "-gsp", context.resolve(gspPath), "-p", platform, dsym],
-                                  label: "crashlytics-symbols", tool: "upload-symbols")
+        guard !dsyms.isEmpty else {
+            throw LanesError(.usage, "upload_symbols_to_crashlytics: no dsym_path given, and neither build_app nor download_dsyms left a dSYM in this lane")
+        }
+        for dsym in dsyms {
+            try await context.runTool([program, "-gsp", context.resolve(gspPath), "-p", platform, dsym],
+                                      label: "crashlytics-symbols", tool: "upload-symbols")
+        }
     }
 }
 
@@ -99,7 +107,7 @@ public struct SentryUploadDSYM: Step {
                                environment: ["SENTRY_AUTH_TOKEN"])]
     )
 
-    @StepOption("dsym_path", "The dSYM zip or folder (default: what build_app made in this lane)")
+    @StepOption("dsym_path", "The dSYM zip or folder (default: what build_app made in this lane, else what download_dsyms wrote)")
     var dsymPath: String?
     @StepOption("auth_token", "Sentry auth token", env: "SENTRY_AUTH_TOKEN", secret: true)
     var authToken: Secret
@@ -117,12 +125,15 @@ public struct SentryUploadDSYM: Step {
     public func run(in context: StepContext) async throws {
         let program = try context.requireTool(context.resolveProgram(sentryCLIPath), step: "sentry_upload_dsym",
                                               hint: "brew install getsentry/tools/sentry-cli, or give sentry_cli_path")
-        guard let dsym = dsymPath.map(context.resolve) ?? context.values[BuiltAppValue.self]?.dSYMZipPath else {
-            throw LanesError(.usage, "sentry_upload_dsym: no dsym_path given and build_app made no dSYM zip in this lane")
+        // The plugin's default: gym's DSYM_OUTPUT_PATH, else download_dsyms' DSYM_PATHS.
+        let dsyms = dsymPath.map { [context.resolve($0)] } ?? context.values[BuiltAppValue.self]?.dSYMZipPath.map { [$0] }
+            ?? context.values[DownloadedDSYMPaths.self] ?? []
+        guard !dsyms.isEmpty else {
+            throw LanesError(.usage, "sentry_upload_dsym: no dsym_path given, and neither build_app nor download_dsyms left a dSYM in this lane")
         }
         var environment = ["SENTRY_AUTH_TOKEN": authToken.value]
         if let url { environment["SENTRY_URL"] = url }
-        try await context.runTool([program, "debug-files", "upload", "--org", orgSlug, "--project", projectSlug, dsym],
+        try await context.runTool([program, "debug-files", "upload", "--org", orgSlug, "--project", projectSlug] + dsyms,
                                   label: "sentry-dsyms", tool: "sentry-cli debug-files upload", environment: environment)
     }
 }

@@ -216,7 +216,8 @@ public struct LatestTestflightBuildNumber: Step {
         category: .upload,
         examples: [StepExample(swift: #"let latest = try await latestTestflightBuildNumber(appIdentifier: "com.example.brewer", version: "1.4.0")"#,
                                commandLine: ["app_identifier:com.example.brewer", "version:1.4.0"],
-                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
+        needsAppStoreConnectKey: true
     )
 
     @StepOption("app_identifier", "The app's bundle id (default: the lane's Configuration's)", env: "APP_IDENTIFIER", appfile: .appIdentifier)
@@ -255,7 +256,8 @@ public struct AppStoreBuildNumber: Step {
         category: .upload,
         examples: [StepExample(swift: #"let live = try await appStoreBuildNumber(appIdentifier: "com.example.brewer")"#,
                                commandLine: ["app_identifier:com.example.brewer"],
-                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
+        needsAppStoreConnectKey: true
     )
 
     @StepOption("app_identifier", "The app's bundle id (default: the lane's Configuration's)", env: "APP_IDENTIFIER", appfile: .appIdentifier)
@@ -315,7 +317,8 @@ public struct UploadToAppStore: Step {
             "provider_public_id": "lanes uploads through App Store Connect's API, not altool",
             "run_precheck_before_submit": "lanes has no precheck; App Review checks the submission",
             "precheck_include_in_app_purchases": "lanes has no precheck",
-        ]
+        ],
+        needsAppStoreConnectKey: true
     )
 
     @StepOption("app_identifier", "The app's bundle id (default: the lane's Configuration's, else the package's)", env: "APP_IDENTIFIER",
@@ -450,7 +453,8 @@ public struct RegisterDevices: Step {
         summary: "Register devices (UDIDs) with App Store Connect",
         category: .signing,
         examples: [StepExample(swift: #"try await registerDevices(devicesFile: "devices.txt")"#, commandLine: ["devices_file:devices.txt"],
-                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
+        needsAppStoreConnectKey: true
     )
 
     @StepOption("devices", "Devices as NAME=UDID", default: [])
@@ -519,7 +523,8 @@ public struct GetProvisioningProfile: Step {
         category: .signing,
         examples: [StepExample(swift: #"try await getProvisioningProfile(appIdentifier: "com.example.brewer", adhoc: true)"#,
                                commandLine: ["app_identifier:com.example.brewer", "adhoc:true"],
-                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])]
+                               environment: [AppStoreConnectKey.Variable.keyID, AppStoreConnectKey.Variable.issuerID, AppStoreConnectKey.Variable.key])],
+        needsAppStoreConnectKey: true
     )
 
     @StepOption("app_identifier", "The bundle id the profile is for (default: the lane's Configuration's)", env: "APP_IDENTIFIER",
@@ -592,11 +597,11 @@ public struct DownloadedProvisioningProfile: Sendable, ReportableResult {
 
 /// fastlane's Apple-ID sign-in (`username:`, `FASTLANE_USER`, `FASTLANE_PASSWORD`, `FASTLANE_SESSION`),
 /// which lanes does not do: App Store Connect's API takes a key, and a key is what CI should use.
-enum AppleIDSignIn {
-    static let variables = ["FASTLANE_USER", "FASTLANE_PASSWORD", "FASTLANE_SESSION", "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD"]
+package enum AppleIDSignIn {
+    package static let variables = ["FASTLANE_USER", "FASTLANE_PASSWORD", "FASTLANE_SESSION", "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD"]
 
     /// What to do instead, naming the variables that were set (never their values).
-    static func answer(set names: [String]) -> String {
+    package static func answer(set names: [String]) -> String {
         "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") fastlane's Apple-ID sign-in, which lanes does not do: "
             + "make an API key in App Store Connect (Users and Access > Integrations > App Store Connect API, role App Manager), "
             + "keep its AuthKey_ID.p8, and set its Key ID, Issuer ID and key as below (docs/appstore.md)"

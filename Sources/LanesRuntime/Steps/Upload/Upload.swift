@@ -185,7 +185,8 @@ public struct UploadToTestFlight: Step {
             "team_name": "an API key belongs to one team",
             "itc_provider": "lanes uploads through App Store Connect's API, not the Transporter",
             "provider_public_id": "lanes uploads through App Store Connect's API, not altool",
-        ]
+        ],
+        needsAppStoreConnectKey: true
     )
 
     @StepOption("ipa_path", "The .ipa (default: what build_app made in this lane)", fastlaneEnv: ["PILOT_IPA"], aliases: ["ipa"])
