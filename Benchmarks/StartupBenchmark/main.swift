@@ -168,7 +168,7 @@ let commands: [(label: String, arguments: [String])] = [
     ("lanes git info", [options.lanes, "git", "info"]),
     // Other lanes-tool commands (the driver execs lanes-tool for each; issue 36: every one within 5x).
     ("lanes schedule", [options.lanes, "schedule"]),
-    ("lanes cron next", [options.lanes, "cron", "next", "H 2 * * 1-5"]),
+    ("lanes cron next", [options.lanes, "cron", "next", "H 2 * * 1-5", "--seed", "deploy"]),
     ("lanes history", [options.lanes, "history"]),
     ("lanes env", [options.lanes, "env"]),
     ("lanes actions", [options.lanes, "actions"]),

@@ -155,14 +155,16 @@ public enum RunEventRecord: Sendable, Equatable, Codable {
         public static func appendEncoded(step: Int, utf8Lines lines: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
             guard let base = lines.baseAddress else { return }
             let prefix = stepStart + Array(String(step).utf8) + lineKey
-            let suffix: [UInt8] = [UInt8(ascii: "}"), UInt8(ascii: "\n")]
-            var start = 0
-            while start < lines.count {
-                let end = memchr(base + start, 0x0A, lines.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? lines.count
-                bytes.append(contentsOf: prefix)
-                JSONText.appendQuoted(utf8: UnsafeBufferPointer(rebasing: lines[start..<end]), to: &bytes)
-                bytes.append(contentsOf: suffix)
-                start = end + 1
+            prefix.withUnsafeBufferPointer { prefix in
+                var start = 0
+                while start < lines.count {
+                    let end = memchr(base + start, 0x0A, lines.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? lines.count
+                    bytes.append(contentsOf: prefix)
+                    JSONText.appendQuoted(utf8: UnsafeBufferPointer(rebasing: lines[start..<end]), to: &bytes)
+                    bytes.append(UInt8(ascii: "}"))
+                    bytes.append(UInt8(ascii: "\n"))
+                    start = end + 1
+                }
             }
         }
     }
