@@ -101,7 +101,7 @@ import LanesTestSupport
     }
 
     /// Issue 21: a single-line secret of 64 KiB or more (a base64 key file) is masked whole.
-    @Test(arguments: [64 * 1024, 64 * 1024 + 1, 200_000], [false, true])
+    @Test(arguments: [(64 * 1024, false), (64 * 1024 + 1, false), (200_000, false), (64 * 1024 + 1, true)])
     func aSingleLineSecretOf64KiBOrMoreIsMasked(length: Int, inBatches: Bool) {
         var generator = SplitMix64(seed: UInt64(length))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
@@ -138,7 +138,7 @@ import LanesTestSupport
         let shapes = secrets.flatMap { SecretShapes($0).patterns.map { String(decoding: $0, as: UTF8.self) } }
         let pieces: [[UInt8]] = (["build ", "ok", " ", "\t", "\"", "\\", "\r", "\r\n", "\n", "\n", "\u{1B}[31m", "\u{7F}", "é", "€", "𝄞", "\u{9B}"] + shapes)
             .map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82]]
-        for round in 0..<300 {
+        for round in 0..<120 {
             var text: [UInt8] = []
             for _ in 0..<Int(generator.next() % 120) { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
             let size = 1 + Int(generator.next() % 70)
