@@ -66,6 +66,26 @@ import Testing
         #expect(try zip.contents(of: dwarfEntry) == [UInt8](repeating: 0x42, count: 10_000))
     }
 
+    /// gym names the .ipa and the dSYM zip after the product (detect_values.rb: output_name defaults to
+    /// the app's WRAPPER_NAME without ".app"), not after the scheme: scheme "Brewer CI" builds Brewer.app.
+    @Test func withoutAnOutputNameTheProductIsNamedAfterTheArchivedAppNotTheScheme() throws {
+        let root = LanesCommandLine.temporaryDirectory("build-product-name").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let plan = BuildAppPlan(root: root, container: .project("Brewer.xcodeproj"), scheme: "Brewer CI", outputDirectory: root + "/out",
+                                exportMethod: .appStore)
+        #expect(plan.outputName == "Brewer CI.ipa", "before the archive there is only the scheme")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(atPath: plan.archivePath + "/Products/Applications/Brewer.app", withIntermediateDirectories: true)
+        try fileManager.createDirectory(atPath: plan.archivePath + "/dSYMs/Brewer.app.dSYM", withIntermediateDirectories: true)
+        try Data("dwarf".utf8).write(to: URL(fileURLWithPath: plan.archivePath + "/dSYMs/Brewer.app.dSYM/Info.plist"))
+        try fileManager.createDirectory(atPath: plan.exportPath, withIntermediateDirectories: true)
+        try fileManager.copyItem(atPath: Fixture.path("ipa/Brewer-Staging.ipa"), toPath: plan.exportPath + "/Brewer.ipa")
+
+        let outputs = try plan.collectOutputs()
+        #expect(outputs.ipaPath == root + "/out/Brewer.ipa")
+        #expect(outputs.dSYMZipPath == root + "/out/Brewer.app.dSYM.zip")
+    }
+
     @Test func missingIpaIsNamed() throws {
         let root = LanesCommandLine.temporaryDirectory("build-buildapp-missing").path
         defer { try? FileManager.default.removeItem(atPath: root) }

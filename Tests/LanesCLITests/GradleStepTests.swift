@@ -21,7 +21,7 @@ import Testing
             """.write(toFile: wrapper, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
         let secret = "gradle-store-\(UInt32.random(in: 100_000...999_999))"
-        let result = try await lanes.run(["run", "gradle", "task:assemble", "flavor:prod", "build_type:release",
+        let result = try await lanes.run(["run", "gradle", "task:assemble", "flavor:Prod", "build_type:Release",
                                     "properties:versionCode=12,storePassword=\(secret)", "system_properties:ci=true"],
                                    in: project)
         #expect(result.status == 0, "\(result.output)")

@@ -209,10 +209,12 @@ import Testing
         #expect(gitignore.contains(".lanes/\n") && gitignore.contains("/lanes-import.md\n"), "\(gitignore)")
         // fastlane's muscle memory, `lanes ios beta`, names the lane lanes runs (the runner is given
         // --project-dir and --lanefile before the user's words).
-        let platformWords = try await lanes.run(["ios", "beta"], in: project)
+        let webhook = "https://hooks.slack.com/services/T0/B0/s3cretWebhookPath"
+        let platformWords = try await lanes.run(["ios", "beta", "slack_url:\(webhook)"], in: project)
         #expect(platformWords.status == 64, "\(platformWords.output)")
-        #expect(platformWords.standardError.contains("`lanes ios beta` is fastlane's way of naming a lane; here it is `lanes beta`"),
+        #expect(platformWords.standardError.contains("`lanes ios beta` is fastlane's way of naming a lane; here it is `lanes beta slack_url:…`"),
                 "\(platformWords.standardError)")
+        #expect(!platformWords.output.contains("s3cretWebhookPath"), "an option's value is never echoed: \(platformWords.output)")
         let templated = try await lanes.run(["init", "--template", "--force"], in: project)
         #expect(templated.status == 0, "\(templated.output)")
         #expect(!(try String(contentsOf: project.appendingPathComponent("Lanefile.swift"), encoding: .utf8)).contains("// Imported from"))

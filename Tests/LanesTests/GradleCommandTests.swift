@@ -5,12 +5,13 @@ import Testing
 /// secret-looking property only in the environment.
 @Suite(.timeLimit(.minutes(3))) struct GradleCommandTests {
     @Test(arguments: [
-        (("assemble", "prod", "release"), "assembleProdRelease"),
+        (("assemble", "Prod", "Release"), "assembleProdRelease"),
         (("assemble", "", "Release"), "assembleRelease"),
-        (("bundle", "staging", "debug"), "bundleStagingDebug"),
+        // As fastlane: no case changed (Gradle itself matches bundlestagingdebug to bundleStagingDebug).
+        (("bundle", "staging", "debug"), "bundlestagingdebug"),
         (("test", "", ""), "test"),
     ])
-    func theTaskJoinsTaskFlavorAndBuildTypeCapitalised(parts: (String, String, String), expected: String) {
+    func theTaskJoinsTaskFlavorAndBuildTypeAsWritten(parts: (String, String, String), expected: String) {
         let names = GradleCommand.taskNames(task: parts.0, flavor: parts.1.isEmpty ? nil : parts.1,
                                             buildType: parts.2.isEmpty ? nil : parts.2, tasks: ["ignored"])
         #expect(names == [expected])

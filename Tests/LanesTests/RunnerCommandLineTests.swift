@@ -91,9 +91,12 @@ import Testing
     /// Issue 34: `lanes ios beta`, fastlane's habit, names the lane lanes runs; `hotfix-start` finds `hotfix_start`.
     @Test func fastlanePlatformWordsSuggestTheLaneAndDashesFindUnderscores() throws {
         #expect(throws: LanesError.self) { try parse(["ios", "beta"]) }
-        let suggestion = try #require(FastlanePlatformWords.suggestion(for: ["ios", "beta", "version:1.2"], lanes: ["beta", "release"]))
+        let suggestion = try #require(FastlanePlatformWords.suggestion(for: ["ios", "beta", "version:1.2", "api_token:s3cr3t-t0ken"],
+                                                                       lanes: ["beta", "release"]))
         #expect(suggestion.lanesKind == .usage)
-        #expect("\(suggestion)".contains("here it is `lanes beta version:1.2`"))
+        // The suggestion names the options, never their values: a value may be a secret.
+        #expect("\(suggestion)".contains("here it is `lanes beta version:… api_token:…`"), "\(suggestion)")
+        #expect(!"\(suggestion)".contains("1.2") && !"\(suggestion)".contains("s3cr3t"), "\(suggestion)")
         #expect(FastlanePlatformWords.suggestion(for: ["android", "beta"], lanes: ["android_beta", "beta"]).map { "\($0)" }?
             .contains("`lanes android_beta`") == true)
         // A lane really named like a platform, or a second word that is no lane, gets the usual error.

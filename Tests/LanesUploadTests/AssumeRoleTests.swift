@@ -11,8 +11,8 @@ import Testing
     static let sourceSecret = "source-secret-\(UUID().uuidString)"
     static let externalID = "lanes-external-7"
 
-    static func services() throws -> CredentialServices {
-        try CredentialServices(extra: ["source_key": sourceKey, "source_secret": sourceSecret, "rotate": true, "external_id": externalID])
+    static func services() async throws -> CredentialServices {
+        try await CredentialServices(extra: ["source_key": sourceKey, "source_secret": sourceSecret, "rotate": true, "external_id": externalID])
     }
 
     static func resolve(_ services: CredentialServices, config: String, profile: String, extra: [String: String] = [:],
@@ -32,8 +32,8 @@ import Testing
         }, uniquingKeysWith: { $1 })
     }
 
-    @Test func aRoleIsAssumedWithTheSourceProfilesKeysSignedAsSTSChecksThem() throws {
-        let services = try Self.services()
+    @Test func aRoleIsAssumedWithTheSourceProfilesKeysSignedAsSTSChecksThem() async throws {
+        let services = try await Self.services()
         defer { services.stop() }
         let secrets = SecretRecorder()
         let config = "[profile deploy]\nrole_arn = \(CredentialServices.role)\nsource_profile = base\nexternal_id = \(Self.externalID)\nrole_session_name = nightly\nduration_seconds = 1800\n"
@@ -51,8 +51,8 @@ import Testing
     }
 
     /// The stand-in must refuse what botocore computes differently: a wrong secret fails.
-    @Test func aWrongSignatureIsRefusedAndTheErrorNamesTheProfile() throws {
-        let services = try CredentialServices(extra: ["source_key": Self.sourceKey, "source_secret": "another-secret", "external_id": Self.externalID])
+    @Test func aWrongSignatureIsRefusedAndTheErrorNamesTheProfile() async throws {
+        let services = try await CredentialServices(extra: ["source_key": Self.sourceKey, "source_secret": "another-secret", "external_id": Self.externalID])
         defer { services.stop() }
         let config = "[profile deploy]\nrole_arn = \(CredentialServices.role)\nsource_profile = base\nexternal_id = \(Self.externalID)\n"
         let error = try #require(throws: UploadError.self) { try Self.resolve(services, config: config, profile: "deploy") }
@@ -60,8 +60,8 @@ import Testing
         #expect(!error.description.contains(Self.sourceSecret))
     }
 
-    @Test func rolesChainThroughSourceProfiles() throws {
-        let services = try Self.services()
+    @Test func rolesChainThroughSourceProfiles() async throws {
+        let services = try await Self.services()
         defer { services.stop() }
         let second = "arn:aws:iam::210987654321:role/uploader"
         let config = """
@@ -84,8 +84,8 @@ import Testing
     }
 
     /// botocore: a source profile with keys of its own signs with them, even when it names a role too.
-    @Test func aSourceProfileWithKeysGivesThemWithoutAssumingItsOwnRole() throws {
-        let services = try Self.services()
+    @Test func aSourceProfileWithKeysGivesThemWithoutAssumingItsOwnRole() async throws {
+        let services = try await Self.services()
         defer { services.stop() }
         let config = """
             [profile keyed]
@@ -103,14 +103,14 @@ import Testing
     }
 
     /// The role is asked of STS in the region it is signed for: the profile's when no variable names one.
-    @Test func stsIsReachedInTheRegionItIsSignedFor() throws {
+    @Test func stsIsReachedInTheRegionItIsSignedFor() async throws {
         #expect(try S3CredentialChain(environment: [:]).stsEndpoint(region: "eu-west-1").host == "sts.eu-west-1.amazonaws.com")
         #expect(try S3CredentialChain(environment: [:]).stsEndpoint().host == "sts.amazonaws.com")
         #expect(try S3CredentialChain(environment: ["AWS_REGION": "ap-south-1"]).stsEndpoint().host == "sts.ap-south-1.amazonaws.com")
     }
 
-    @Test func loopsMFAAndUnknownSourcesAreRefusedClearly() throws {
-        let services = try Self.services()
+    @Test func loopsMFAAndUnknownSourcesAreRefusedClearly() async throws {
+        let services = try await Self.services()
         defer { services.stop() }
         let config = """
             [profile a]
@@ -142,8 +142,8 @@ import Testing
         #expect(services.requests.isEmpty, "nothing reached STS")
     }
 
-    @Test func credentialSourceEnvironmentContainerAndInstanceSignTheCall() throws {
-        let services = try Self.services()
+    @Test func credentialSourceEnvironmentContainerAndInstanceSignTheCall() async throws {
+        let services = try await Self.services()
         defer { services.stop() }
         let config = """
             [profile fromenv]

@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import LanesUpload
 import Testing
@@ -17,7 +18,7 @@ struct CredentialServices {
     let folder: String
 
     /// `extra` adds to the stand-in's config.json (source keys for AssumeRole, "rotate", "expirations").
-    init(extra: [String: Any] = [:]) throws {
+    init(extra: [String: Any] = [:]) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-aws-services-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let config: [String: Any] = ["web_token": Self.webToken, "container_token": Self.containerToken, "role_arn": Self.role,
@@ -25,11 +26,9 @@ struct CredentialServices {
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: folder + "/config.json"))
         let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Servers/aws_credential_services.py").path
         pid = try Spawn.start(["python3", script, folder, String(getpid())], outputPath: folder + "/log")
-        var found: Int?
-        for _ in 0..<400 where found == nil {
-            found = (try? String(contentsOfFile: folder + "/port", encoding: .utf8)).flatMap { Int($0) }
-            if found == nil { usleep(25_000) }
-        }
+        let portFile = folder + "/port"
+        _ = await eventually(within: .seconds(10)) { (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) } != nil }
+        let found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
         port = try #require(found, "the stand-in did not start: \((try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "")")
     }
 
@@ -89,8 +88,8 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(credentials.secrets == [CredentialServices.secret, CredentialServices.sessionToken])
     }
 
-    @Test func aWebIdentityTokenIsExchangedWithSTSInTheBodyNeverTheURL() throws {
-        let services = try CredentialServices()
+    @Test func aWebIdentityTokenIsExchangedWithSTSInTheBodyNeverTheURL() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let tokenFile = try services.file("token", CredentialServices.webToken + "\n")
         let secrets = SecretRecorder()
@@ -106,8 +105,8 @@ final class SecretRecorder: @unchecked Sendable {
     }
 
     /// STS that echoes the token it refused: the error still never shows it.
-    @Test func aRefusedWebIdentityTokenIsAClearErrorWithoutTheToken() throws {
-        let services = try CredentialServices()
+    @Test func aRefusedWebIdentityTokenIsAClearErrorWithoutTheToken() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let wrong = "eyJ-a-stale-token-\(UUID().uuidString)"
         let tokenFile = try services.file("token", wrong)
@@ -118,8 +117,8 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(!error.description.contains(wrong), "\(error)")
     }
 
-    @Test func aProfileOfTheConfigFileMayNameAWebIdentityRole() throws {
-        let services = try CredentialServices()
+    @Test func aProfileOfTheConfigFileMayNameAWebIdentityRole() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let tokenFile = try services.file("token", CredentialServices.webToken)
         let config = try services.file("config", "[profile eks]\nrole_arn = \(CredentialServices.role)\nweb_identity_token_file = \(tokenFile)\nrole_session_name = nightly\n")
@@ -128,8 +127,8 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(services.requests.first?.body.contains("RoleSessionName=nightly") == true)
     }
 
-    @Test func containerCredentialsComeWithTheAuthorizationTokenFromItsFile() throws {
-        let services = try CredentialServices()
+    @Test func containerCredentialsComeWithTheAuthorizationTokenFromItsFile() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let tokenFile = try services.file("container-token", CredentialServices.containerToken + "\n")
         let secrets = SecretRecorder()
@@ -149,8 +148,8 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(elsewhere.message.contains("not a loopback or container agent address"), "\(elsewhere)")
     }
 
-    @Test func theInstanceMetadataServiceIsAskedWithASessionToken() throws {
-        let services = try CredentialServices()
+    @Test func theInstanceMetadataServiceIsAskedWithASessionToken() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let secrets = SecretRecorder()
         let credentials = try Self.resolve(["AWS_EC2_METADATA_DISABLED": "", "AWS_EC2_METADATA_SERVICE_ENDPOINT": services.url], secrets: secrets)
@@ -166,8 +165,8 @@ final class SecretRecorder: @unchecked Sendable {
 
     /// botocore: a token PUT answered 403, 404 or 405 means IMDSv1; the GETs go without a token,
     /// unless AWS_EC2_METADATA_V1_DISABLED=true.
-    @Test func anIMDSv1OnlyServiceIsAskedWithoutATokenUnlessV1IsDisabled() throws {
-        let services = try CredentialServices(extra: ["imds_v1_only": true])
+    @Test func anIMDSv1OnlyServiceIsAskedWithoutATokenUnlessV1IsDisabled() async throws {
+        let services = try await CredentialServices(extra: ["imds_v1_only": true])
         defer { services.stop() }
         let imds = ["AWS_EC2_METADATA_DISABLED": "", "AWS_EC2_METADATA_SERVICE_ENDPOINT": services.url]
         let credentials = try Self.resolve(imds)
@@ -181,8 +180,8 @@ final class SecretRecorder: @unchecked Sendable {
         #expect(services.requests.count == 4, "no GET without a token once IMDSv1 is disabled")
     }
 
-    @Test func aCredentialProcessPrintsTheKeysAsJSON() throws {
-        let services = try CredentialServices()
+    @Test func aCredentialProcessPrintsTheKeysAsJSON() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let script = try services.file("issue-keys.sh", """
             #!/bin/sh
@@ -203,8 +202,8 @@ final class SecretRecorder: @unchecked Sendable {
     }
 
     /// The order the AWS CLI uses: the environment's keys, then the credentials file, then the config file.
-    @Test func sourcesAreTriedInTheAWSCLIsOrder() throws {
-        let services = try CredentialServices()
+    @Test func sourcesAreTriedInTheAWSCLIsOrder() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let credentialsFile = try services.file("credentials", "[ci]\naws_access_key_id = AKIAFROMFILE\naws_secret_access_key = file-secret\n")
         let config = try services.file("config", "[profile ci]\ncredential_process = /bin/false\n[profile keys]\naws_access_key_id = AKIAFROMCONFIG\naws_secret_access_key = config-secret\n[profile chained]\nrole_arn = \(CredentialServices.role)\nsource_profile = ci\n")

@@ -17,23 +17,20 @@ import LanesHTTP
     }
 
     /// Whether `pid` has ended (gone, or on Linux a zombie nobody reaps yet), waiting up to 5 s for it.
-    static func ended(_ pid: pid_t) -> Bool {
-        let limit = Date().addingTimeInterval(5)
-        repeat {
+    static func ended(_ pid: pid_t) async -> Bool {
+        await eventually(within: .seconds(5)) {
             if kill(pid, 0) != 0 && errno == ESRCH { return true }
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if stat.split(separator: ")").last?.split(separator: " ").first == "Z" { return true }
-            usleep(10_000)
-        } while Date() < limit
-        return false
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
     }
 
     static func grandchild(_ pidfile: String) throws -> pid_t {
         try #require((try? String(contentsOfFile: pidfile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
     }
 
-    @Test func aProcessThatNeverEndsIsKilledWithItsGroupAtTheDeadline() throws {
-        let services = try CredentialServices()
+    @Test func aProcessThatNeverEndsIsKilledWithItsGroupAtTheDeadline() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let (environment, config, pidfile) = try Self.setUp(services, script: "sleep 1000 &\necho $! > PIDFILE\nwait\n")
         let chain = S3CredentialChain(environment: environment, processDeadline: 0.5)
@@ -41,11 +38,11 @@ import LanesHTTP
         let error = try #require(throws: UploadError.self) { try chain.resolve(profile: "hangs") }
         #expect(error.message.contains("the credential_process of profile hangs in \(config) did not finish within 0.5 s and was killed"), "\(error)")
         #expect(Date().timeIntervalSince(started) < 30)
-        #expect(Self.ended(try Self.grandchild(pidfile)), "the background child in its group was killed too")
+        #expect(await Self.ended(try Self.grandchild(pidfile)), "the background child in its group was killed too")
     }
 
-    @Test func aCancelledUploadKillsTheProcessGroup() throws {
-        let services = try CredentialServices()
+    @Test func aCancelledUploadKillsTheProcessGroup() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let (environment, _, pidfile) = try Self.setUp(services, script: "sleep 1000 &\necho $! > PIDFILE\nwait\n")
         let cancellation = TransferCancellation()
@@ -58,11 +55,11 @@ import LanesHTTP
         }
         let error = try #require(throws: UploadError.self) { try chain.resolve(profile: "hangs") }
         #expect(error.message.contains("was stopped: the upload was cancelled"), "\(error)")
-        #expect(Self.ended(try Self.grandchild(pidfile)))
+        #expect(await Self.ended(try Self.grandchild(pidfile)))
     }
 
-    @Test func aProcessThatPrintsWithoutEndIsKilled() throws {
-        let services = try CredentialServices()
+    @Test func aProcessThatPrintsWithoutEndIsKilled() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let (environment, config, _) = try Self.setUp(services, script: "exec yes '{\"Version\": 1}'\n")
         let error = try #require(throws: UploadError.self) {
@@ -72,8 +69,8 @@ import LanesHTTP
     }
 
     /// The expiry a credential_process prints is read, so that the keys are renewed in time.
-    @Test func theExpiryOfProcessCredentialsIsKept() throws {
-        let services = try CredentialServices()
+    @Test func theExpiryOfProcessCredentialsIsKept() async throws {
+        let services = try await CredentialServices()
         defer { services.stop() }
         let (environment, _, _) = try Self.setUp(services, script: """
             echo '{"Version": 1, "AccessKeyId": "ASIAPROC", "SecretAccessKey": "s", "SessionToken": "t", "Expiration": "2030-01-01T00:15:00Z"}'

@@ -35,7 +35,7 @@ final class TestClock: Sendable {
         }
     }
 
-    @Test func keysAreKeptUntilTheAdvisoryWindowAndKeysWithoutExpiryForGood() throws {
+    @Test func keysAreKeptUntilTheAdvisoryWindowAndKeysWithoutExpiryForGood() async throws {
         let clock = TestClock(Self.expiry - S3CredentialProvider.advisoryWindow - 1)
         let calls = Mutex(0)
         let first = Self.keys(1)
@@ -58,7 +58,7 @@ final class TestClock: Sendable {
 
     /// botocore: a failure in the advisory window keeps the keys (they work ten more minutes); in the
     /// mandatory window it is the request's error.
-    @Test func aFailedRenewalIsIgnoredOnlyInTheAdvisoryWindow() throws {
+    @Test func aFailedRenewalIsIgnoredOnlyInTheAdvisoryWindow() async throws {
         let clock = TestClock(Self.expiry - S3CredentialProvider.mandatoryWindow - 60)
         let provider = S3CredentialProvider(initial: Self.keys(1), now: { clock.now }) { () throws(UploadError) in
             throw UploadError(.transfer, "s3: STS is down")
@@ -69,7 +69,7 @@ final class TestClock: Sendable {
         #expect(error.message == "s3: STS is down")
     }
 
-    @Test func renewedKeysThatAlreadyExpiredAreAnError() throws {
+    @Test func renewedKeysThatAlreadyExpiredAreAnError() async throws {
         let provider = S3CredentialProvider(initial: Self.keys(1), now: { Self.expiry - 60 }) { () throws(UploadError) in
             Self.keys(2, expiring: Self.expiry - 120)
         }
@@ -108,8 +108,8 @@ final class TestClock: Sendable {
 
     /// A multipart upload against one-hour web identity keys: after the first part the clock moves
     /// into the mandatory window, and the next parts and the completion are signed with renewed keys.
-    @Test func aMultipartUploadSignsLaterPartsWithRenewedWebIdentityKeys() throws {
-        let services = try CredentialServices(extra: ["rotate": true, "expirations": ["2030-01-01T00:00:00Z", "2030-01-01T01:00:00Z"]])
+    @Test func aMultipartUploadSignsLaterPartsWithRenewedWebIdentityKeys() async throws {
+        let services = try await CredentialServices(extra: ["rotate": true, "expirations": ["2030-01-01T00:00:00Z", "2030-01-01T01:00:00Z"]])
         defer { services.stop() }
         let tokenFile = try services.file("token", CredentialServices.webToken)
         let partSize = 5 << 20

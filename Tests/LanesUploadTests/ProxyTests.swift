@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import LanesUpload
 import Testing
@@ -10,16 +11,14 @@ struct TestProxy {
     let folder: String
 
     /// `credentials` (USER:PASSWORD) makes it answer 407 to requests without them.
-    init(credentials: String? = nil) throws {
+    init(credentials: String? = nil) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-proxy-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Servers/http_proxy.py").path
         pid = try Spawn.start(["python3", script, folder, String(getpid())] + (credentials.map { [$0] } ?? []), outputPath: folder + "/log")
-        var found: Int?
-        for _ in 0..<400 where found == nil {
-            found = (try? String(contentsOfFile: folder + "/port", encoding: .utf8)).flatMap { Int($0) }
-            if found == nil { usleep(25_000) }
-        }
+        let portFile = folder + "/port"
+        _ = await eventually(within: .seconds(10)) { (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) } != nil }
+        let found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
         port = try #require(found, "the proxy did not start: \((try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "")")
     }
 
@@ -43,8 +42,8 @@ struct TestProxy {
         HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 10), retry: RetryPolicy(attempts: 1), proxies: ProxySettings(environment: environment))
     }
 
-    @Test func plainHTTPGoesThroughTheProxyInAbsoluteFormUnlessNoProxyNamesTheHost() throws {
-        let proxy = try TestProxy()
+    @Test func plainHTTPGoesThroughTheProxyInAbsoluteFormUnlessNoProxyNamesTheHost() async throws {
+        let proxy = try await TestProxy()
         defer { proxy.stop() }
         let server = try HostileServer { send in _ = send(Array("HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok".utf8)) }
         let url = try #require(HTTPURL("\(server.url)/drop/a.ipa"))
@@ -62,8 +61,8 @@ struct TestProxy {
         #expect(server.requests.count == 5)
     }
 
-    @Test func aProxyThatWantsOtherCredentialsIsAClearErrorWithoutThePassword() throws {
-        let proxy = try TestProxy(credentials: "ci:right")
+    @Test func aProxyThatWantsOtherCredentialsIsAClearErrorWithoutThePassword() async throws {
+        let proxy = try await TestProxy(credentials: "ci:right")
         defer { proxy.stop() }
         let settings = ProxySettings(environment: ["https_proxy": "http://ci:wr%40ng-s3cret@127.0.0.1:\(proxy.port)"])
         #expect(settings.secrets.contains("wr@ng-s3cret"), "the decoded password is registered for redaction")
@@ -110,10 +109,10 @@ struct TestProxy {
 extension TLSTests {
     /// https through the proxy: a CONNECT tunnel with the proxy's credentials, the TLS handshake
     /// and the host check end to end with the server; the proxy never sees the request inside.
-    @Test func httpsGoesThroughTheProxyByConnect() throws {
-        let proxy = try TestProxy(credentials: "ci:pr0xy pass")
+    @Test func httpsGoesThroughTheProxyByConnect() async throws {
+        let proxy = try await TestProxy(credentials: "ci:pr0xy pass")
         defer { proxy.stop() }
-        let server = try Server(certificate: "localhost")
+        let server = try await Server(certificate: "localhost")
         defer { server.stop() }
         setenv("SSL_CERT_FILE", "\(try Self.authority.get())/ca.crt", 1)
         let client = HTTPClient(timeouts: RequestTimeouts(connect: 5, idle: 10), retry: RetryPolicy(attempts: 1),

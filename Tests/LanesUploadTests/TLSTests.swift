@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import LanesUpload
 import Testing
@@ -23,18 +24,16 @@ import LanesHTTP
         let port: Int
         let folder: String
 
-        init(certificate: String) throws {
+        init(certificate: String) async throws {
             let authority = try TLSTests.authority.get()
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-tls-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Servers/tls_server.py").path
             pid = try Spawn.start(["python3", script, "\(authority)/\(certificate).crt", "\(authority)/\(certificate).key", folder,
                                    String(getpid())], outputPath: folder + "/log")
-            var found: Int?
-            for _ in 0..<400 where found == nil {
-                found = (try? String(contentsOfFile: folder + "/port", encoding: .utf8)).flatMap { Int($0) }
-                if found == nil { usleep(25_000) }
-            }
+            let portFile = folder + "/port"
+            _ = await eventually(within: .seconds(10)) { (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) } != nil }
+            let found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
             port = try #require(found, "the TLS server did not start: \((try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "")")
         }
 
@@ -62,8 +61,8 @@ import LanesHTTP
         try client.send(HTTPRequest(method: "GET", url: try #require(HTTPURL(url))))
     }
 
-    @Test func aCertificateFromTheCAInSSLCertFileIsAccepted() throws {
-        let server = try Server(certificate: "localhost")
+    @Test func aCertificateFromTheCAInSSLCertFileIsAccepted() async throws {
+        let server = try await Server(certificate: "localhost")
         defer { server.stop() }
         let client = try Self.client(trusting: "ca.crt")
         let response = try Self.get(client, "https://localhost:\(server.port)/")
@@ -82,8 +81,8 @@ import LanesHTTP
         ("other", "127.0.0.1", "is for another host name"),
         ("expired", "localhost", "outside its validity period"),
     ])
-    func aRefusedCertificateGetsTheHintOfItsCauseAndNoRetry(certificate: String, host: String, hint: String) throws {
-        let server = try Server(certificate: certificate)
+    func aRefusedCertificateGetsTheHintOfItsCauseAndNoRetry(certificate: String, host: String, hint: String) async throws {
+        let server = try await Server(certificate: certificate)
         defer { server.stop() }
         let retries = RetryCounter()
         setenv("SSL_CERT_FILE", "\(try Self.authority.get())/ca.crt", 1)

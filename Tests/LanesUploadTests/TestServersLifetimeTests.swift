@@ -1,3 +1,4 @@
+import LanesTestSupport
 import Foundation
 import Testing
 import LanesHTTP
@@ -40,16 +41,11 @@ struct TestServersLifetimeTests {
         try #require(status == 0, "\((try? String(contentsOfFile: base + ".log", encoding: .utf8)) ?? "")")
     }
 
-    static func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return condition()
+    static func waitFor(seconds: Double, _ condition: @Sendable () -> Bool) async -> Bool {
+        await eventually(within: .seconds(seconds), condition)
     }
 
-    @Test func stopEndsEveryProcessItStartedEvenOneIgnoringSIGTERM() throws {
+    @Test func stopEndsEveryProcessItStartedEvenOneIgnoringSIGTERM() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-servers-stop-\(UUID().uuidString.prefix(8))").path
         let owner = try Self.owner()
         defer { kill(owner, SIGKILL); waitpid(owner, nil, 0); try? FileManager.default.removeItem(atPath: base + ".log") }
@@ -63,7 +59,7 @@ struct TestServersLifetimeTests {
         environment["LANES_TEST_SERVERS"] = base
         let stubborn = try Spawn.start(["/bin/sh", "-c", "trap '' TERM; /bin/sleep 600; :", base], environment: environment)
         defer { kill(stubborn, SIGKILL); waitpid(stubborn, nil, 0) }
-        #expect(Self.waitFor(seconds: 5) { Self.running(base).contains(stubborn) })
+        #expect(await Self.waitFor(seconds: 5) { Self.running(base).contains(stubborn) })
         let stopped = try Spawn.run([Self.script, "stop", base], outputPath: base + ".log")
         #expect(stopped == 0)
         #expect(Self.running(base).isEmpty, "left running after stop: \(Self.running(base))")
@@ -73,7 +69,7 @@ struct TestServersLifetimeTests {
     /// The test process and the script share a process group, as under `swift test`; Ctrl-C or
     /// a CI job's timeout kills the whole group at once, the watchdog's shell included unless it
     /// left the group. Here the group is killed with SIGKILL right after the start.
-    @Test func theWatchdogEndsThemWhenTheTestProcessGroupIsKilled() throws {
+    @Test func theWatchdogEndsThemWhenTheTestProcessGroupIsKilled() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-servers-watch-\(UUID().uuidString.prefix(8))").path
         var owner: pid_t = 0
         defer {
@@ -87,13 +83,13 @@ struct TestServersLifetimeTests {
         owner = try Spawn.start(["/usr/bin/setsid", "/bin/sh", "-c",
                                      "mkdir -p \"$1\" && \"$0\" start \"$1\" $$ > \"$1.log\" 2>&1 && : > \"$1.ready\"; exec /bin/sleep 600",
                                      Self.script, base], environment: environment)
-        #expect(Self.waitFor(seconds: 60) { FileManager.default.fileExists(atPath: base + ".ready") },
+        #expect(await Self.waitFor(seconds: 60) { FileManager.default.fileExists(atPath: base + ".ready") },
                 "\((try? String(contentsOfFile: base + ".log", encoding: .utf8)) ?? "")")
         try #require(Self.running(base).count >= 3)
         #expect(kill(-owner, SIGKILL) == 0)
         waitpid(owner, nil, 0)
         owner = 0
-        #expect(Self.waitFor(seconds: 20) { Self.running(base).isEmpty }, "left running after the owner's group died: \(Self.running(base))")
-        #expect(Self.waitFor(seconds: 5) { !FileManager.default.fileExists(atPath: base) }, "the watchdog left \(base)")
+        #expect(await Self.waitFor(seconds: 20) { Self.running(base).isEmpty }, "left running after the owner's group died: \(Self.running(base))")
+        #expect(await Self.waitFor(seconds: 5) { !FileManager.default.fileExists(atPath: base) }, "the watchdog left \(base)")
     }
 }

@@ -41,13 +41,8 @@ import Testing
     }
 
     /// Waits (bounded) until `condition` holds.
-    static func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
+    static func eventually(within seconds: Double, _ condition: @Sendable () -> Bool) async -> Bool {
+        await LanesTestSupport.eventually(within: .seconds(seconds), condition)
     }
 
     static func start(_ configure: (HTTPServer) -> Void = { _ in }, handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
@@ -62,7 +57,7 @@ import Testing
         defer { server.stop() }
         let silent = try (0..<4).map { _ in try Self.dial(server.address.port) }
         defer { silent.forEach { close($0) } }
-        #expect(Self.eventually(within: 10) { server.activeConnections == 4 }, "\(server.activeConnections) connections served")
+        #expect(await Self.eventually(within: 10) { server.activeConnections == 4 }, "\(server.activeConnections) connections served")
         let extra = try Self.dial(server.address.port)
         defer { close(extra) }
         Self.transmit(extra, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -82,8 +77,8 @@ import Testing
         let client = try Self.dial(server.address.port)
         defer { close(client) }
         Self.transmit(client, "GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        #expect(Self.eventually(within: 2) { server.activeConnections == 1 })
-        #expect(Self.eventually(within: 15) { server.activeConnections == 0 }, "the stream still holds its thread")
+        #expect(await Self.eventually(within: 2) { server.activeConnections == 1 })
+        #expect(await Self.eventually(within: 15) { server.activeConnections == 0 }, "the stream still holds its thread")
     }
 
     @Test func aTricklingRequestHeadIsDroppedAtItsDeadline() async throws {
@@ -96,9 +91,9 @@ import Testing
         for byte in "GET / HTTP/1.1\r\nHost: 1".map(String.init) {
             Self.transmit(client, byte)
             if server.activeConnections == 0 && Date().timeIntervalSince(started) > 0.5 { break }
-            usleep(300_000)
+            try await Task.sleep(for: .milliseconds(300))
         }
-        #expect(Self.eventually(within: 5) { server.activeConnections == 0 })
+        #expect(await Self.eventually(within: 5) { server.activeConnections == 0 })
         #expect(Date().timeIntervalSince(started) < 6)
     }
 

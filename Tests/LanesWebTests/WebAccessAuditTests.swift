@@ -92,8 +92,8 @@ import Testing
             clients.append(client)
         }
         defer { clients.forEach { close($0) } }
-        #expect(ServerLimitTests.eventually(within: 30) { descriptors(of: pid) >= idle + 4 }, "the plain logs are being served")
-        let dropped = ServerLimitTests.eventually(within: 40) { descriptors(of: pid) <= idle }
+        #expect(await ServerLimitTests.eventually(within: 30) { descriptors(of: pid) >= idle + 4 }, "the plain logs are being served")
+        let dropped = await ServerLimitTests.eventually(within: 40) { descriptors(of: pid) <= idle }
         #expect(dropped, "the server still holds \(descriptors(of: pid) - idle) clients that never read")
         let peak = peakResidentMebibytes(of: pid)
         #expect(peak < 150, "lanes serve peaked at \(peak) MiB")

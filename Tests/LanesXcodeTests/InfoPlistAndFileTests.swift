@@ -38,6 +38,21 @@ import LanesPlatform
         #expect(try editor.string(forKey: "LSRequiresIPhoneOS") == "a<b")
     }
 
+    /// A plist written on one line, or with `</dict>` after the last value: the new pair goes just
+    /// before `</dict>` on its line, not at the start of that line (before `<?xml`, or between a key
+    /// and its value).
+    @Test(arguments: [
+        #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleVersion</key><string>41</string></dict></plist>"#,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleVersion</key>\n\t<string>41</string></dict>\n</plist>\n",
+    ])
+    func addsAMissingKeyWhenTheClosingDictSharesItsLine(plist: String) throws {
+        var editor = try InfoPlistEditor(bytes: Array(plist.utf8))
+        #expect(try editor.set("ITSAppUsesNonExemptEncryption", to: "NO") == nil)
+        #expect(String(decoding: editor.bytes, as: UTF8.self)
+                == plist.replacing("</string></dict>", with: "</string><key>ITSAppUsesNonExemptEncryption</key><string>NO</string></dict>"))
+        #expect(try editor.string(forKey: "CFBundleVersion") == "41")
+    }
+
     @Test func rewritesBinaryPlistsAsBinary() throws {
         let binary = try PropertyListSerialization.data(fromPropertyList: ["CFBundleVersion": "7", "Other": 3], format: .binary, options: 0)
         var editor = try InfoPlistEditor(bytes: Array(binary))

@@ -493,7 +493,7 @@ nonisolated(nonsending) public func setInfoPlistValue(
 /// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
 /// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
 /// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
-/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter outputName: The product's name (default: the archived app's, as gym names it) (environment GYM_OUTPUT_NAME)
 /// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
 /// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
 /// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
@@ -638,7 +638,7 @@ nonisolated(nonsending) public func buildApp(
 /// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
 /// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
 /// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
-/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter outputName: The product's name (default: the archived app's, as gym names it) (environment GYM_OUTPUT_NAME)
 /// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
 /// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
 /// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
@@ -783,7 +783,7 @@ nonisolated(nonsending) public func gym(
 /// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
 /// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
 /// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
-/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter outputName: The product's name (default: the archived app's, as gym names it) (environment GYM_OUTPUT_NAME)
 /// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
 /// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
 /// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
@@ -928,7 +928,7 @@ nonisolated(nonsending) public func buildIosApp(
 /// - Parameter scheme: The scheme to archive (default: the only shared scheme) (environment LANES_SCHEME, then GYM_SCHEME)
 /// - Parameter clean: Clean before archiving (environment GYM_CLEAN; default false)
 /// - Parameter outputDirectory: Where the product and the dSYMs zip go (environment LANES_OUTPUT_DIRECTORY, then GYM_OUTPUT_DIRECTORY; default .)
-/// - Parameter outputName: The product's name (default: the scheme) (environment GYM_OUTPUT_NAME)
+/// - Parameter outputName: The product's name (default: the archived app's, as gym names it) (environment GYM_OUTPUT_NAME)
 /// - Parameter configuration: The build configuration (default: the lane's Configuration's, else the scheme's archive configuration) (environment LANES_BUILD_CONFIGURATION, then GYM_CONFIGURATION)
 /// - Parameter silent: Show only phases, errors and counts (the full log is always written) (environment GYM_SILENT; default true)
 /// - Parameter exportMethod: app-store, ad-hoc, enterprise, development, developer-id, mac-application (or Xcode 15.3+ names); default: see above (environment LANES_EXPORT_METHOD, then GYM_EXPORT_METHOD)
@@ -1785,7 +1785,7 @@ nonisolated(nonsending) public func cocoapods(
 ///
 /// The `gradle` step; `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
@@ -1828,7 +1828,7 @@ nonisolated(nonsending) public func gradle(
 ///
 /// The `gradle` step (alias `build_android_app`); `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
@@ -1871,7 +1871,7 @@ nonisolated(nonsending) public func buildAndroidApp(
 ///
 /// The `gradle` step (alias `assemble`); `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)
@@ -1914,7 +1914,7 @@ nonisolated(nonsending) public func assemble(
 ///
 /// The `gradle` step (alias `bundle`); `lanes actions gradle` documents it.
 /// - Parameter task: The task (assemble, bundle, test); flavor and build type are appended capitalised (environment FL_GRADLE_TASK)
-/// - Parameter flavor: The product flavor (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
+/// - Parameter flavor: The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease) (environment FL_GRADLE_FLAVOR)
 /// - Parameter buildType: The build type (Release, Debug) (environment FL_GRADLE_BUILD_TYPE)
 /// - Parameter tasks: Several tasks, run when task, flavor and build_type are all absent (default )
 /// - Parameter flags: More Gradle arguments, split on spaces (--stacktrace --info)

@@ -11,10 +11,19 @@ public struct BuildAppPlan: Sendable {
     public let exportMethod: ArchiveExportMethod
     public let exportOptions: ExportOptions
     public let outputDirectory: String
-    /// The .ipa's name in `outputDirectory` (`Brewer.ipa` by default: the scheme's name).
-    public let outputName: String
-    /// The product's name without extension; the export decides it (`Brewer.ipa`, `Brewer.pkg`, `Brewer.app`).
-    public let outputBaseName: String
+    /// The .ipa's name in `outputDirectory`.
+    public var outputName: String { outputBaseName + BuildProduct.Kind.ipa.fileExtension }
+    /// The product's name without extension; the export decides the extension (`Brewer.ipa`, `Brewer.pkg`,
+    /// `Brewer.app`). Unless given, gym's default (`detect_values.rb`: the app's `WRAPPER_NAME` without
+    /// its suffix): the app the archive holds, which is the product's name, not the scheme's; the scheme's
+    /// before there is an archive.
+    public var outputBaseName: String { givenBaseName ?? archivedAppName ?? scheme }
+    private let givenBaseName: String?
+    private var archivedAppName: String? {
+        FilePath.entries(of: archivePath + "/Products/Applications").sorted()
+            .first { $0.hasSuffix(BuildProduct.Kind.app.fileExtension) }
+            .map { String($0.dropLast(BuildProduct.Kind.app.fileExtension.count)) }
+    }
     /// An ExportOptions.plist the caller wrote, used as it is instead of a generated one.
     public let exportOptionsPlistFile: String?
     /// More arguments for `xcodebuild -exportArchive` (fastlane's `export_xcargs`).
@@ -43,10 +52,11 @@ public struct BuildAppPlan: Sendable {
         self.exportMethod = exportMethod
         self.exportOptions = exportOptions
         self.outputDirectory = outputDirectory
-        var name = outputName ?? scheme
-        for suffix in BuildProduct.Kind.allCases.map(\.fileExtension) where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
-        self.outputBaseName = name
-        self.outputName = name + ".ipa"
+        givenBaseName = outputName.map { name in
+            var name = name
+            for suffix in BuildProduct.Kind.allCases.map(\.fileExtension) where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+            return name
+        }
         let build = LanesBuildFolders.build(root: root)
         let label = scheme + (configuration.map { "-" + $0 } ?? "")
         self.archivePath = archivePath ?? "\(build)/\(label).xcarchive"

@@ -7,7 +7,8 @@ enum FastlanePlatformWords {
     /// `PLATFORM_LANE`, the importer's name for a lane several platforms define) is.
     static func suggestion(for words: [String], lanes: [String]) -> LanesError? {
         guard words.count >= 2, platforms.contains(words[0]), !lanes.contains(words[0]) else { return nil }
-        let rest = words.dropFirst(2).map { $0.contains(" ") ? "'\($0)'" : $0 }
+        // Option names only: a value may be a secret, and this line goes to the terminal and CI logs.
+        let rest = words.dropFirst(2).map { word in word.split(separator: ":", maxSplits: 1).count == 2 ? "\(word.prefix { $0 != ":" }):…" : "…" }
         for candidate in ["\(words[0])_\(words[1])", words[1]] where lanes.contains(candidate) {
             let command = (["lanes", candidate] + rest).joined(separator: " ")
             return LanesError(.usage, "`lanes \(words[0]) \(words[1])` is fastlane's way of naming a lane; here it is `\(command)`",

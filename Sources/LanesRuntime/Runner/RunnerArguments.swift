@@ -58,18 +58,18 @@ struct RunnerArguments {
             func noValue() throws {
                 if attached != nil { throw LanesError(.usage, "\(flag) takes no value", hint: Self.usage) }
             }
-            switch flag {
-            case "--project-dir": projectDirectory = try value()
-            case "--lanefile": lanefilePath = try value()
-            case "--env": environmentNames += try Self.environmentNames(try value())
-            case "--json": try noValue(); json = true
-            case "--names": try noValue(); names = true
-            case "--help", "-h": try noValue(); help = true
-            case "--junit": junitPath = try value()
-            case "--run-folder": runFolder = try value()
-            case _ where argument.hasPrefix("-"):
+            switch Flag(flag) {
+            case .projectDirectory?: projectDirectory = try value()
+            case .lanefile?: lanefilePath = try value()
+            case .environment?: environmentNames += try Self.environmentNames(try value())
+            case .json?: try noValue(); json = true
+            case .names?: try noValue(); names = true
+            case .help?: try noValue(); help = true
+            case .junit?: junitPath = try value()
+            case .runFolder?: runFolder = try value()
+            case nil where argument.hasPrefix("-"):
                 throw LanesError(.usage, "unknown option \(argument)", hint: Self.usage)
-            default: words.append(argument)
+            case nil: words.append(argument)
             }
         }
         guard let first = words.first else { throw LanesError(.usage, "no lane given", hint: Self.usage) }
@@ -99,18 +99,34 @@ struct RunnerArguments {
     /// The lane and option words of a command line, without its flags and their values (the driver
     /// passes `--project-dir DIR --lanefile PATH` before what the user typed).
     static func positionalWords(_ arguments: [String]) -> [String] {
-        let takesValue: Set<String> = ["--project-dir", "--lanefile", "--env", "--junit", "--run-folder"]
         var words: [String] = []
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             let (flag, attached) = split(argument)
-            if takesValue.contains(flag) {
-                if attached == nil { _ = iterator.next() }
+            if let known = Flag(flag) {
+                if known.takesValue, attached == nil { _ = iterator.next() }
             } else if !argument.hasPrefix("-") {
                 words.append(argument)
             }
         }
         return words
+    }
+
+    /// The runner's flags, named once: the parser reads them and `positionalWords` skips them.
+    private enum Flag: String {
+        case projectDirectory = "--project-dir", lanefile = "--lanefile", environment = "--env", json = "--json",
+             names = "--names", help = "--help", junit = "--junit", runFolder = "--run-folder"
+
+        init?(_ word: String) {
+            self.init(rawValue: word == "-h" ? Flag.help.rawValue : word)
+        }
+
+        var takesValue: Bool {
+            switch self {
+            case .projectDirectory, .lanefile, .environment, .junit, .runFolder: true
+            case .json, .names, .help: false
+            }
+        }
     }
 
     /// `--env=demo` → ("--env", "demo"); `--json` → ("--json", nil).

@@ -127,6 +127,11 @@ private struct XMLPlistScanner {
         guard let closeIndex = topDictClose else { return nil }
         let closeTag = tags[closeIndex]
         let lineStart = lineStart(of: closeTag.range.lowerBound)
+        // `</dict>` on a line of its own: the pair goes on lines of its own above it. Sharing its line
+        // (a plist written on one line, or `<string>x</string></dict>`): just before it, on that line.
+        guard bytes[lineStart..<closeTag.range.lowerBound].allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else {
+            return (closeTag.range.lowerBound..<closeTag.range.lowerBound, "<key>\(escape(key))</key><string>\(escape(value))</string>")
+        }
         let text = "\(lastKeyLineIndent)<key>\(escape(key))</key>\n\(lastKeyLineIndent)<string>\(escape(value))</string>\n"
         return (lineStart..<lineStart, text)
     }

@@ -61,7 +61,7 @@ public struct BuildApp: Step {
     @StepOption("output_directory", "Where the product and the dSYMs zip go", env: "LANES_OUTPUT_DIRECTORY", fastlaneEnv: ["GYM_OUTPUT_DIRECTORY"],
                 default: ".")
     var outputDirectory: String
-    @StepOption("output_name", "The product's name (default: the scheme)", fastlaneEnv: ["GYM_OUTPUT_NAME"])
+    @StepOption("output_name", "The product's name (default: the archived app's, as gym names it)", fastlaneEnv: ["GYM_OUTPUT_NAME"])
     var outputName: String?
     @StepOption("configuration", "The build configuration (default: the lane's Configuration's, else the scheme's archive configuration)",
                 env: "LANES_BUILD_CONFIGURATION", fastlaneEnv: ["GYM_CONFIGURATION"])

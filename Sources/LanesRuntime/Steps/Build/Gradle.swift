@@ -19,7 +19,7 @@ public struct Gradle: Step {
 
     @StepOption("task", "The task (assemble, bundle, test); flavor and build type are appended capitalised", env: "FL_GRADLE_TASK")
     var task: String?
-    @StepOption("flavor", "The product flavor (Prod makes assembleProdRelease)", env: "FL_GRADLE_FLAVOR")
+    @StepOption("flavor", "The product flavor, joined to task and build_type as written (Prod makes assembleProdRelease)", env: "FL_GRADLE_FLAVOR")
     var flavor: String?
     @StepOption("build_type", "The build type (Release, Debug)", env: "FL_GRADLE_BUILD_TYPE")
     var buildType: String?
@@ -84,16 +84,12 @@ struct GradleCommand: Equatable {
     let environment: [String: String]
     let taskNames: [String]
 
-    /// fastlane joins task, flavor and build type with their first letters upper-cased
-    /// (`assemble` + `prod` + `release` = `assembleProdRelease`); `tasks` only when all three are absent.
+    /// fastlane joins task, flavor and build type as written (gradle.rb: `[task, flavor, build_type].join`):
+    /// `assemble` + `prod` + `release` = `assembleprodrelease`, which Gradle matches to `assembleProdRelease`
+    /// ignoring case; `tasks` only when all three are absent.
     static func taskNames(task: String?, flavor: String?, buildType: String?, tasks: [String]) -> [String] {
-        let joined = (task ?? "") + capitalisingFirst(flavor ?? "") + capitalisingFirst(buildType ?? "")
+        let joined = (task ?? "") + (flavor ?? "") + (buildType ?? "")
         return joined.isEmpty ? tasks : [joined]
-    }
-
-    static func capitalisingFirst(_ text: String) -> String {
-        guard let first = text.first else { return text }
-        return first.uppercased() + text.dropFirst()
     }
 
     /// An absolute gradle_path as given; a relative one inside the project folder.

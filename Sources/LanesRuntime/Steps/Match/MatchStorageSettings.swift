@@ -126,8 +126,9 @@ struct MatchStorageSettings: StepOptionGroup {
             if key.contains("PRIVATE KEY-----") {
                 // A key given as text: libgit2 reads keys from files, so it goes to the private folder (0600).
                 let path = scratch.path + "/ssh-key"
-                guard FileManager.default.createFile(atPath: path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]) else {
-                    throw MatchError.storage("cannot write the ssh key to \(scratch.path)")
+                // 0600 from its first byte: Foundation's createFile chmods only after writing the file.
+                do { try AtomicFile.writePrivate(Array(key.utf8), to: path) } catch {
+                    throw MatchError.storage("cannot write the ssh key to \(scratch.path): \(error)")
                 }
                 credentials.sshPrivateKeyPath = path
             } else {
