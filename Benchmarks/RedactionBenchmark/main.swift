@@ -8,8 +8,8 @@
 // (what the bytes cost without lanes), `sed` replacing the same 10 secrets (a plain stream
 // masker), and lanes' redactor alone, in this process, on the same bytes in 64 KiB chunks.
 // Prints medians of wall time, CPU time (user + system, the process and its children) and the
-// largest peak RSS, and the throughput. Targets: with 10 secrets, lanes moves at least 200 MiB/s to a
-// pipe and takes at most twice the redactor's own time.
+// largest peak RSS, and the throughput. Targets (issue 36): without secrets, lanes within 3x `cat`'s
+// time; with 10, no slower than `sed` masking the same.
 // Usage: swift run -c release RedactionBenchmark [--lanes PATH] [--runs N] [--megabytes N]
 import Foundation
 import LanesPlatform
@@ -250,8 +250,10 @@ for (logName, writeLogFile) in [("xcodebuild-like lines", writeXcodebuildLog), (
     }
     var walls = zip(sides, measures).map { row($0.0.name, $0.1) }
     walls.append(row("redactor alone, 10 secrets", alone))
-    print(String(format: "  lanes with 10 secrets > pipe: %.2fx cat's time, %.2fx the redactor's alone; redaction adds %+.1f%% wall",
-                 walls[5] / walls[0], walls[5] / walls[7], (walls[5] / walls[3] - 1) * 100))
+    print(String(format: "  lanes, no secrets: %.2fx cat's time to a pipe, %.2fx to a file (target: at most 3x)",
+                 walls[3] / walls[0], walls[4] / walls[1]))
+    print(String(format: "  lanes, 10 secrets > pipe: %.2fx sed's time (target: at most 1x), %.2fx cat's, %.2fx the redactor's alone; redaction adds %+.1f%% wall",
+                 walls[5] / walls[2], walls[5] / walls[0], walls[5] / walls[7], (walls[5] / walls[3] - 1) * 100))
 }
 
 /// The benchmark's "no secrets" side must not inherit secret-named variables from the shell.

@@ -3,7 +3,9 @@
 // turn, so the load of a shared machine falls on all of them alike; medians of wall time and of CPU
 // time (user + system of the child, from wait4) and their ratios to the hello world are printed.
 //   warm `lanes list`, `lanes help LANE`: the driver, then the cached runner of a small Lanefile
-//   `lanes --version`, `lanes git info`: the driver, then `lanes-tool` (git info in a small repository)
+//   `lanes --version`: the driver alone
+//   `lanes git info` (in a small repository), `schedule`, `cron next`, `history`, `env`, `actions`: the
+//   driver, then `lanes-tool`
 // With --instructions, each command also runs once under callgrind (valgrind), which counts the
 // instructions it executes: a figure the machine's load does not move.
 // Usage: StartupBenchmark --lanes PREFIX/bin/lanes [--runs N] [--instructions]
@@ -164,7 +166,15 @@ let commands: [(label: String, arguments: [String])] = [
     ("lanes help deploy", [options.lanes, "help", "deploy"]),
     ("lanes --version", [options.lanes, "--version"]),
     ("lanes git info", [options.lanes, "git", "info"]),
+    // Other lanes-tool commands (the driver execs lanes-tool for each; issue 36: every one within 5x).
+    ("lanes schedule", [options.lanes, "schedule"]),
+    ("lanes cron next", [options.lanes, "cron", "next", "H 2 * * 1-5", "--seed", "deploy"]),
+    ("lanes history", [options.lanes, "history"]),
+    ("lanes env", [options.lanes, "env"]),
+    ("lanes actions", [options.lanes, "actions"]),
 ]
+/// The lanes-tool commands (everything after `lanes --version`): their largest ratio is the figure.
+let toolCommands = 4..<commands.count
 for command in commands { _ = run(command.arguments, in: project, environment: environment) }  // warm the page cache
 var samples = Array(repeating: [Sample](), count: commands.count)
 for _ in 0..<options.runs {
@@ -183,6 +193,9 @@ for (index, command) in commands.enumerated() {
     print(command.label.padding(toLength: 26, withPad: " ", startingAt: 0)
           + String(format: "wall %7.2f ms %5.2fx   CPU %7.2f ms %5.2fx", wall, wall / helloWall, cpu, cpu / helloCPU))
 }
+let worstTool = toolCommands.max { median(samples[$0].map(\.wall)) < median(samples[$1].map(\.wall)) }!
+print(String(format: "lanes list %.2fx hello (target at most 3x); slowest lanes-tool command: %@ %.2fx (target at most 5x)",
+             median(samples[1].map(\.wall)) / helloWall, commands[worstTool].label, median(samples[worstTool].map(\.wall)) / helloWall))
 print("load average \(loadAverage()) (after)")
 if options.instructions {
     // What the driver execs: the cached runner (as the driver calls it) or lanes-tool.
@@ -190,7 +203,8 @@ if options.instructions {
     guard let runnerFolder = runners.first else { fail("no compiled runner in \(work)/cache/runners") }
     let runner = [work + "/cache/runners/\(runnerFolder)/runner", "--project-dir", project, "--lanefile", project + "/Lanefile.swift"]
     let tool = FilePath.directory(of: FilePath.directory(of: options.lanes)) + "/lib/lanes/lanes-tool"
-    let execed: [[String]?] = [nil, runner + ["list"], runner + ["help", "deploy"], nil, [tool, "git", "info"]]
+    let execed: [[String]?] = [nil, runner + ["list"], runner + ["help", "deploy"], nil]
+        + commands[toolCommands].map { [tool] + $0.arguments.dropFirst() }
     print("instructions executed (callgrind; the driver up to its exec, plus what it execs):")
     let helloCount = instructions(commands[0].arguments, in: project, environment: environment)
     for (index, command) in commands.enumerated() {

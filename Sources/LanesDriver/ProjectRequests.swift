@@ -8,8 +8,8 @@ extension LaneDriver {
     func runToolWithProject(compile: Bool) throws -> Never {
         var handoff: ProjectHandoff?
         let trust = TrustedFiles(environment: environment)
-        if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory(), trust: trust),
-           let compiler = privateCompiler(trust: trust) {
+        let compiler = privateCompiler(trust: trust)
+        if let lanefile = try? locateLanefile(option: nil, from: FilePath.currentDirectory(), trust: trust), let compiler {
             if var runner = try? compiler.runnerPath(for: lanefile) {
                 var compiled = FilePath.exists(runner) && trust.isPrivateRunner(runner)
                 if !compiled, compile {
@@ -21,7 +21,7 @@ extension LaneDriver {
             }
         }
         try Exec.replaceProcess(with: installation.toolExecutable, arguments: ["lanes"] + arguments,
-                                environment: ProjectHandoff.environment(environment, with: handoff))
+                                environment: ProjectHandoff.environment(environment, with: handoff, versionCache: compiler?.cacheDirectory))
     }
 
     /// `lanes actions`, `lanes run`: the tool alone, unless the Lanefile here has package

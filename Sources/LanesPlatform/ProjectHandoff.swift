@@ -27,12 +27,23 @@ public struct ProjectHandoff: Sendable, Equatable {
         return result
     }
 
+    /// The private runner cache the driver checked, where `swiftc --version`'s line is remembered
+    /// (`Toolchain`'s `versionCache`): `lanes env` then runs no compiler.
+    private static let versionCacheVariable = "LANES_PROJECT_VERSION_CACHE"
+
     /// `environment` with any earlier handoff removed and this one added.
-    public static func environment(_ environment: [String: String], with handoff: ProjectHandoff?) -> [String: String] {
+    public static func environment(_ environment: [String: String], with handoff: ProjectHandoff?,
+                                   versionCache: String? = nil) -> [String: String] {
         var result = environment
-        for name in [lanefileVariable, cacheKeyVariable, runnerVariable] { result[name] = nil }
+        for name in [lanefileVariable, cacheKeyVariable, runnerVariable, versionCacheVariable] { result[name] = nil }
         if let handoff { result.merge(handoff.variables) { $1 } }
+        if let versionCache { result[versionCacheVariable] = versionCache }
         return result
+    }
+
+    /// The version cache the driver handed over, if any.
+    public static func versionCache(in environment: [String: String]) -> String? {
+        environment[versionCacheVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The handoff in `environment`, or nil when the driver found no Lanefile.

@@ -26,6 +26,22 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// Whether `bytes` are printable ASCII and tabs only: nothing `visible` would change, and
+    /// nothing a UTF-8 decoder would repair. Eight bytes at a time.
+    public static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while true {
+            index = ByteWords.firstWord(from: index, in: bytes) { ByteWords.hasLess($0, 0x20) | ByteWords.hasByte($0, 0x7F) | ByteWords.hasHigh($0) }
+            guard index < bytes.count else { return true }
+            let end = min(index + 8, bytes.count)
+            while index < end {
+                let byte = bytes[index]
+                if (byte < 0x20 && byte != 0x09) || byte >= 0x7F { return false }
+                index += 1
+            }
+        }
+    }
+
     /// `isControl` over UTF-8, without decoding: a C0 control or DEL is one byte, a C1 control is
     /// 0xC2 followed by 0x80...0x9F.
     static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>, keepingLineBreaks: Bool = false) -> Bool {

@@ -13,7 +13,6 @@ public enum JSONText {
     public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { source in
-            bytes.reserveCapacity(bytes.count + source.count + 2)
             bytes.append(UInt8(ascii: "\""))
             var start = 0
             for index in source.indices where needsEscape(source[index]) {
@@ -24,6 +23,33 @@ public enum JSONText {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
             bytes.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// `appendQuoted` for text already in UTF-8 (a step's output line, valid UTF-8): eight bytes at
+    /// a time while none needs an escape, which is nearly every byte of a build log. Neither variant
+    /// reserves capacity: called per line on a growing buffer (a batch of events), an exact
+    /// reservation would copy the whole buffer each time instead of growing it geometrically.
+    public static func appendQuoted(utf8 source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var start = 0
+        var index = 0
+        if let base = source.baseAddress {
+            while true {
+                index = ByteWords.firstWord(from: index, in: source) { ByteWords.hasLess($0, 0x20) | ByteWords.hasByte($0, 0x22) | ByteWords.hasByte($0, 0x5C) }
+                guard index < source.count else { break }
+                let end = min(index + 8, source.count)
+                while index < end {
+                    if needsEscape(base[index]) {
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
+                        appendEscape(for: base[index], to: &bytes)
+                        start = index + 1
+                    }
+                    index += 1
+                }
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
+        bytes.append(UInt8(ascii: "\""))
     }
 
     @inline(__always)
@@ -42,6 +68,51 @@ public enum JSONText {
             let hex = Array("0123456789abcdef".utf8)
             bytes += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
         }
+    }
+}
+
+/// Questions about many bytes answered eight at a time (SWAR: a 64-bit word as eight lanes), for
+/// the output path, where a scalar loop over each byte costs as much as `cat` does in all.
+public enum ByteWords {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether some byte of `word` is below `limit` (at most 0x80); exact as a yes or no.
+    @inline(__always)
+    public static func hasLess(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highs
+    }
+
+    /// Whether some byte of `word` is `byte`; exact as a yes or no.
+    @inline(__always)
+    public static func hasByte(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ (ones &* UInt64(byte))
+        return (difference &- ones) & ~difference & highs
+    }
+
+    /// Whether some byte of `word` is 0x80 or above (not ASCII).
+    @inline(__always)
+    public static func hasHigh(_ word: UInt64) -> UInt64 { word & highs }
+
+    /// The offset of the first eight-byte word at or after `start` for which `flags` is not zero
+    /// (the last, shorter word is read byte by byte into a zero-padded one), or `bytes.count` when
+    /// none is. The caller looks at the bytes of that word one by one.
+    @inline(__always)
+    public static func firstWord(from start: Int, in bytes: UnsafeBufferPointer<UInt8>, _ flags: (UInt64) -> UInt64) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let raw = UnsafeRawPointer(base)
+        var offset = start
+        while offset + 8 <= bytes.count {
+            if flags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) != 0 { return offset }
+            offset += 8
+        }
+        guard offset < bytes.count else { return bytes.count }
+        // The tail: padded with spaces, which no caller flags.
+        var word: UInt64 = 0x2020_2020_2020_2020
+        withUnsafeMutableBytes(of: &word) { padded in
+            for index in offset..<bytes.count { padded[index - offset] = base[index] }
+        }
+        return flags(word) != 0 ? offset : bytes.count
     }
 }
 

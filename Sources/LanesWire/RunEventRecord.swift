@@ -148,6 +148,25 @@ public enum RunEventRecord: Sendable, Equatable, Codable {
             JSONText.appendQuoted(line, to: &bytes)
             bytes.append(UInt8(ascii: "}"))
         }
+
+        /// `appendEncoded` for each line of `lines` (valid UTF-8, each line ending in `\n`: a batch
+        /// of a step's output), each record followed by `\n`. What comes before a line's text is the
+        /// same for the whole batch, so it is built once.
+        public static func appendEncoded(step: Int, utf8Lines lines: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+            guard let base = lines.baseAddress else { return }
+            let prefix = stepStart + Array(String(step).utf8) + lineKey
+            prefix.withUnsafeBufferPointer { prefix in
+                var start = 0
+                while start < lines.count {
+                    let end = memchr(base + start, 0x0A, lines.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? lines.count
+                    bytes.append(contentsOf: prefix)
+                    JSONText.appendQuoted(utf8: UnsafeBufferPointer(rebasing: lines[start..<end]), to: &bytes)
+                    bytes.append(UInt8(ascii: "}"))
+                    bytes.append(UInt8(ascii: "\n"))
+                    start = end + 1
+                }
+            }
+        }
     }
 
     public struct Message: Sendable, Equatable, Codable {

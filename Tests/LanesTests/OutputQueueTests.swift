@@ -207,11 +207,66 @@ final class Counter: Sendable {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
     }
 
+    /// Quoting UTF-8 bytes eight at a time gives what quoting the text gives, at every length
+    /// (the last word is shorter) and wherever the byte to escape falls in a word.
+    @Test func quotingBytesEqualsQuotingText() {
+        let seed = UInt64.random(in: 0 ... .max)
+        print("quotingBytesEqualsQuotingText seed: \(seed)")
+        var generator = SplitMix64(seed: seed)
+        let pieces: [String] = ["a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{1F}", "\u{7F}", "é", "€", "𝄞", "/", "abcdefgh"]
+        for _ in 0..<3000 {
+            let text = (0..<Int(generator.next() % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            var bytes: [UInt8] = []
+            Array(text.utf8).withUnsafeBufferPointer { JSONText.appendQuoted(utf8: $0, to: &bytes) }
+            #expect(String(decoding: bytes, as: UTF8.self) == Self.reference(text), "seed \(seed): \(text.debugDescription)")
+        }
+    }
+
+    /// The eight-bytes-at-a-time check for printable ASCII agrees with the byte-by-byte definition.
+    @Test func thePrintableCheckAgreesWithItsDefinition() {
+        let seed = UInt64.random(in: 0 ... .max)
+        print("thePrintableCheckAgreesWithItsDefinition seed: \(seed)")
+        var generator = SplitMix64(seed: seed)
+        let bytes: [UInt8] = [0x20, 0x41, 0x7E, 0x09, 0x0A, 0x0D, 0x00, 0x1F, 0x7F, 0x80, 0xC2, 0x9B, 0xFF, 0x21, 0x61]
+        for _ in 0..<5000 {
+            let text = (0..<Int(generator.next() % 30)).map { _ in generator.next() % 4 == 0 ? bytes[Int(generator.next() % UInt64(bytes.count))] : 0x61 }
+            let expected = text.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
+            #expect(text.withUnsafeBufferPointer(TerminalText.isPrintableASCII) == expected, "seed \(seed): \(text)")
+        }
+    }
+
+    /// A batch of output lines becomes the same `output` events, byte for byte, as the lines one by
+    /// one, secrets masked once (the batch is not redacted again, and needs not be).
+    @Test func aBatchOfOutputLinesWritesTheEventsOfItsLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-events-\(UUID().uuidString)").path
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let redactor = Redactor(secrets: ["s3cr3t-token"])
+        let reporter = JSONLinesReporter(output: TextOutput(descriptor: descriptor, redactor: redactor, streams: RedactedStandardStreams()))
+        let log = StepLog.batching(redactor: redactor, to: { reporter.reportOutput(step: 3, lines: $0) })
+        let lines = ["plain", "quote \" backslash \\ tab \t bell \u{7} é 𝄞", "has s3cr3t-token inside", "", "cr at the end\r", "s3cr3t-token"]
+        Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBufferPointer { log.lines($0) }
+        reporter.report(.message("end"))
+        close(descriptor)
+        let shown = ["plain", "quote \" backslash \\ tab \t bell ^G é 𝄞", "has ******** inside", "", "cr at the end", "********"]
+        let expected = shown.map { line in
+            JSONValue.object([("event", "output"), ("step", .number(3)), ("line", .string(line))]).serialized + "\n"
+        }.joined() + JSONValue.object([("event", "message"), ("text", "end")]).serialized + "\n"
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written == expected)
+        #expect(!written.contains("s3cr3t"))
+    }
+
     @Test func aCollectorKeepsItsLimitAndCountsWhatItDrops() {
         let collector = LineCollector(byteLimit: 10)
         for line in ["12345", "1234", "12", "1"] { collector.append(line) }
         #expect(collector.lines == ["12345", "1234"])
         #expect(collector.droppedCount == 2, "after the first line that does not fit, nothing more is kept")
+        let batches = LineCollector(byteLimit: 10)
+        Array("12345\r\n1234\n12\n".utf8).withUnsafeBufferPointer { batches.append(lines: $0) }
+        Array("1\n".utf8).withUnsafeBufferPointer { batches.append(lines: $0) }
+        #expect(batches.lines == ["12345", "1234"])
+        #expect(batches.droppedCount == 2)
     }
 
     /// What `JSONText.quote` did before it worked on bytes.

@@ -70,13 +70,30 @@ import LanesTestSupport
         return shown
     }
 
-    @Test func aSecretAcrossAPieceBoundaryIsNeverCut() {
+    /// `shown` for the batch path a step's log takes (`feed(_:emitLines:)`, then `StepLog.lines`).
+    static func shownInBatches(_ text: String, size: Int, longestLine: Int = LineSplitter.longestLine, redactor: Redactor) -> [String] {
+        var splitter = LineSplitter(longestLine: longestLine, redactor: redactor)
+        let shown = LockedLines()
+        let log = StepLog.batching(redactor: redactor, to: { batch in for line in batch.lines { shown.append(line) } })
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + size, bytes.count)
+            bytes[start..<end].withUnsafeBytes { splitter.feed($0, emitLines: { _ = log.lines($0) }) }
+            start = end
+        }
+        splitter.finish(emitLines: { _ = log.lines($0) })
+        return shown.all
+    }
+
+    @Test(arguments: [false, true]) func aSecretAcrossAPieceBoundaryIsNeverCut(inBatches: Bool) {
         let secret = "S3CRET-TOKEN-VALUE"
         let redactor = Redactor(secrets: [secret])
         for offset in 0..<40 {
             for size in [1, 7, 64, 4096] {
                 let line = String(repeating: "a", count: 40 + offset) + secret + String(repeating: "b", count: 100)
-                let shown = Self.shown(line + "\n", size: size, longestLine: 64, redactor: redactor)
+                let shown = inBatches ? Self.shownInBatches(line + "\n", size: size, longestLine: 64, redactor: redactor)
+                                      : Self.shown(line + "\n", size: size, longestLine: 64, redactor: redactor)
                 #expect(!shown.contains { $0.contains("S3C") || $0.contains("LUE") || $0.contains("TOKEN") }, "offset \(offset), size \(size): \(shown)")
                 #expect(shown.joined().filter { $0 == "a" || $0 == "b" }.count == 140 + offset, "nothing but the secret is lost")
             }
@@ -84,13 +101,14 @@ import LanesTestSupport
     }
 
     /// Issue 21: a single-line secret of 64 KiB or more (a base64 key file) is masked whole.
-    @Test(arguments: [64 * 1024, 64 * 1024 + 1, 200_000])
-    func aSingleLineSecretOf64KiBOrMoreIsMasked(length: Int) {
+    @Test(arguments: [(64 * 1024, false), (64 * 1024 + 1, false), (200_000, false), (64 * 1024 + 1, true)])
+    func aSingleLineSecretOf64KiBOrMoreIsMasked(length: Int, inBatches: Bool) {
         var generator = SplitMix64(seed: UInt64(length))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
         let secret = String((0..<length).map { _ in alphabet[Int(generator.next() % 64)] })
         let redactor = Redactor(secrets: [secret])
-        let shown = Self.shown("key: " + secret + " end\n", size: 4096, redactor: redactor)
+        let shown = inBatches ? Self.shownInBatches("key: " + secret + " end\n", size: 4096, redactor: redactor)
+                              : Self.shown("key: " + secret + " end\n", size: 4096, redactor: redactor)
         let probe = String(secret.prefix(24))
         #expect(!shown.contains { $0.contains(probe) || $0.contains(secret.suffix(24)) }, "the secret's start or end was shown")
         #expect(shown.joined().hasPrefix("key: "))
@@ -104,6 +122,64 @@ import LanesTestSupport
         Array("one\r\ntwo\nthree".utf8).withUnsafeBytes { splitter.feed($0) { lines.append($0) } }
         splitter.finish { lines.append($0) }
         #expect(lines == ["one", "two", "three"])
+        #expect(Self.shownInBatches("one\r\ntwo\nthree", size: 3, redactor: Redactor()) == ["one", "two", "three"])
+    }
+
+    /// The batch path shows what the line-by-line path shows, byte for byte, on random output cut
+    /// into random reads: secrets in every shape (within a line, across reads, on lines of their
+    /// own), CR LF, control characters, tabs, quotes, invalid UTF-8, overlong lines cut in pieces.
+    /// And no secret comes out of either.
+    @Test func theBatchPathShowsWhatTheLineByLinePathShows() {
+        let seed = UInt64.random(in: 0 ... .max)
+        print("theBatchPathShowsWhatTheLineByLinePathShows seed: \(seed)")
+        var generator = SplitMix64(seed: seed)
+        let secrets = ["hunter2-S3CRET-value", "p@ss w/\"quote\"", "ünïcødé-sécret", "first-line-of-key\nsecond-line-of-key"]
+        let redactor = Redactor(secrets: secrets)
+        let shapes = secrets.flatMap { SecretShapes($0).patterns.map { String(decoding: $0, as: UTF8.self) } }
+        let pieces: [[UInt8]] = (["build ", "ok", " ", "\t", "\"", "\\", "\r", "\r\n", "\n", "\n", "\u{1B}[31m", "\u{7F}", "é", "€", "𝄞", "\u{9B}"] + shapes)
+            .map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82]]
+        for round in 0..<120 {
+            var text: [UInt8] = []
+            for _ in 0..<Int(generator.next() % 120) { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            let size = 1 + Int(generator.next() % 70)
+            let longestLine = 16 + Int(generator.next() % 80)
+            let perLine = Self.shown(bytes: text, size: size, longestLine: longestLine, redactor: redactor)
+            let batched = Self.shownInBatches(text, size: size, longestLine: longestLine, redactor: redactor)
+            #expect(batched == perLine, "seed \(seed), round \(round), reads of \(size): \(text)")
+            for line in batched {
+                // A secret of several lines is masked line by line (each of its lines is a shape).
+                let fragments = secrets.flatMap { $0.split(separator: "\n").map(String.init) }
+                #expect(!fragments.contains { line.contains($0) }, "seed \(seed), round \(round): \(line.debugDescription)")
+            }
+        }
+    }
+
+    static func shown(bytes: [UInt8], size: Int, longestLine: Int, redactor: Redactor) -> [String] {
+        var splitter = LineSplitter(longestLine: longestLine, redactor: redactor)
+        let shown = LockedLines()
+        let log = StepLog(redactor: redactor) { shown.append($0) }
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + size, bytes.count)
+            bytes[start..<end].withUnsafeBytes { splitter.feed($0, emit: log.line) }
+            start = end
+        }
+        splitter.finish(emit: log.line)
+        return shown.all
+    }
+
+    static func shownInBatches(_ bytes: [UInt8], size: Int, longestLine: Int, redactor: Redactor) -> [String] {
+        var splitter = LineSplitter(longestLine: longestLine, redactor: redactor)
+        let shown = LockedLines()
+        let log = StepLog.batching(redactor: redactor, to: { batch in for line in batch.lines { shown.append(line) } })
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + size, bytes.count)
+            bytes[start..<end].withUnsafeBytes { splitter.feed($0, emitLines: { _ = log.lines($0) }) }
+            start = end
+        }
+        splitter.finish(emitLines: { _ = log.lines($0) })
+        return shown.all
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LanesPlatform
+@testable import LanesPlatform
 import LanesTestSupport
 import Synchronization
 import Testing
@@ -87,5 +87,26 @@ import Testing
         clock.advance(by: .seconds(3))
         await ended
         #expect(await stubborn.status() == .signaled(SIGKILL))
+    }
+}
+
+/// A child's output buffer under a child that never pauses: the consumer takes a chunk while the
+/// next is already waiting, so the buffer never empties. What was handed out must go anyway (it
+/// kept every chunk, the whole output, until the buffer emptied: 100 MiB of output held 170 MB).
+@Suite(.timeLimit(.minutes(3))) struct ChildOutputBufferTests {
+    @Test func chunksHandedOutAreReleasedWhileTheBufferNeverEmpties() async {
+        let output = ChildOutput()
+        output.yield(ChildOutputChunk(stream: .standardOutput, bytes: [0]))
+        var iterator = output.makeAsyncIterator()
+        var received = 0
+        for number in 1...1000 {
+            output.yield(ChildOutputChunk(stream: .standardOutput, bytes: [UInt8(number % 256)]))
+            if await iterator.next() != nil { received += 1 }
+            #expect(output.heldChunks <= 2 * ChildOutput.consumedChunksKept, "after \(number) chunks the buffer holds \(output.heldChunks)")
+        }
+        #expect(received == 1000)
+        output.finish()
+        #expect(await iterator.next()?.bytes == [UInt8(1000 % 256)], "the last chunk still comes, in order")
+        #expect(await iterator.next() == nil)
     }
 }

@@ -19,7 +19,9 @@ struct EnvCommand: ParsableCommand {
         let environment = ProcessEnvironment.current()
         let installation = try Installation.locate(environment: environment)
         let report = EnvReport(
-            installation: installation, toolchain: Toolchain(installation: installation, environment: environment),
+            installation: installation,
+            toolchain: Toolchain(installation: installation, environment: environment,
+                                 versionCache: ProjectHandoff.versionCache(in: environment)),
             operatingSystem: EnvReport.operatingSystem(), handoff: ProjectHandoff(environment: environment),
             environment: environment)
         TextOutput.standardOutput(Redactor()).write(try report.rendered())

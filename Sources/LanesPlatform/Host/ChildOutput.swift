@@ -22,6 +22,8 @@ public final class ChildOutput: AsyncSequence, Sendable {
     public typealias Element = ChildOutputChunk
 
     public static let defaultCapacity = 1 << 20
+    /// Chunks already handed out that stay in the buffer's array before it is compacted.
+    static let consumedChunksKept = 16
 
     private struct State {
         var chunks: [ChildOutputChunk] = []
@@ -58,6 +60,9 @@ public final class ChildOutput: AsyncSequence, Sendable {
         return hasRoom
     }
 
+    /// Chunks the buffer holds, those handed out and not compacted away yet included.
+    var heldChunks: Int { state.withLock { $0.chunks.count } }
+
     /// Whether the producer may read more now.
     public var hasRoom: Bool { state.withLock { $0.bytes < capacity } }
 
@@ -81,6 +86,11 @@ public final class ChildOutput: AsyncSequence, Sendable {
                     state.bytes -= chunk.bytes.count
                     if state.head == state.chunks.count {
                         state.chunks.removeAll(keepingCapacity: true)
+                        state.head = 0
+                    } else if state.head >= Self.consumedChunksKept {
+                        // A child that prints without pause keeps the buffer from ever emptying:
+                        // chunks read already go, or the whole output would stay in memory.
+                        state.chunks.removeFirst(state.head)
                         state.head = 0
                     }
                     return (chunk, false, wasFull && state.bytes < capacity)

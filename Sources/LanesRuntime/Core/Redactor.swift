@@ -81,6 +81,12 @@ public final class Redactor: Sendable {
         } ?? text
     }
 
+    /// What is registered now, taken once for a batch of lines; nil while nothing is.
+    var currentMatcher: SecretMatcher? {
+        let matcher = state.withLock { $0.matcher }
+        return matcher.isEmpty ? nil : matcher
+    }
+
     /// Redacts raw bytes (a child's output, a pipe); nil when nothing needed masking.
     public func redact(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let matcher = state.withLock { $0.matcher }

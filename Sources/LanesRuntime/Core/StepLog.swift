@@ -3,10 +3,14 @@ internal import LanesPlatform
 
 /// Receives a step's output lines. Every line is redacted before it reaches the sink, and the
 /// last lines are kept so that a failure can show what led to it.
+///
+/// The one place a step's output is redacted and made visible: what leaves it (`OutputLines`, or a
+/// line for a per-line sink) is written by the reporters as it is.
 public final class StepLog: Sendable {
     public typealias Sink = @Sendable (String) -> Void
+    public typealias BatchSink = @Sendable (OutputLines) -> Void
     private let redactor: Redactor
-    private let sink: Sink
+    private let sink: BatchSink
     private let tailLimit: Int
     private let tail = Mutex(Tail())
 
@@ -27,9 +31,21 @@ public final class StepLog: Sendable {
         var inOrder: [String] { Array(lines[next...] + lines[..<next]) }
     }
 
-    public init(redactor: Redactor, tailLimit: Int = 20, sink: @escaping Sink) {
+    /// A log whose sink takes one line at a time.
+    public convenience init(redactor: Redactor, tailLimit: Int = 20, sink: @escaping Sink) {
+        self.init(redactor: redactor, tailLimit: tailLimit, batches: { batch in
+            for line in batch.lines { sink(line) }
+        })
+    }
+
+    /// A log whose sink takes the lines in batches (the reporters: one write for many lines).
+    public static func batching(redactor: Redactor, tailLimit: Int = 20, to sink: @escaping BatchSink) -> StepLog {
+        StepLog(redactor: redactor, tailLimit: tailLimit, batches: sink)
+    }
+
+    private init(redactor: Redactor, tailLimit: Int, batches: @escaping BatchSink) {
         self.redactor = redactor
-        self.sink = sink
+        self.sink = batches
         self.tailLimit = tailLimit
     }
 
@@ -37,7 +53,55 @@ public final class StepLog: Sendable {
     public func line(_ text: String) {
         let safe = TerminalText.visible(redactor.redact(text))
         tail.withLock { $0.append(safe, limit: tailLimit) }
-        sink(safe)
+        sink(OutputLines(bytes: Array((safe + "\n").utf8), count: 1))
+    }
+
+    /// Complete lines as a child printed them, each ending in `\n` (a `\r` before it is dropped):
+    /// redacted line by line, as `line` does, in one batch. A line of printable ASCII (nearly every
+    /// line of a build log) is checked eight bytes at a time and copied; any other line takes
+    /// `line`'s way (decoded, redacted, made visible), so both give the same text.
+    /// Returns how many lines there were.
+    @discardableResult
+    func lines(_ raw: UnsafeBufferPointer<UInt8>) -> Int {
+        guard !raw.isEmpty else { return 0 }
+        let matcher = redactor.currentMatcher
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count + 64)
+        // Where the last `tailLimit` lines start in `out`, in a ring.
+        var tailStarts = [Int](repeating: 0, count: max(tailLimit, 1))
+        var count = 0
+        var start = 0
+        while start < raw.count {
+            let newline = OutputLines.lineEnd(in: raw, from: start)
+            var end = newline
+            if end > start, raw[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let line = UnsafeBufferPointer(rebasing: raw[start..<end])
+            tailStarts[count % tailStarts.count] = out.count
+            if TerminalText.isPrintableASCII(line) {
+                if let matcher, let masked = matcher.masked(line) {
+                    out.append(contentsOf: masked)
+                } else {
+                    out.append(contentsOf: line)
+                }
+            } else {
+                out.append(contentsOf: TerminalText.visible(redactor.redact(String(decoding: line, as: UTF8.self))).utf8)
+            }
+            out.append(UInt8(ascii: "\n"))
+            count += 1
+            start = newline + 1
+        }
+        let kept = min(count, tailLimit)
+        if kept > 0 {
+            var last: [String] = []
+            for number in (count - kept)..<count {
+                let from = tailStarts[number % tailStarts.count]
+                let to = number == count - 1 ? out.count - 1 : tailStarts[(number + 1) % tailStarts.count] - 1
+                last.append(String(decoding: out[from..<to], as: UTF8.self))
+            }
+            tail.withLock { tail in for line in last { tail.append(line, limit: tailLimit) } }
+        }
+        sink(OutputLines(bytes: out, count: count))
+        return count
     }
 
     /// The last lines written, already redacted.

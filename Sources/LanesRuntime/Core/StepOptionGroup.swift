@@ -9,8 +9,12 @@ public protocol StepOptionGroup: Sendable {
 enum OptionReflection {
     static func options(of value: Any) -> [OptionInfo] {
         Mirror(reflecting: value).children.flatMap { child -> [OptionInfo] in
-            if let group = child.value as? any StepOptionGroup { return options(of: group) }
-            guard var info = (child.value as? any OptionDeclaration)?.info else { return [] }
+            // Options first: each cast to a protocol a type does not conform to scans every
+            // conformance record of the process (`lanes actions` asks for every step's options).
+            guard var info = (child.value as? any OptionDeclaration)?.info else {
+                if let group = child.value as? any StepOptionGroup { return options(of: group) }
+                return []
+            }
             // The wrapper's storage is named `_property`.
             info.swiftName = String((child.label ?? "").drop { $0 == "_" })
             return [info]

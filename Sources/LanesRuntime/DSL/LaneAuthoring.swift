@@ -88,6 +88,12 @@ struct OverlaidProcesses: ProcessRunning {
         request.environment = variables.merging(request.environment) { $1 }
         return try await base.run(request, onLine: onLine)
     }
+
+    func run(_ request: ProcessRequest, log: StepLog, collector: LineCollector?) async throws -> ProcessOutcome {
+        var request = request
+        request.environment = variables.merging(request.environment) { $1 }
+        return try await base.run(request, log: log, collector: collector)
+    }
 }
 
 extension StepContext {

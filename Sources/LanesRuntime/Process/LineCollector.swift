@@ -26,6 +26,33 @@ public final class LineCollector: Sendable {
         }
     }
 
+    /// `append` for complete lines as a child printed them, each ending in `\n` (a `\r` before it
+    /// dropped), as `LineSplitter` hands them over: past the limit, lines are only counted.
+    /// - Parameter count: how many lines `raw` holds, when the caller counted them already: past
+    ///   the limit they are then counted without looking at the bytes again.
+    func append(lines raw: UnsafeBufferPointer<UInt8>, count: Int? = nil) {
+        storage.withLock { collected in
+            if collected.dropped > 0, let count {
+                collected.dropped += count
+                return
+            }
+            var start = 0
+            while start < raw.count {
+                let newline = OutputLines.lineEnd(in: raw, from: start)
+                defer { start = newline + 1 }
+                var end = newline
+                if end > start, raw[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                guard collected.dropped == 0, collected.bytes + (end - start) <= byteLimit else {
+                    collected.dropped += 1
+                    continue
+                }
+                let line = String(decoding: UnsafeBufferPointer(rebasing: raw[start..<end]), as: UTF8.self)
+                collected.bytes += line.utf8.count
+                collected.lines.append(line)
+            }
+        }
+    }
+
     public var lines: [String] { storage.withLock { $0.lines } }
     /// Lines that came after the limit was reached.
     public var droppedCount: Int { storage.withLock { $0.dropped } }

@@ -1,3 +1,5 @@
+internal import LanesPlatform
+
 /// Cuts a child's output into lines, whatever their length. A line longer than `longestLine` is
 /// passed on in pieces rather than failing the step (a minified bundle, a base64 blob). Each piece
 /// ends where the redactor says no secret is cut in two (`Redactor.safeCut`): a secret that starts
@@ -32,14 +34,57 @@ struct LineSplitter {
             start = newline + 1
         }
         pending.append(contentsOf: all[start...])
-        if pending.count > longestLine {
-            let safe = pending.withUnsafeBufferPointer { redactor?.safeCut(in: $0) ?? $0.count }
-            let cut = Self.characterBoundary(in: pending, before: safe)
-            // Nothing may go yet while a secret longer than the piece is still arriving.
-            guard cut > 0 else { return }
-            pending.withUnsafeBufferPointer { emit(Self.text(of: UnsafeBufferPointer(rebasing: $0[..<cut]))) }
-            pending.removeFirst(cut)
+        emitPieces { piece in piece.withUnsafeBufferPointer { emit(Self.text(of: $0)) } }
+    }
+
+    /// `feed` for a reader that takes lines in batches: `emitLines` gets bytes holding one or more
+    /// complete lines, each ending in `\n` (a `\r` before it kept), straight from the chunk where it
+    /// can; a piece of an overlong line comes with a `\n` added.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, emitLines: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let all = UnsafeBufferPointer(start: base, count: bytes.count)
+        var start = 0
+        if !pending.isEmpty, let first = memchr(base, 0x0A, all.count) {
+            let newline = UnsafeRawPointer(first) - UnsafeRawPointer(base)
+            pending.append(contentsOf: all[...newline])
+            pending.withUnsafeBufferPointer(emitLines)
+            pending.removeAll(keepingCapacity: true)
+            start = newline + 1
         }
+        // memchr finds whether a line ends here at all (a long line's chunk has none); the last line
+        // end is then near the chunk's end.
+        if pending.isEmpty, start < all.count, memchr(base + start, 0x0A, all.count - start) != nil {
+            var newline = all.count - 1
+            while all[newline] != UInt8(ascii: "\n") { newline -= 1 }
+            emitLines(UnsafeBufferPointer(rebasing: all[start...newline]))
+            start = newline + 1
+        }
+        pending.append(contentsOf: all[start...])
+        emitPieces { piece in
+            var line = Array(piece)
+            line.append(UInt8(ascii: "\n"))
+            line.withUnsafeBufferPointer(emitLines)
+        }
+    }
+
+    /// `finish` for `feed(_:emitLines:)`.
+    mutating func finish(emitLines: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if !pending.isEmpty {
+            pending.append(UInt8(ascii: "\n"))
+            pending.withUnsafeBufferPointer(emitLines)
+        }
+        pending.removeAll()
+    }
+
+    /// Passes on a piece of a line longer than `longestLine`, cut where no secret is cut in two.
+    private mutating func emitPieces(_ emit: (ArraySlice<UInt8>) -> Void) {
+        guard pending.count > longestLine else { return }
+        let safe = pending.withUnsafeBufferPointer { redactor?.safeCut(in: $0) ?? $0.count }
+        let cut = Self.characterBoundary(in: pending, before: safe)
+        // Nothing may go yet while a secret longer than the piece is still arriving.
+        guard cut > 0 else { return }
+        emit(pending[..<cut])
+        pending.removeFirst(cut)
     }
 
     /// The last line, when the output did not end with a line end.

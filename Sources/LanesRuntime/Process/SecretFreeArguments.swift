@@ -21,6 +21,13 @@ struct SecretFreeArguments: ProcessRunning {
         return try await base.run(request, onLine: onLine)
     }
 
+    func run(_ request: ProcessRequest, log: StepLog, collector: LineCollector?) async throws -> ProcessOutcome {
+        if let position = request.arguments.firstIndex(where: redactor.containsSecret) {
+            throw refusal(program: request.arguments.first ?? "", position: position)
+        }
+        return try await base.run(request, log: log, collector: collector)
+    }
+
     private func refusal(program: String, position: Int) -> LanesError {
         let name = redactor.redact(program.split(separator: "/").last.map(String.init) ?? program)
         // A plain option whose value shows a mask carried the secret; a secret option only when no

@@ -36,6 +36,21 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     public func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome {
+        try await run(request, read: { output, bytes in output.feed(bytes, emit: onLine) }, finish: { $0.finish(emit: onLine) })
+    }
+
+    /// Each read's complete lines go to the log as one batch, straight from the chunk: no `String` per line.
+    public func run(_ request: ProcessRequest, log: StepLog, collector: LineCollector?) async throws -> ProcessOutcome {
+        let lines: (UnsafeBufferPointer<UInt8>) -> Void = { lines in
+            let count = log.lines(lines)
+            collector?.append(lines: lines, count: count)
+        }
+        return try await run(request, read: { output, bytes in output.feed(bytes, emitLines: lines) },
+                             finish: { $0.finish(emitLines: lines) })
+    }
+
+    private func run(_ request: ProcessRequest, read: (inout LineSplitter, UnsafeRawBufferPointer) -> Void,
+                     finish: (inout LineSplitter) -> Void) async throws -> ProcessOutcome {
         guard let program = request.arguments.first else {
             throw LanesError(.usage, "no command given to run")
         }
@@ -62,9 +77,9 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
             // one line, redacted whole, as a terminal shows it.
             var output = LineSplitter(redactor: redactor)
             for await chunk in child.output {
-                chunk.bytes.withUnsafeBytes { bytes in output.feed(bytes, emit: onLine) }
+                chunk.bytes.withUnsafeBytes { bytes in read(&output, bytes) }
             }
-            output.finish(emit: onLine)
+            finish(&output)
             return await child.status()
         } onCancel: {
             // SIGTERM to the group and its tagged escapees, SIGKILL after the grace period.

@@ -38,11 +38,11 @@ final class ElapsedIndicator: Sendable {
         }
     }
 
-    /// `write` for a line of a step's output, which may be queued with the lines around it.
-    func writeOutputLine(_ text: String) {
+    /// `write` for a step's output lines, which may be queued with the lines around them.
+    func writeOutputLines(_ lines: OutputLines) {
         state.withLock { state in
             erase(&state)
-            output.writeOutputLine(text)
+            output.writeOutputLines(lines)
         }
     }
 

@@ -26,13 +26,22 @@ public struct JSONLinesReporter: Reporter {
         RunEventRecord.output(.init(step: nil, source: RunEventRecord.Output.printed, line: line)).line
     }
 
+    /// The hot path (a child may print millions of lines): each line's record as bytes, without
+    /// building the value, and the batch queued as one. The lines are redacted already (`StepLog`).
+    public func reportOutput(step: Int, lines: OutputLines) {
+        output.writeEncodedOutputLines { bytes in
+            lines.bytes.withUnsafeBufferPointer { RunEventRecord.Output.appendEncoded(step: step, utf8Lines: $0, to: &bytes) }
+        }
+    }
+
     public func report(_ event: RunEvent) {
         if case .output(let step, let line) = event {
-            // The hot path (a child may print millions of lines): the record's bytes, written
-            // without building the value, and queued with the lines around it.
+            // One line reported on its own (a step's output comes in batches: `reportOutput`).
             let line = output.redactor.redact(line)
-            output.writeEncodedOutputLine { bytes in RunEventRecord.Output.appendEncoded(step: step, line: line, to: &bytes) }
-            return
+            return output.writeEncodedOutputLines { bytes in
+                RunEventRecord.Output.appendEncoded(step: step, line: line, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
         }
         guard let encoded = try? WireEncoder().encode(record(for: event)) else { return }
         output.writeEncodedLine(encoded.serialized(redactor: output.redactor))

@@ -84,18 +84,33 @@ public struct TextOutput: Sendable {
         }
     }
 
-    /// `writeEncodedLine` for a line of a step's output, which `encode` appends (without its line
-    /// end) as bytes: queued like `writeOutputLine`.
-    func writeEncodedOutputLine(_ encode: (inout [UInt8]) -> Void) {
+    /// A batch of a step's output lines, queued and written with the lines around them in one write
+    /// (see `OutputQueue`). Not redacted again: only `StepLog` makes `OutputLines`, redacted. While
+    /// a redacting pipe stands in for the descriptor, the batch goes past it to the real one, after
+    /// what the Lanefile printed before it (as encoded output does).
+    func writeOutputLines(_ lines: OutputLines) {
+        guard let queue = streams?.queue else {
+            fflush(nil)
+            plainTarget.write(lines.bytes)
+            return
+        }
+        let target: OutputQueue.Target = switch streams?.route(for: descriptor) ?? .plain {
+        case .plain: plainTarget
+        case .throughPipe(let stream), .direct(let stream): .direct(stream)
+        }
+        queue.enqueue(to: target) { $0.append(contentsOf: lines.bytes) }
+    }
+
+    /// `writeEncodedLine` for lines of a step's output, which `encode` appends as bytes, each with
+    /// its line end: queued like `writeOutputLines`.
+    func writeEncodedOutputLines(_ encode: (inout [UInt8]) -> Void) {
         guard let queue = streams?.queue else {
             var bytes: [UInt8] = []
             encode(&bytes)
-            return writeEncodedLine(String(decoding: bytes, as: UTF8.self))
+            fflush(nil)
+            return encodedTarget.write(bytes)
         }
-        queue.enqueue(to: encodedTarget) { bytes in
-            encode(&bytes)
-            bytes.append(UInt8(ascii: "\n"))
-        }
+        queue.enqueue(to: encodedTarget, encode)
     }
 
     private static func enqueueLine(_ text: String, to target: OutputQueue.Target, in queue: OutputQueue) {

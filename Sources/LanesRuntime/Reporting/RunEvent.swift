@@ -54,6 +54,15 @@ public struct LaneSummary: Sendable {
 /// Receives events as they happen.
 public protocol Reporter: Sendable {
     func report(_ event: RunEvent)
+    /// A batch of a step's output lines (`.output` events, many at once): a reporter that writes
+    /// them with one write implements it; by default each line is reported as an `.output` event.
+    func reportOutput(step: Int, lines: OutputLines)
+}
+
+extension Reporter {
+    public func reportOutput(step: Int, lines: OutputLines) {
+        for line in lines.lines { report(.output(step: step, line: line)) }
+    }
 }
 
 /// Sends each event to several reporters (terminal and JUnit, say).
@@ -62,6 +71,9 @@ public struct ReporterGroup: Reporter {
     public init(_ reporters: [any Reporter]) { self.reporters = reporters }
     public func report(_ event: RunEvent) {
         for reporter in reporters { reporter.report(event) }
+    }
+    public func reportOutput(step: Int, lines: OutputLines) {
+        for reporter in reporters { reporter.reportOutput(step: step, lines: lines) }
     }
 }
 

@@ -29,6 +29,10 @@ public struct TerminalReporter: Reporter {
         self.ticker = elapsed.map(ElapsedTicker.init)
     }
 
+    public func reportOutput(step: Int, lines: OutputLines) {
+        if let elapsed { elapsed.writeOutputLines(lines) } else { output.writeOutputLines(lines) }
+    }
+
     public func report(_ event: RunEvent) {
         switch event {
         case .laneStarted(let lane, let at):
@@ -43,8 +47,8 @@ public struct TerminalReporter: Reporter {
             }
             elapsed?.stepStarted("\(start.index). \(start.id)", at: .now)
         case .output(_, let text):
-            // A child may print millions of lines: they are queued, not written one by one.
-            if let elapsed { elapsed.writeOutputLine(text) } else { output.writeOutputLine(text) }
+            // One line reported on its own (a step's output comes in batches: `reportOutput`).
+            if let elapsed { elapsed.write(text + "\n") } else { output.writeOutputLine(text) }
         case .message(let text):
             line(text)
         case .result(let result):

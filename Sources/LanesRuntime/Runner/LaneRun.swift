@@ -52,7 +52,7 @@ public final class LaneRun: Sendable {
         }
         let banner = redactor.redact(step.banner)
         reporter.report(.stepStarted(StepStart(index: index, id: id, banner: banner, options: options, at: .now())))
-        let log = StepLog(redactor: redactor) { [reporter] line in reporter.report(.output(step: index, line: line)) }
+        let log = StepLog.batching(redactor: redactor, to: { [reporter] lines in reporter.reportOutput(step: index, lines: lines) })
         for note in notes { log.line(note) }
         let clock = ContinuousClock()
         let start = clock.now

@@ -90,8 +90,9 @@ final class RedactedStandardStreams: Sendable {
         /// Not redirected: redact, then write to the descriptor.
         case plain
         /// Into the redacting pipe, which is the last gate and keeps the order with what the
-        /// Lanefile printed; nothing to redact beforehand.
-        case throughPipe
+        /// Lanefile printed; nothing to redact beforehand. (A step's output, redacted already,
+        /// goes past it to the stream's real descriptor: `TextOutput.writeOutputLines`.)
+        case throughPipe(Stream)
         /// Encoded output (`--json`) whose structure the pipe's redaction could break: straight to
         /// the real descriptor, once the pipe is drained.
         case direct(Stream)
@@ -103,7 +104,7 @@ final class RedactedStandardStreams: Sendable {
             return nil
         }
         guard let stream else { return .plain }
-        return stream.formatsLines ? .direct(stream) : .throughPipe
+        return stream.formatsLines ? .direct(stream) : .throughPipe(stream)
     }
 
     /// Writes encoded output to the real descriptor behind `stream`, after what the Lanefile

@@ -25,11 +25,8 @@ public struct ShellCommand: Step {
         guard !arguments.isEmpty else { throw LanesError(.usage, "sh: no command given") }
         let collected = LineCollector(byteLimit: ShellResult.keptOutputBytes)
         let outcome = try await context.processes.run(
-            ProcessRequest(arguments, workingDirectory: directory.map(context.resolve) ?? context.projectDirectory)
-        ) { line in
-            collected.append(line)
-            context.log.line(line)
-        }
+            ProcessRequest(arguments, workingDirectory: directory.map(context.resolve) ?? context.projectDirectory),
+            log: context.log, collector: collected)
         guard outcome.succeeded else {
             throw ShellFailure(command: context.environment.redactor.redact(banner), outcome: outcome,
                                outputTail: context.log.lastLines)
