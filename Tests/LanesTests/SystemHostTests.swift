@@ -32,6 +32,19 @@ import Testing
         #expect(await child.status() == .exited(0))
     }
 
+    /// A consumer slower than the quiet window loses nothing: a child fills the buffer, leaves the
+    /// rest in the pipe and ends; what the pipe holds waits for room instead of being cut off when
+    /// the window after the child's end passes (lost under load before).
+    @Test func aReaderSlowerThanTheQuietWindowGetsAllOfAnEndedChildsOutput() async throws {
+        let size = ChildOutput.defaultCapacity + 16 * 1024  // the buffer's worth, and some left in the pipe
+        let child = try SystemHost().spawn(ChildProcess(["sh", "-c", "head -c \(size) /dev/zero | tr '\\0' x"]), input: nil)
+        #expect(await child.status() == .exited(0))
+        // The slow consumer is what this test is about: it starts reading well after the window.
+        try await Task.sleep(for: HostMonitor.quietWindow * 3)
+        let (output, _) = await Self.collect(child)
+        #expect(output.utf8.count == size)
+    }
+
     @Test func aGrandchildHoldingThePipesDoesNotHoldTheOutput() async throws {
         let child = try SystemHost().spawn(ChildProcess(["sh", "-c", "sleep 600 & echo $!"]), input: nil)
         let (output, _) = await Self.collect(child)

@@ -21,7 +21,11 @@ final class HostMonitor: Sendable {
 
     /// How long a child that has ended keeps its pipes read while a grandchild holds them open:
     /// a background process does not hold the step, and what it prints at once is not lost.
+    /// The window restarts with every read: a child's own last output still in the pipe when the
+    /// monitor is late (a loaded machine) is read, not cut; `lingerLimit` bounds a grandchild that
+    /// never stops printing.
     static let quietWindow: Duration = .milliseconds(300)
+    static let lingerLimit: Duration = .seconds(10)
 
     private struct Pipe {
         let descriptor: Int32
@@ -39,6 +43,11 @@ final class HostMonitor: Sendable {
         var status: WaitStatus?
         /// Set when the child ended while its pipes were open: after this they are closed.
         var quietUntil: Duration?
+        /// When the quiet window can no longer be extended.
+        var lingerUntil: Duration?
+        /// The buffer was full while the window ran: the window starts again once there is room
+        /// (a slow reader is not a quiet child).
+        var awaitingRoom = false
     }
 
     private struct Subscriber {
@@ -193,8 +202,20 @@ final class HostMonitor: Sendable {
             var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0)]
             var sources: [Source] = [.wake, .signals]
             var deadline: Duration?
+            let now = Self.monotonicNow()
             state.withLock { state in
                 for (pid, watch) in state.watches {
+                    if var quiet = watch.quietUntil {
+                        if !(watch.output?.hasRoom ?? true) {
+                            state.watches[pid]?.awaitingRoom = true
+                            quiet = watch.lingerUntil ?? quiet  // the room callback wakes the monitor before then
+                        } else if watch.awaitingRoom {
+                            quiet = now + Self.quietWindow
+                            state.watches[pid]?.quietUntil = quiet
+                            state.watches[pid]?.awaitingRoom = false
+                        }
+                        deadline = min(deadline ?? quiet, quiet)
+                    }
                     if watch.output?.hasRoom ?? true {
                         for (index, pipe) in watch.pipes.enumerated() {
                             descriptors.append(pollfd(fd: pipe.descriptor, events: Int16(POLLIN), revents: 0))
@@ -209,7 +230,6 @@ final class HostMonitor: Sendable {
                         descriptors.append(pollfd(fd: watch.handle, events: Int16(POLLIN), revents: 0))
                         sources.append(.handle(pid: pid))
                     }
-                    if let quiet = watch.quietUntil { deadline = min(deadline ?? quiet, quiet) }
                 }
             }
             var timeout: Int32 = -1
@@ -267,6 +287,7 @@ final class HostMonitor: Sendable {
         let count = buffer.withUnsafeMutableBytes { readDescriptor(pipe.descriptor, $0.baseAddress, $0.count) }
         if count > 0 {
             output?.yield(ChildOutputChunk(stream: pipe.stream, bytes: Array(buffer[0..<count])))
+            extendQuietWindow(of: pid)
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             closePipe(pid: pid, descriptor: pipe.descriptor)
         }
@@ -324,7 +345,9 @@ final class HostMonitor: Sendable {
                 state.watches[pid] = watch
                 forget(pid, in: &state)
             } else {
-                watch.quietUntil = Self.monotonicNow() + Self.quietWindow
+                let now = Self.monotonicNow()
+                watch.quietUntil = now + Self.quietWindow
+                watch.lingerUntil = now + Self.lingerLimit
                 state.watches[pid] = watch
             }
             return watch.ending
@@ -338,7 +361,13 @@ final class HostMonitor: Sendable {
         let expired: [(ChildOutput?, [Int32])] = state.withLock { state in
             var expired: [(ChildOutput?, [Int32])] = []
             for (pid, watch) in state.watches {
-                guard let quiet = watch.quietUntil, quiet <= now else { continue }
+                guard let quiet = watch.quietUntil else { continue }
+                // Unread output waits for room (at most until `lingerUntil`, for a reader that never reads).
+                if watch.awaitingRoom || !(watch.output?.hasRoom ?? true) {
+                    guard let linger = watch.lingerUntil, linger <= now else { continue }
+                } else {
+                    guard quiet <= now else { continue }
+                }
                 expired.append((watch.output, watch.pipes.map(\.descriptor)))
                 forget(pid, in: &state)
             }
@@ -347,6 +376,16 @@ final class HostMonitor: Sendable {
         for (output, descriptors) in expired {
             descriptors.forEach { close($0) }
             output?.finish()
+        }
+    }
+
+    /// Output arrived after the child ended: the pipes are not quiet yet (up to `lingerUntil`).
+    private func extendQuietWindow(of pid: Int32) {
+        let now = Self.monotonicNow()
+        state.withLock { state in
+            guard var watch = state.watches[pid], watch.quietUntil != nil, let limit = watch.lingerUntil else { return }
+            watch.quietUntil = min(now + Self.quietWindow, limit)
+            state.watches[pid] = watch
         }
     }
 
