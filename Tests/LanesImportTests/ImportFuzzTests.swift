@@ -93,8 +93,9 @@ import Testing
         var generator = SplitMix64(seed: seed)
         let started = ContinuousClock.now
         var runs = 0
-        // Bounded in count and in time, so a loaded machine runs fewer cases rather than longer.
-        while runs < 3_000, ContinuousClock.now - started < .seconds(3) {
+        // At least 50 cases whatever the load; beyond that bounded in count and in time, so a loaded
+        // machine runs fewer of the extra cases rather than longer. No assertion on the time.
+        while runs < 3_000, runs < 50 || ContinuousClock.now - started < .seconds(3) {
             var text = Self.seeds.randomElement(using: &generator)!
             for _ in 0..<Int.random(in: 1...3, using: &generator) { text = Self.mutate(text, using: &generator) }
             let result = text.contains("LaneFile") ? FastlaneImporter.importSwift(text) : FastlaneImporter.importRuby(text)
@@ -106,7 +107,6 @@ import Testing
             runs += 1
         }
         print("ImportFuzzTests: \(runs) mutated Fastfiles imported (seed \(seed))")
-        #expect(runs > 20, "only \(runs) imports in 3 s (seed \(seed))")
     }
 
     @Test func deepNestingIsReportedNotAStackOverflow() {
