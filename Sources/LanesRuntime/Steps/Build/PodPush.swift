@@ -10,7 +10,7 @@ public struct PodPush: Step {
         category: .build,
         examples: [StepExample(swift: #"try await podPush(path: "Brewer.podspec", allowWarnings: true)"#,
                                commandLine: ["path:Brewer.podspec", "allow_warnings:true"]),
-                   StepExample(swift: #"try await podPush(repo: "brewer-specs", useBundleExec: true)"#,
+                   StepExample(swift: #"try await podPush(useBundleExec: true, repo: "brewer-specs")"#,
                                commandLine: ["repo:brewer-specs", "use_bundle_exec:true"])]
     )
 
