@@ -40,7 +40,7 @@ import Testing
 
     /// Alive and not a zombie waiting for init.
     /// Read with a throwing call, tried again: a signal that reaches this process mid-read (other suites
-    /// send them) fails the read with EINTR, and FileHandle.readDataToEndOfFile traps on that.
+    /// send them) fails the read with EINTR, and Foundation's read-to-end of a FileHandle traps on that.
     private func isRunning(_ pid: pid_t) -> Bool {
         for _ in 0..<5 {
             guard kill(pid, 0) == 0 else { return false }
