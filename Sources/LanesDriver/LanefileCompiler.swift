@@ -145,6 +145,12 @@ struct LanefileCompiler {
         } else {
             outcome = try compile(split)
         }
+        if outcome.status != 0, outcome.status < 128, outcome.output.allSatisfy(\.isWhitespace) {
+            // A compiler that ends with a failure status and not one word (seen once on a loaded CI machine,
+            // status 127) is run once more before the Lanefile is blamed; a signal is not retried.
+            writeStandardError("The compiler ended with status \(outcome.status) and printed nothing; compiling once more ...")
+            outcome = try compile(split)
+        }
         if outcome.status != 0, split != sources.files,
            outcome.output.contains(LanefileSplitter.entryFunction) || outcome.output.contains(LanefileSplitter.entriesLabel) {
             // A mistake inside a block that only the split form shows oddly: say it as the user wrote it.

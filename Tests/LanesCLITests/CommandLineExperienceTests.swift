@@ -147,6 +147,43 @@ import LanesPlatform
         #expect(try callCount() == 2)
     }
 
+    /// A compiler that ends silently with a failure status (seen once on a loaded CI machine: 127 and
+    /// no word) is run once more before the Lanefile is blamed; a second silent end is reported.
+    @Test func aCompileThatEndsSilentlyOnceIsRunAgain() async throws {
+        let project = try LanesCommandLine.project("basic")
+        defer { try? FileManager.default.removeItem(at: project) }
+        let realCompiler = try #require((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+        let compiler = project.appendingPathComponent("silent-once-swiftc")
+        let failures = project.appendingPathComponent("silent-failures")
+        func writeCompiler(silentFailures: Int) throws {
+            // The compile (the call with -o) ends silently with 127 the first `silentFailures` times.
+            try AtomicFile.write("""
+                #!/bin/sh
+                case " $* " in *" -o "*)
+                  if [ "$(wc -l < '\(failures.path)')" -lt \(silentFailures) ]; then echo x >> '\(failures.path)'; exit 127; fi;;
+                esac
+                exec '\(realCompiler)' "$@"
+
+                """, to: compiler.path, permissions: 0o755)
+        }
+        try "".write(to: failures, atomically: true, encoding: .utf8)
+        try writeCompiler(silentFailures: 1)
+        let recovered = try await lanes.run(["greet"], in: project, extraEnvironment: ["LANES_SWIFTC": compiler.path])
+        #expect(recovered.status == 0, "\(recovered.output)")
+        #expect(recovered.standardError.contains("The compiler ended with status 127 and printed nothing; compiling once more"),
+                "\(recovered.standardError)")
+        #expect(recovered.standardOutput.contains("hello"), "\(recovered.output)")
+
+        try "".write(to: failures, atomically: true, encoding: .utf8)
+        try writeCompiler(silentFailures: 2)
+        let original = try String(contentsOf: LanesCommandLine.fixtures.appendingPathComponent("basic/Lanefile.swift"), encoding: .utf8)
+        try (original + "// edited\n").write(to: project.appendingPathComponent("Lanefile.swift"), atomically: true, encoding: .utf8)
+        let failed = try await lanes.run(["greet"], in: project, extraEnvironment: ["LANES_SWIFTC": compiler.path])
+        #expect(failed.status == 65, "\(failed.output)")
+        #expect(failed.standardError.contains("did not compile: the compiler printed nothing and exited with status 127"), "\(failed.standardError)")
+    }
+
     @Test func cronRefusesHWithoutASeed() async throws {
         let directory = LanesCommandLine.temporaryDirectory("cron")
         let unseeded = try await lanes.run(["cron", "next", "H 0 * * *"], in: directory)
