@@ -4,8 +4,9 @@
 // time (user + system of the child, from wait4) and their ratios to the hello world are printed.
 //   warm `lanes list`, `lanes help LANE`: the driver, then the cached runner of a small Lanefile
 //   `lanes --version`: the driver alone
-//   `lanes git info` (in a small repository), `schedule`, `cron next`, `history`, `env`, `actions`: the
-//   driver, then `lanes-tool`
+//   `lanes git info` (in a small repository), `schedule`, `cron next`, `history`, `env`, `actions`,
+//   `--help`: the driver, then `lanes-tool` (`schedule`, `env` and `--help` read the lanes the runner
+//   listed when it was compiled, kept beside it)
 // With --instructions, each command also runs once under callgrind (valgrind), which counts the
 // instructions it executes: a figure the machine's load does not move.
 // Usage: StartupBenchmark --lanes PREFIX/bin/lanes [--runs N] [--instructions]
@@ -172,6 +173,7 @@ let commands: [(label: String, arguments: [String])] = [
     ("lanes history", [options.lanes, "history"]),
     ("lanes env", [options.lanes, "env"]),
     ("lanes actions", [options.lanes, "actions"]),
+    ("lanes --help", [options.lanes, "--help"]),
 ]
 /// The lanes-tool commands (everything after `lanes --version`): their largest ratio is the figure.
 let toolCommands = 4..<commands.count

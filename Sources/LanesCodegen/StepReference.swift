@@ -6,9 +6,10 @@ import LanesPlatform
 public enum StepReference {
     public static let markdownPath = "docs/steps.md"
 
-    /// One line per step, grouped by category.
+    /// One line per step, grouped by category: from the definitions alone, since reading every
+    /// step's options (`Step.info`, reflection) was most of what `lanes actions` cost to start.
     public static func overview(_ steps: [any Step.Type]) -> String {
-        let infos = steps.map { $0.info }
+        let infos = steps.map { $0.definition }
         let width = infos.map(\.id.count).max() ?? 0
         var text = ""
         for category in StepCategory.allCases {

@@ -9,8 +9,9 @@ enum DriverCommandLine {
     static let toolWords: Set<String> = ["--version", "--generate-completion-script", "--experimental-dump-help", "---completion"]
     /// The top-level help, which also lists the project's lanes.
     static let helpWords: Set<String> = ["-h", "--help", "help"]
-    /// Subcommands that describe the project, so the tool gets told where its Lanefile and runner are.
-    static let projectSubcommands: Set<String> = ["env", "packages"]
+    /// Subcommands that describe the project, so the tool gets told where its Lanefile and runner are
+    /// (`lanes env`, `lanes schedule`: then they read the lanes the runner listed when it was compiled).
+    static let projectSubcommands: Set<String> = ["env", "packages", "schedule"]
     /// Subcommands about steps: a Lanefile with package dependencies (`lanes/Package.swift`) adds its
     /// packages' steps, which only its runner knows, so it is compiled for them.
     static let stepSubcommands: Set<String> = ["actions", "run"]

@@ -175,6 +175,10 @@ struct LanefileCompiler {
             // The runner has them; the cache (which CI keeps) need not.
             for object in objects { _ = FilePath.removeEntry(object) }
         }
+        // Kept in the folder that becomes the cache entry, so it appears and goes with the runner.
+        if let listing = Self.listing(by: output, project: FilePath.directory(of: lanefile), environment: environment) {
+            try? AtomicFile.write(listing, to: workDirectory + "/" + RunnerListing.fileName, permissions: 0o600)
+        }
         if !Self.move(workDirectory, to: finalDirectory), !FilePath.exists(runner) {
             throw DriverError("cannot move the compiled Lanefile into \(finalDirectory): \(String(cString: strerror(errno)))",
                               kind: .configuration)
@@ -291,6 +295,20 @@ struct LanefileCompiler {
             guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { continue }
             if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { FilePath.removeTree(directory + "/" + entry) }
         }
+    }
+
+    /// The new runner's `list --json` (`RunnerListing`), run once in the loader's variables only, so
+    /// nothing of the user's environment can be in it; nil when it cannot list (a bad schedule: then
+    /// the commands that read the listing start the runner, which says why).
+    static func listing(by runner: String, project: String, environment: [String: String]) -> [UInt8]? {
+        var child = ChildProcess([runner, "--project-dir", project, "list", "--json"],
+                                 environment: RunnerListing.environment(from: environment), workingDirectory: project)
+        child.ownProcessGroup = false  // quick: Ctrl-C at the terminal reaches it directly
+        var output: [UInt8] = []
+        let status = try? child.runCapturingOutput(input: nil, started: { _ in }) { stream, bytes in
+            if stream == .standardOutput { output.append(contentsOf: bytes) }
+        }
+        return status == .exited(0) ? output : nil
     }
 
     /// How long a compiled runner is kept. Each edit of a Lanefile leaves its previous runner behind;

@@ -3,7 +3,7 @@ import LanesPlatform
 /// The driver's part in the requests that describe the project rather than run a lane: it finds the
 /// Lanefile and its runner (its job alone), then hands them to `lanes-tool` or the runner.
 extension LaneDriver {
-    /// `lanes --help`, `lanes env`: `lanes-tool`, told where the Lanefile and its runner are. Never
+    /// `lanes --help`, `lanes env`, `lanes schedule`: `lanes-tool`, told where the Lanefile and its runner are. Never
     /// fails for want of a Lanefile; a Lanefile that does not compile is shown without its lanes.
     func runToolWithProject(compile: Bool) throws -> Never {
         var handoff: ProjectHandoff?

@@ -56,10 +56,15 @@ public enum AtomicFile {
             }
         }
         removeStaleTemporaries(of: name, in: folder)
-        var template = Array("\(folder)/.\(name).\(temporaryMarker)\(getpid())-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Close-on-exec (mkstemp's descriptor is not): a child another thread starts meanwhile must not
+        // inherit it, or an executable written here cannot be started (ETXTBSY) until that child ends.
+        var generator = SystemRandomNumberGenerator()
+        var temporary = "", descriptor: Int32 = -1
+        repeat {
+            temporary = "\(folder)/.\(name).\(temporaryMarker)\(getpid())-\(String(generator.next() as UInt64, radix: 36))"
+            descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        } while descriptor < 0 && errno == EEXIST
         guard descriptor >= 0 else { throw Failure(path: path, operation: "creating a temporary file", code: errno) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var isOpen = true
         do throws(Failure) {
             if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {

@@ -1,5 +1,5 @@
 /// What the `lanes` driver found for the project in the current folder, handed to `lanes-tool` for
-/// the commands that describe the project (`lanes --help`, `lanes env`, `lanes completion`). The
+/// the commands that describe the project (`lanes --help`, `lanes env`, `lanes schedule`, `lanes completion`). The
 /// driver owns the Lanefile search and the runner cache; the tool reads the answer from these
 /// variables of its environment instead of repeating that logic.
 public struct ProjectHandoff: Sendable, Equatable {
@@ -14,6 +14,11 @@ public struct ProjectHandoff: Sendable, Equatable {
         self.lanefile = lanefile
         self.cacheKey = cacheKey
         self.runner = runner
+    }
+
+    /// The lanes its runner listed when it was compiled (`RunnerListing`), read instead of starting it.
+    public var keptListing: [UInt8]? {
+        runner.flatMap(RunnerListing.cached(besideRunner:))
     }
 
     private static let lanefileVariable = "LANES_PROJECT_LANEFILE"

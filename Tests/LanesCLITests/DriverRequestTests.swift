@@ -14,6 +14,7 @@ import Testing
         (["help", "cron"], .tool),
         (["deploy", "--help"], .lane),
         (["env"], .toolWithProject(compile: false)),
+        (["schedule", "--json"], .toolWithProject(compile: false)),
         (["actions", "--json"], .toolWithPackageSteps),
         (["packages", "update"], .toolWithProject(compile: false)),
         (["run", "sh", "command:true"], .toolWithPackageSteps),

@@ -2,6 +2,7 @@ import Foundation
 import Lanes
 import LanesCodegen
 import LanesTestSupport
+import Synchronization
 import Testing
 @testable import LanesRuntime
 
@@ -93,4 +94,26 @@ import Testing
 struct StepID: Sendable, CustomTestStringConvertible {
     let type: any Step.Type
     var testDescription: String { type.definition.id }
+}
+
+/// A step that counts how often it is built, to show what reads only its definition.
+private struct CountedStep: Step {
+    static let instances = Atomic<Int>(0)
+    static let definition = StepDefinition(id: "counted_step", summary: "Counts how often it is built", category: .shell, examples: [])
+    @StepOption("label", "A label") var label: String?
+    init() { Self.instances.add(1, ordering: .relaxed) }
+    func run(in context: StepContext) async throws {}
+}
+
+@Suite struct StepOverviewTests {
+    /// `lanes actions` lists the steps from their definitions alone: no step is built to reflect over
+    /// its options (that was most of what the command cost to start).
+    @Test func theOverviewBuildsNoStep() {
+        let before = CountedStep.instances.load(ordering: .relaxed)
+        let text = StepReference.overview([CountedStep.self])
+        #expect(text.contains("counted_step  Counts how often it is built"), "\(text)")
+        #expect(CountedStep.instances.load(ordering: .relaxed) == before)
+        _ = CountedStep.info  // what the overview read before, and what builds one
+        #expect(CountedStep.instances.load(ordering: .relaxed) > before)
+    }
 }

@@ -103,7 +103,13 @@ enum LanefileTriggers {
         }
     }
 
+    /// `lanes schedule`'s read: the listing kept beside the runner the driver found for `lanefile`
+    /// (`RunnerListing`), else `lanes list --json`, which compiles when need be and reports errors.
     static func load(lanefile: String, environment: [String: String]) throws -> [TriggerDeclaration] {
+        if let handoff = ProjectHandoff(environment: environment), FilePath.realPath(handoff.lanefile) == FilePath.realPath(lanefile),
+           let kept = handoff.keptListing, let declarations = try? listing(kept) {
+            return declarations
+        }
         let driver = try driverExecutable()
         let (status, output) = try ChildOutput.capture([driver, "--lanefile", lanefile, "list", "--json"], environment: environment)
         guard status == 0 else {

@@ -15,10 +15,14 @@ struct ProjectLanes {
 
     let lanes: [LaneDescription]
 
-    /// Runs the cached runner of `handoff`; nil when it is not compiled. A runner that fails (a bad
-    /// schedule, say) is an error naming the Lanefile.
+    /// The listing kept beside the cached runner of `handoff` (`RunnerListing`), else what the runner
+    /// lists when run; nil when it is not compiled. A runner that fails (a bad schedule, say) is an
+    /// error naming the Lanefile.
     static func load(_ handoff: ProjectHandoff) throws -> ProjectLanes? {
         guard let runner = handoff.runner else { return nil }
+        if let kept = handoff.keptListing, let listing = try? WireDecoder().decode(LaneListingRecord.self, from: kept) {
+            return ProjectLanes(listing)
+        }
         var child = ChildProcess([runner, "--project-dir", FilePath.directory(of: handoff.lanefile), "list", "--json"])
         child.ownProcessGroup = false  // quick: Ctrl-C at the terminal reaches it directly
         var data = Data(), errors = Data()
@@ -35,12 +39,15 @@ struct ProjectLanes {
             throw LanesError(.configuration, "\(handoff.lanefile): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         do {
-            let listing = try WireDecoder().decode(LaneListingRecord.self, from: Array(data))
-            return ProjectLanes(lanes: listing.lanes.map {
-                LaneDescription(name: $0.name, description: $0.description, environment: $0.environment, secrets: $0.secrets)
-            })
+            return ProjectLanes(try WireDecoder().decode(LaneListingRecord.self, from: Array(data)))
         } catch {
             throw LanesError(.internal, "the runner of \(handoff.lanefile) listed its lanes in an unexpected form: \(error)")
+        }
+    }
+
+    init(_ listing: LaneListingRecord) {
+        lanes = listing.lanes.map {
+            LaneDescription(name: $0.name, description: $0.description, environment: $0.environment, secrets: $0.secrets)
         }
     }
 }
