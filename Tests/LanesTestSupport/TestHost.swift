@@ -190,7 +190,8 @@ public final class VirtualClock: Sendable {
         var wall: Double
         var sleepers: [Sleeper] = []
         var nextID = 0
-        var sleepWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+        /// Tasks in `waitForSleepers`: an id (to remove one on cancellation), the count each waits for.
+        var sleepWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state: Mutex<State>
@@ -221,8 +222,8 @@ public final class VirtualClock: Sendable {
                     if Task.isCancelled { return .cancelled }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     let count = state.sleepers.count
-                    let ready = state.sleepWaiters.filter { $0.0 <= count }.map(\.1)
-                    state.sleepWaiters.removeAll { $0.0 <= count }
+                    let ready = state.sleepWaiters.filter { $0.count <= count }.map(\.continuation)
+                    state.sleepWaiters.removeAll { $0.count <= count }
                     return .sleeping(ready)
                 }
                 switch next {
@@ -264,16 +265,44 @@ public final class VirtualClock: Sendable {
     /// Sets the wall clock alone (the system clock set by hand or by NTP).
     public func setWallClock(_ seconds: Double) { state.withLock { $0.wall = seconds } }
 
-    /// Returns once at least `count` tasks sleep on this clock.
+    /// Returns once at least `count` tasks sleep on this clock, or when the waiting task is cancelled.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { continuation in
-            let met = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.sleepWaiters.append((count, continuation))
-                return false
-            }
-            if met { continuation.resume() }
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
         }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let met = state.withLock { state -> Bool in
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.sleepWaiters.append((id, count, continuation))
+                    return false
+                }
+                if met { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.sleepWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepWaiters.remove(at: index).continuation
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Runs `work` while moving the clock to each next deadline as soon as anything sleeps on it, so
+    /// that every wait of a program on this clock ends in order, however late its sleeper appears;
+    /// what `work` returned.
+    public func advancingToEachDeadline<T: Sendable>(during work: @escaping @Sendable () async -> T) async -> T {
+        let driver = Task {
+            while !Task.isCancelled {
+                await waitForSleepers()
+                advanceToNextDeadline()
+            }
+        }
+        let result = await work()
+        driver.cancel()
+        await driver.value
+        return result
     }
 }
 

@@ -22,7 +22,8 @@ import Testing
         Lane("needsSecret", "Needs a secret", secrets: ["RUNNER_HOST_TOKEN"]) { try await sh("true") }
         Lane("wait", "Runs until interrupted") { try await sh("sh", "-c", "echo started; exec sleep 120") }
         Lane("stubborn", "Its grandchild ignores SIGTERM") {
-            try await sh("sh", "-c", "(trap '' TERM; echo started; exec sleep 120) & wait")
+            // Its grandchild outlives any test unless killed: only SIGKILL at the grace's end lets the run end.
+            try await sh("sh", "-c", "(trap '' TERM; echo started; exec sleep 600) & wait")
         }
         Lane("slow", "Runs past its step's timeout") {
             try await sh("sh", "-c", "echo started; exec sleep 120", timeout: 30)
@@ -96,17 +97,17 @@ import Testing
     @Test func aGrandchildIgnoringSIGTERMIsKilledWhenTheGracePeriodEndsOnTheVirtualClock() async throws {
         let clock = VirtualClock()
         let host = Self.host(clock: clock)
-        async let run = LaneHarness.run(Self.lanefile, ["stubborn"], host: host)
+        let run = Task { await LaneHarness.run(Self.lanefile, ["stubborn"], host: host) }
         await host.output.waitFor("started")
+        let interrupted = clock.now
         host.send(SIGINT)
-        // The step's shell ends at SIGTERM; its child does not. Nothing moves until the clock does.
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(1))  // past the step's 0.9 s grace: the lane goes on
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(3))  // past the group's 3 s grace: SIGKILL
-        let result = await run
+        // The step's shell ends at SIGTERM; its child does not. Nothing moves until the clock does: it is
+        // moved to each deadline the runner sleeps until (the step's 0.9 s grace, then the group's 3 s one,
+        // then SIGKILL), in whatever order and however late under load those sleeps begin.
+        let result = await clock.advancingToEachDeadline { await run.value }
         #expect(result.status == 130, "\(result.errors)")
         #expect(result.output.contains("finally stubborn ran"))
+        #expect(clock.now - interrupted >= .seconds(3), "the group's grace passed on the clock: \(clock.now - interrupted)")
     }
 
     @Test func aStepsTimeoutIsTheHostsClock() async throws {
