@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesTestSupport
 import Testing
@@ -23,14 +24,13 @@ import LanesHTTP
         // xcodebuild's stand-in runs this and waits for it: it notes the lane's process (its
         // parent's parent) and its own, then sleeps while the test looks at the key and kills the lane.
         let hang = folder.appendingPathComponent("hang.sh").path
-        try """
+        try AtomicFile.write("""
             #!/bin/sh
             echo "$$ $PPID" > "\(hangPID).tmp" && mv "\(hangPID).tmp" "\(hangPID)"
             cut -d' ' -f4 /proc/$PPID/stat > "\(lanePID).tmp" && mv "\(lanePID).tmp" "\(lanePID)"
             exec sleep "$1"
 
-            """.write(toFile: hang, atomically: true, encoding: .utf8)
-        chmod(hang, 0o755)
+            """, to: hang, permissions: 0o755)
         try """
             import Lanes
 

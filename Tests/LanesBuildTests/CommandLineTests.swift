@@ -1,3 +1,4 @@
+import LanesPlatform
 import LanesTestSupport
 import Foundation
 import Testing
@@ -82,8 +83,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: BuildError.self) { try XcodebuildLocator.locate(pathVariable: folder) }
         let standIn = folder + "/xcodebuild"
-        try "#!/bin/sh\nexit 0\n".write(toFile: standIn, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
+        try AtomicFile.write("#!/bin/sh\nexit 0\n", to: standIn, permissions: 0o755)
         #expect(try XcodebuildLocator.locate(pathVariable: "/nonexistent:" + folder) == standIn)
     }
 }

@@ -1,3 +1,4 @@
+import LanesPlatform
 import LanesTestSupport
 import Foundation
 import Testing
@@ -42,8 +43,7 @@ import Testing
         let lanes = LanesCommandLine()
         #expect(try await lanes.run(["greet"], in: project).status == 0)
         let runner = try runnerPath(in: lanes.cacheDirectory)
-        try "#!/bin/sh\necho planted\n".write(toFile: runner, atomically: false, encoding: .utf8)
-        chmod(runner, 0o755)
+        try AtomicFile.write("#!/bin/sh\necho planted\n", to: runner, permissions: 0o755)
         #expect(chown(runner, 65534, 65534) == 0)
         let result = try await lanes.run(["greet"], in: project)
         #expect(result.status == 0, "\(result.output)")

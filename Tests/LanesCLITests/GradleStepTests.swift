@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesTestSupport
 import Testing
@@ -11,15 +12,14 @@ import Testing
         let project = LanesCommandLine.temporaryDirectory("gradle")
         defer { try? FileManager.default.removeItem(at: project) }
         let wrapper = project.appendingPathComponent("gradlew").path
-        try """
+        try AtomicFile.write("""
             #!/bin/sh
             printf '%s\\n' "$@" > "$(dirname "$0")/argv.txt"
             printf '%s' "$ORG_GRADLE_PROJECT_storePassword" > "$(dirname "$0")/secret.txt"
             mkdir -p "$(dirname "$0")/app/build/outputs/apk/prod/release"
             echo apk > "$(dirname "$0")/app/build/outputs/apk/prod/release/app-prod-release.apk"
             echo "BUILD SUCCESSFUL"
-            """.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+            """, to: wrapper, permissions: 0o755)
         let secret = "gradle-store-\(UInt32.random(in: 100_000...999_999))"
         let result = try await lanes.run(["run", "gradle", "task:assemble", "flavor:Prod", "build_type:Release",
                                     "properties:versionCode=12,storePassword=\(secret)", "system_properties:ci=true"],

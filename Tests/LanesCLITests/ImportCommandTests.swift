@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesTestSupport
 import Testing
@@ -198,8 +199,7 @@ import Testing
         let project = try project()
         defer { try? FileManager.default.removeItem(at: project.deletingLastPathComponent()) }
         let compiler = project.appendingPathComponent("dying-swiftc")
-        try "#!/bin/sh\nkill -SEGV $$\n".write(to: compiler, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: compiler.path)
+        try AtomicFile.write("#!/bin/sh\nkill -SEGV $$\n", to: compiler.path, permissions: 0o755)
         let imported = try await lanes.run(["import", "fastlane"], in: project, extraEnvironment: ["LANES_SWIFTC": compiler.path])
         #expect(imported.status == 65, "\(imported.output)")
         #expect(imported.standardError.contains("failed without an error message (the compiler crashed?)"), "\(imported.standardError)")

@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesTestSupport
 import Testing
@@ -59,8 +60,7 @@ import Testing
         let project = LanesCommandLine.temporaryDirectory("secret-argv-gradle")
         defer { try? FileManager.default.removeItem(at: project) }
         let wrapper = project.appendingPathComponent("gradlew").path
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/argv.txt\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+        try AtomicFile.write("#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/argv.txt\"\n", to: wrapper, permissions: 0o755)
         let encoded = Data(Self.secret.utf8).base64EncodedString()
         let value = option == "flags" ? "flags:--info -Pstore.password=\(encoded)" : "system_properties:signing.password=\(Self.secret)"
         let result = try await lanes.run(["run", "gradle", "task:assemble", value], in: project, extraEnvironment: ["DEPLOY_TOKEN": Self.secret])

@@ -1,3 +1,4 @@
+import LanesPlatform
 import LanesTestSupport
 import Foundation
 #if canImport(FoundationXML)
@@ -155,8 +156,7 @@ struct HeldChildren {
         ]
         for (name, body) in scripts {
             let file = standIns.appendingPathComponent(name)
-            try "#!/bin/sh\n\(body)\n".write(to: file, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+            try AtomicFile.write("#!/bin/sh\n\(body)\n", to: file.path, permissions: 0o755)
         }
         environment = ["PATH": "\(standIns.path):\(path)", "LANES_SWIFTC": standIns.appendingPathComponent("swiftc").path,
                        "LANES_HELD_RECORDS": records.path]

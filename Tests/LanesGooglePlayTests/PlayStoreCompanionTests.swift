@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesTestSupport
 import Testing
@@ -127,8 +128,8 @@ extension LocalGooglePlayTests {
             try FileManager.default.createDirectory(at: wrappers, withIntermediateDirectories: true)
             for tool in ["apksigner", "zipalign"] {
                 let path = wrappers.appendingPathComponent(tool).path
-                try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \"\(project.path)/argv.txt\"\nexec /usr/bin/\(tool) \"$@\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+                try AtomicFile.write("#!/bin/sh\nprintf '%s\\n' \"$@\" >> \"\(project.path)/argv.txt\"\nexec /usr/bin/\(tool) \"$@\"\n", to: path,
+                                     permissions: 0o755)
             }
             let path = "\(wrappers.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
             // A PKCS#12 keystore keeps one password for the store and its key: SIGN_APK_KEYPASS is its too.

@@ -1,3 +1,4 @@
+import LanesPlatform
 import LanesTestSupport
 import Foundation
 @testable import LanesRuntime
@@ -27,8 +28,7 @@ struct ChildProcessSecretTests {
             esac
             exit 0
             """
-        try script.write(toFile: bin + "/security", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/security")
+        try AtomicFile.write(script, to: bin + "/security", permissions: 0o755)
 
         let runner = ProcessToolRunner(processes: SubprocessRunner(baseEnvironment: [
             "PATH": "\(bin):/usr/bin:/bin", "FAKE_SECURITY_RECORDS": records,

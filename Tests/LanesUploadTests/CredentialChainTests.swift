@@ -1,3 +1,4 @@
+import LanesPlatform
 import LanesTestSupport
 import Foundation
 import LanesUpload
@@ -51,9 +52,11 @@ struct CredentialServices {
         }
     }
 
-    func file(_ name: String, _ text: String) throws -> String {
+    /// Writes `text` to `name` in the folder; an executable one through `AtomicFile`, whose descriptor is
+    /// close-on-exec, so that a child another test starts meanwhile cannot keep it open (ETXTBSY).
+    func file(_ name: String, _ text: String, executable: Bool = false) throws -> String {
         let path = folder + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try AtomicFile.write(text, to: path, permissions: executable ? 0o755 : 0o644)
         return path
     }
 
@@ -188,8 +191,7 @@ final class SecretRecorder: @unchecked Sendable {
             [ "$1" = "--role" ] && [ "$2" = "ci builder" ] || { echo "bad arguments: $*" >&2; exit 3; }
             printf '{"Version": 1, "AccessKeyId": "%s", "SecretAccessKey": "%s", "SessionToken": "%s", "Expiration": "2030-01-01T00:00:00Z"}\\n' \
               "$LANES_TEST_KEY" "$LANES_TEST_SECRET" "$LANES_TEST_TOKEN"
-            """)
-        chmod(script, 0o755)
+            """, executable: true)
         let config = try services.file("config", "[default]\nregion = eu-west-1\ncredential_process = \(script) --role \"ci builder\"\n\n[profile broken]\ncredential_process = \(script) --role other\n")
         let environment = ["AWS_CONFIG_FILE": config, "LANES_TEST_KEY": CredentialServices.key, "LANES_TEST_SECRET": CredentialServices.secret,
                            "LANES_TEST_TOKEN": CredentialServices.sessionToken, "PATH": "/usr/bin:/bin"]

@@ -1,3 +1,4 @@
+import LanesPlatform
 import Foundation
 import LanesUpload
 import LanesTestSupport
@@ -10,8 +11,8 @@ import LanesHTTP
     /// A config whose default profile runs `script` (which writes its background child's pid to `pidfile`).
     static func setUp(_ services: CredentialServices, script body: String) throws -> (environment: [String: String], config: String, pidfile: String) {
         let pidfile = services.folder + "/grandchild.pid"
-        let script = try services.file("credentials.sh", "#!/bin/sh\n" + body.replacingOccurrences(of: "PIDFILE", with: pidfile))
-        chmod(script, 0o755)
+        let script = try services.file("credentials.sh", "#!/bin/sh\n" + body.replacingOccurrences(of: "PIDFILE", with: pidfile),
+                                       executable: true)
         let config = try services.file("config", "[profile hangs]\ncredential_process = \(script)\n")
         return (["HOME": "/nonexistent", "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": config, "PATH": "/usr/bin:/bin"], config, pidfile)
     }
