@@ -112,14 +112,21 @@ public struct MatchNuke: Step {
         var deleted: [String] = [], revoked: [String] = [], kept: [String] = []
         // fastlane goes on when one deletion fails (it prints Apple's answer); lanes says so too and fails at the end.
         var failures: [String] = []
-        for profile in profiles {
+        /// One removal: said and kept in `done` when Apple takes it, said and counted a failure when it refuses.
+        func remove(_ kind: String, id: String, name: String?, _ verb: (past: String, present: String), into done: inout [String],
+                    _ request: () async throws -> Void) async throws {
             do {
-                try await client.deleteProfile(id: profile.id)
-                context.log.line("deleted profile '\(profile.attributes?.name ?? profile.id)' (\(profile.id))")
-                deleted.append(profile.id)
+                try await request()
+                context.log.line("\(verb.past) \(kind) '\(name ?? id)' (\(id))")
+                done.append(id)
             } catch let error as CancellationError { throw error } catch {
-                context.log.line("could not delete profile \(profile.id): \(error)")
-                failures.append("profile \(profile.id)")
+                context.log.line("could not \(verb.present) \(kind) \(id): \(error)")
+                failures.append("\(kind) \(id)")
+            }
+        }
+        for profile in profiles {
+            try await remove("profile", id: profile.id, name: profile.attributes?.name, ("deleted", "delete"), into: &deleted) {
+                try await client.deleteProfile(id: profile.id)
             }
         }
         for certificate in certificates {
@@ -127,13 +134,8 @@ public struct MatchNuke: Step {
                 kept.append(certificate.id)
                 continue
             }
-            do {
+            try await remove("certificate", id: certificate.id, name: certificate.attributes?.name, ("revoked", "revoke"), into: &revoked) {
                 try await client.revokeCertificate(id: certificate.id)
-                context.log.line("revoked certificate '\(certificate.attributes?.name ?? certificate.id)' (\(certificate.id))")
-                revoked.append(certificate.id)
-            } catch let error as CancellationError { throw error } catch {
-                context.log.line("could not revoke certificate \(certificate.id): \(error)")
-                failures.append("certificate \(certificate.id)")
             }
         }
         if files.isEmpty {
