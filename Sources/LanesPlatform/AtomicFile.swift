@@ -56,15 +56,9 @@ public enum AtomicFile {
             }
         }
         removeStaleTemporaries(of: name, in: folder)
-        // Close-on-exec (mkstemp's descriptor is not): a child another thread starts meanwhile must not
-        // inherit it, or an executable written here cannot be started (ETXTBSY) until that child ends.
-        var generator = SystemRandomNumberGenerator()
-        var temporary = "", descriptor: Int32 = -1
-        repeat {
-            temporary = "\(folder)/.\(name).\(temporaryMarker)\(getpid())-\(String(generator.next() as UInt64, radix: 36))"
-            descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-        } while descriptor < 0 && errno == EEXIST
-        guard descriptor >= 0 else { throw Failure(path: path, operation: "creating a temporary file", code: errno) }
+        guard case let (temporary, descriptor)? = Self.openTemporary(prefix: "\(folder)/.\(name).\(temporaryMarker)\(getpid())-") else {
+            throw Failure(path: path, operation: "creating a temporary file", code: errno)
+        }
         var isOpen = true
         do throws(Failure) {
             if exists, existing.st_uid != geteuid() || existing.st_gid != getegid() {
@@ -94,6 +88,22 @@ public enum AtomicFile {
 }
 
 extension AtomicFile {
+    /// A new file named `prefix` and a random suffix, created exclusively (never through a link), mode
+    /// 0600 and close-on-exec, as `mkstemp`'s is not: a child another thread starts meanwhile must not
+    /// inherit it, or an executable written there cannot be started (ETXTBSY) until that child ends.
+    /// Nil with `errno` set when it cannot be created.
+    public static func openTemporary(prefix: String) -> (path: String, descriptor: Int32)? {
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let path = prefix + String(generator.next() as UInt64, radix: 36)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            if descriptor >= 0 { return (path, descriptor) }
+            if errno != EEXIST { return nil }
+        }
+    }
+}
+
+extension AtomicFile {
     /// Writes a secret (a clear private key) to `path`, all or nothing, with no moment at which
     /// anyone but this user can open it: the temporary file is created `O_CREAT|O_EXCL|O_NOFOLLOW`
     /// with mode 0600 before a byte is written, then renamed over `path` (a link there is
@@ -103,11 +113,9 @@ extension AtomicFile {
         let folder = FilePath.directory(of: path)
         let name = FilePath.name(of: path)
         removeStaleTemporaries(of: name, in: folder)
-        var generator = SystemRandomNumberGenerator()
-        let unique = String(generator.next() as UInt64, radix: 36)
-        let temporary = "\(folder)/.\(name).\(temporaryMarker)\(getpid())-\(unique)"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-        guard descriptor >= 0 else { throw Failure(path: path, operation: "creating a private temporary file", code: errno) }
+        guard case let (temporary, descriptor)? = openTemporary(prefix: "\(folder)/.\(name).\(temporaryMarker)\(getpid())-") else {
+            throw Failure(path: path, operation: "creating a private temporary file", code: errno)
+        }
         var isOpen = true
         do throws(Failure) {
             guard FileDescriptorIO.writeAll(bytes, to: descriptor) else { throw Failure(path: path, operation: "write", code: errno) }

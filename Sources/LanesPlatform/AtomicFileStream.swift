@@ -24,12 +24,12 @@ public final class AtomicFileStream {
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         let folder = directory.isEmpty ? "/" : directory
         removeStaleTemporaries(of: name, in: folder)
-        var template = Array("\(folder)/.\(name).\(temporaryMarker)\(getpid())-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw AtomicFile.Failure(path: path, operation: "creating a temporary file", code: errno) }
+        guard case let (temporary, descriptor)? = AtomicFile.openTemporary(prefix: "\(folder)/.\(name).\(temporaryMarker)\(getpid())-") else {
+            throw AtomicFile.Failure(path: path, operation: "creating a temporary file", code: errno)
+        }
         self.path = path
         self.descriptor = descriptor
-        self.temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        self.temporary = temporary
         var existing = stat()
         self.permissions = permissions.map { mode_t($0) } ?? (stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)
         guard fchmod(descriptor, self.permissions) == 0 else { throw failure("chmod") }

@@ -42,10 +42,9 @@ public struct LocalStore: ArtifactDestination {
         try makeDirectory(root + "/manifests")
 
         // Copy while hashing, into a temporary file in the objects directory (same file system: rename works).
-        var template = Array("\(root)/objects/.incoming-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw storeError("create a temporary file in \(root)/objects") }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard case let (temporary, descriptor)? = AtomicFile.openTemporary(prefix: "\(root)/objects/.incoming-") else {
+            throw storeError("create a temporary file in \(root)/objects")
+        }
         var renamed = false
         defer {
             if !renamed { unlink(temporary) }
