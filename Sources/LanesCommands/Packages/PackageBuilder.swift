@@ -118,6 +118,23 @@ struct PackageBuilder {
     /// Runs SwiftPM and returns its standard output; a failure is a configuration error with
     /// `failure`'s explanation of everything it printed.
     func swiftPM(_ arguments: [String], failure: (String) -> String) throws -> String {
+        var run = try swiftPMOnce(arguments)
+        if run.status != .exited(0), run.status.shellStatus < 128, run.messages.allSatisfy(\.isWhitespace) {
+            // SwiftPM says "error:" when it fails. A failure status without one word on standard error
+            // (seen once on a loaded CI machine, after a complete `dump-package`) is run once more before
+            // the manifest is blamed, as the driver does for the compiler; a signal is not retried.
+            TextOutput.standardError(Redactor())
+                .writeLine("SwiftPM ended with status \(run.status.shellStatus) and no message; running it once more ...")
+            run = try swiftPMOnce(arguments)
+        }
+        guard run.status == .exited(0) else {
+            let ending = run.messages.allSatisfy(\.isWhitespace) ? "\n(SwiftPM ended with status \(run.status.shellStatus) and no message)" : ""
+            throw LanesError(.configuration, failure(run.output + run.messages + ending))
+        }
+        return run.output
+    }
+
+    private func swiftPMOnce(_ arguments: [String]) throws -> (status: WaitStatus, output: String, messages: String) {
         // A package made by `lanes new` adds its own -I for Lanes only when built alone.
         var environment = ProcessEnvironment.current()
         environment["LANES_PACKAGE_BUILD"] = "1"
@@ -131,9 +148,7 @@ struct PackageBuilder {
         } catch {
             throw LanesError(.environment, error.description)
         }
-        let text = String(decoding: output, as: UTF8.self)
-        guard status == .exited(0) else { throw LanesError(.configuration, failure(text + String(decoding: messages, as: UTF8.self))) }
-        return text
+        return (status, String(decoding: output, as: UTF8.self), String(decoding: messages, as: UTF8.self))
     }
 
     /// The wrapper's manifest: the declared dependencies (as Swift), one dynamic library linking
