@@ -51,6 +51,8 @@ public struct RunEventLog: Sendable, Hashable {
             lines.append("[\(started.time.iso8601)] --- \(started.step). \(started.id): \(started.banner)")
         case .output(let output):
             lines.append(output.line)
+        case .outputBatch(let batch):
+            lines += batch.lines
         case .message(let message):
             lines.append(message.text)
         case .stepFinished(let finished):

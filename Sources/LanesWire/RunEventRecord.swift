@@ -13,6 +13,9 @@ public enum RunEventRecord: Sendable, Equatable, Codable {
     case laneStarted(LaneStarted)
     case stepStarted(StepStarted)
     case output(Output)
+    /// A step's output lines as one record (the events file's: `lanes logs`, the history and the
+    /// web read it; `--json` on standard output has one `output` record per line).
+    case outputBatch(OutputBatch)
     case message(Message)
     case stepFinished(StepFinished)
     case result(Result)
@@ -25,6 +28,7 @@ public enum RunEventRecord: Sendable, Equatable, Codable {
         case .laneStarted: "lane_started"
         case .stepStarted: "step_started"
         case .output: "output"
+        case .outputBatch: "output_batch"
         case .message: "message"
         case .stepFinished: "step_finished"
         case .result: "result"
@@ -41,6 +45,7 @@ public enum RunEventRecord: Sendable, Equatable, Codable {
         case "lane_started": self = .laneStarted(try LaneStarted(from: decoder))
         case "step_started": self = .stepStarted(try StepStarted(from: decoder))
         case "output": self = .output(try Output(from: decoder))
+        case "output_batch": self = .outputBatch(try OutputBatch(from: decoder))
         case "message": self = .message(try Message(from: decoder))
         case "step_finished": self = .stepFinished(try StepFinished(from: decoder))
         case "result": self = .result(try Result(from: decoder))
@@ -57,6 +62,7 @@ public enum RunEventRecord: Sendable, Equatable, Codable {
         case .laneStarted(let record): try record.encode(to: encoder)
         case .stepStarted(let record): try record.encode(to: encoder)
         case .output(let record): try record.encode(to: encoder)
+        case .outputBatch(let record): try record.encode(to: encoder)
         case .message(let record): try record.encode(to: encoder)
         case .stepFinished(let record): try record.encode(to: encoder)
         case .result(let record): try record.encode(to: encoder)
@@ -166,6 +172,41 @@ public enum RunEventRecord: Sendable, Equatable, Codable {
                     start = end + 1
                 }
             }
+        }
+    }
+
+    /// Lines of a step's output (`step`), as one string: each line followed by `\n`. Written once
+    /// per read of the child, so a child printing millions of lines costs the events file one
+    /// record per batch, not a record (and its keys) per line.
+    public struct OutputBatch: Sendable, Equatable, Codable {
+        public var step: Int
+        public var text: String
+
+        public init(step: Int, text: String) {
+            self.step = step
+            self.text = text
+        }
+
+        /// The lines, without their line ends.
+        public var lines: [String] {
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            return lines
+        }
+
+        private static let stepStart = Array(#"{"event":"output_batch","step":"#.utf8)
+        private static let textKey = Array(#","text":"#.utf8)
+
+        /// The bytes `WireEncoder` writes for `OutputBatch(step: step, text: text)` inside
+        /// `RunEventRecord.outputBatch`, followed by `\n`, appended without building a value; `text`
+        /// is valid UTF-8 (`WireFastPathTests` holds the two to the same bytes).
+        public static func appendEncoded(step: Int, utf8Text text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+            bytes.append(contentsOf: stepStart)
+            bytes.append(contentsOf: String(step).utf8)
+            bytes.append(contentsOf: textKey)
+            JSONText.appendQuoted(utf8: text, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+            bytes.append(UInt8(ascii: "\n"))
         }
     }
 

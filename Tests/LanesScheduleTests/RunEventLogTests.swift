@@ -17,6 +17,7 @@ import Testing
             ["event": "lane_started", "lane": "release", "time": "2026-11-21T20:43:56.123Z", "trigger": "ci", "commit": "0123456789abcdef0123456789abcdef01234567"],
             ["event": "step_started", "step": 1, "id": "sh", "banner": banner, "time": "2026-11-21T20:43:56.200Z"],
             ["event": "output", "step": 1, "line": "b"],
+            ["event": "output_batch", "step": 1, "text": "c\n\nd\n"],
             ["event": "step_finished", "step": 1, "id": "sh", "duration_ms": 50, "result": "ok"],
             ["event": "step_started", "step": 2, "id": "build_app", "banner": "Build Brewer", "time": "2026-11-21T20:43:57.000Z"],
             ["event": "step_finished", "step": 2, "id": "build_app", "duration_ms": 1200, "result": "ok",
@@ -42,6 +43,8 @@ import Testing
         let expected = try #require(formatter.date(from: "2026-11-21T20:43:56.123Z")).timeIntervalSince1970
         #expect(abs((log.startedSeconds ?? 0) - expected) < 0.0005)
         #expect(log.lines.contains("b"))
+        let output = log.lines.drop { $0 != "b" }.prefix(4)
+        #expect(Array(output) == ["b", "c", "", "d"], "a batch's lines, its empty line kept")
     }
 
     @Test func outsideRunsAreIndexedOnceAndARunningOneWaits() throws {

@@ -24,7 +24,13 @@ public enum LaneHarness {
 
         /// Every line of output the lane's steps and hooks produced, from the events.
         public var outputLines: [String] {
-            events.compactMap { if case .output(let output) = $0 { output.line } else { nil } }
+            events.flatMap { event -> [String] in
+                switch event {
+                case .output(let output): [output.line]
+                case .outputBatch(let batch): batch.lines
+                default: []
+                }
+            }
         }
     }
 

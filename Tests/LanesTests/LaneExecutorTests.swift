@@ -66,6 +66,25 @@ import Lanes
         #expect(!recorder.lines.joined().contains("tok-42-secret"))
     }
 
+    @Test func shsResultHoldsItsOutputRedactedAsPrinted() async throws {
+        let result = Mutex<[String]>([])
+        let lanefile = Lanefile {
+            Lane("leak", "Returns its secret") {
+                _ = try secret("TOKEN")
+                let output = try await sh("sh", "-c", "echo token=$TOKEN; printf 'tab\\there\\r\\n'; printf %s \"$TOKEN\" | base64")
+                result.withLock { $0 = output.output }
+            }
+        }
+        let (executor, recorder, _) = executor(lanefile, variables: ["TOKEN": "tok-42-secret"])
+        let (lane, values) = try executor.prepare(lane: "leak", options: [:])
+        _ = await executor.execute(lane, values: values)
+        let output = result.withLock { $0 }
+        #expect(output.first == "token=********", "\(output)")
+        #expect(output.dropFirst().first == "tab\there", "a tab stays a tab in the result, and the \\r goes")
+        #expect(output.count == 3 && !output.joined().contains("tok-42-secret") && !output.joined().contains("dG9rLTQyLXNlY3JldA"), "\(output)")
+        #expect(!recorder.lines.joined().contains("tok-42-secret"))
+    }
+
     @Test func stepsOutsideALaneAreALanefileMistake() async {
         await #expect {
             try await sh("true")

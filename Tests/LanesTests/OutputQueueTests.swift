@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import LanesPlatform
 import LanesTestSupport
+import LanesWire
 @testable import LanesRuntime
 
 /// Issue 21: a step's output goes out in batches, yet a quiet child's line shows at once, every
@@ -257,6 +258,41 @@ final class Counter: Sendable {
         #expect(!written.contains("s3cr3t"))
     }
 
+    /// The events file's reporter writes a step's batch as one `output_batch` record: the bytes are
+    /// the generic encoder's, the record reads back as the batch's lines, and a secret split across
+    /// two reads of the child (so across two batches) is masked in both.
+    @Test func theEventsFileWritesABatchAsOneRecordThatReadsBackAsItsLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-events-\(UUID().uuidString)").path
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let secret = "s3cr3t-token"
+        let redactor = Redactor(secrets: [secret])
+        let reporter = JSONLinesReporter(output: TextOutput(descriptor: descriptor, redactor: redactor, streams: RedactedStandardStreams()),
+                                         runContext: .init(), batchesOutput: true)
+        let log = StepLog.batching(redactor: redactor, to: { reporter.reportOutput(step: 3, lines: $0) })
+        var splitter = LineSplitter(longestLine: 16, redactor: redactor)
+        let printed = "plain\nquote \" backslash \\ tab \t bell \u{7} é 𝄞\nhas s3cr3t-token inside\n\ncr at the end\r\n"
+            + "a line longer than sixteen bytes with s3cr3t-token in it\ns3cr3t-"
+        let rest = "token\n"
+        for chunk in [printed, rest] {
+            Array(chunk.utf8).withUnsafeBytes { bytes in splitter.feed(bytes, emitLines: { log.lines($0) }) }
+        }
+        splitter.finish(emitLines: { log.lines($0) })
+        reporter.report(.message("end"))
+        close(descriptor)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!written.contains(secret) && !written.contains("s3cr3t"), "\(written)")
+        let records = written.split(separator: "\n").compactMap { RunEventRecord(line: Array($0.utf8)) }
+        let batches = records.compactMap { if case .outputBatch(let batch) = $0 { batch } else { nil } }
+        #expect(batches.count >= 2 && batches.allSatisfy { $0.step == 3 })
+        for (record, line) in zip(records, written.split(separator: "\n")) {
+            #expect(record.line == String(line), "the fast path writes what the generic encoder writes")
+        }
+        let lines = batches.flatMap(\.lines).joined(separator: "\n")
+        #expect(lines.hasPrefix("plain\nquote \" backslash \\ tab \t bell ^G é 𝄞\nhas ******** inside\n\ncr at the end\n"), "\(lines)")
+        #expect(lines.hasSuffix("\n********"), "\(lines)")
+    }
+
     @Test func aCollectorKeepsItsLimitAndCountsWhatItDrops() {
         let collector = LineCollector(byteLimit: 10)
         for line in ["12345", "1234", "12", "1"] { collector.append(line) }
@@ -267,6 +303,44 @@ final class Counter: Sendable {
         Array("1\n".utf8).withUnsafeBufferPointer { batches.append(lines: $0) }
         #expect(batches.lines == ["12345", "1234"])
         #expect(batches.droppedCount == 2)
+    }
+
+    @Test func theLogHandsItsCollectorEachLineRedactedOnceAsTheStringWayRedactsIt() {
+        let secrets = ["s3cr3t-token", "p\u{e4}ss-w\u{f6}rd"]
+        let redactor = Redactor(secrets: secrets)
+        let log = StepLog.batching(redactor: redactor, to: { _ in })
+        let collector = LineCollector()
+        let lines = ["plain", "tab\tkept", "bell \u{7} kept raw", "has s3cr3t-token inside", "cr at the end\r",
+                     "non-ASCII p\u{e4}ss-w\u{f6}rd \u{1D11E}", "base64 " + Base64.encode(Array("s3cr3t-token".utf8)), ""]
+        // Two batches, as two reads of a child bring them.
+        Array(lines[..<4].map { $0 + "\n" }.joined().utf8).withUnsafeBufferPointer { log.lines($0, collectingInto: collector) }
+        Array(lines[4...].map { $0 + "\n" }.joined().utf8).withUnsafeBufferPointer { log.lines($0, collectingInto: collector) }
+        let expected = lines.map { redactor.redact($0.hasSuffix("\r") ? String($0.dropLast()) : $0) }
+        #expect(collector.lines == expected)
+        #expect(collector.lines[1] == "tab\tkept" && collector.lines[2].contains("\u{7}"), "kept as printed, not made visible")
+        for secret in secrets { #expect(!collector.lines.joined().contains(secret)) }
+        #expect(!collector.lines.joined().contains(Base64.encode(Array("s3cr3t-token".utf8))))
+    }
+
+    @Test func collectedLinesAreRedactedAgainWhenASecretRegisteredMeanwhile() {
+        let redactor = Redactor(secrets: ["first-secret"])
+        let atStart = redactor.registeredCount
+        let log = StepLog.batching(redactor: redactor, to: { _ in })
+        let collector = LineCollector()
+        Array("first-secret and later-secret\n".utf8).withUnsafeBufferPointer { log.lines($0, collectingInto: collector) }
+        #expect(collector.lines(redactedBy: redactor, secretsWhenStarted: atStart) == ["******** and later-secret"])
+        redactor.register("later-secret")
+        #expect(collector.lines(redactedBy: redactor, secretsWhenStarted: atStart) == ["******** and ********"])
+    }
+
+    @Test func aFullCollectorOnlyCountsTheLinesOfLaterBatches() {
+        let redactor = Redactor()
+        let log = StepLog.batching(redactor: redactor, to: { _ in })
+        let collector = LineCollector(byteLimit: 10)
+        Array("12345\n1234\n12\n".utf8).withUnsafeBufferPointer { log.lines($0, collectingInto: collector) }
+        Array("1\n2\n".utf8).withUnsafeBufferPointer { log.lines($0, collectingInto: collector) }
+        #expect(collector.lines == ["12345", "1234"])
+        #expect(collector.droppedCount == 3)
     }
 
     /// What `JSONText.quote` did before it worked on bytes.

@@ -128,13 +128,14 @@ import LanesTestSupport
     /// The batch path shows what the line-by-line path shows, byte for byte, on random output cut
     /// into random reads: secrets in every shape (within a line, across reads, on lines of their
     /// own), CR LF, control characters, tabs, quotes, invalid UTF-8, overlong lines cut in pieces.
-    /// And no secret comes out of either.
-    @Test func theBatchPathShowsWhatTheLineByLinePathShows() {
+    /// And no secret comes out of either, nor of what each hands a step's result (`sh`'s output).
+    /// Without a secret registered, a batch of plain lines takes a shortcut, which must agree too.
+    @Test(arguments: [true, false]) func theBatchPathShowsWhatTheLineByLinePathShows(secretsRegistered: Bool) {
         let seed = UInt64.random(in: 0 ... .max)
-        print("theBatchPathShowsWhatTheLineByLinePathShows seed: \(seed)")
+        print("theBatchPathShowsWhatTheLineByLinePathShows(\(secretsRegistered)) seed: \(seed)")
         var generator = SplitMix64(seed: seed)
         let secrets = ["hunter2-S3CRET-value", "p@ss w/\"quote\"", "ünïcødé-sécret", "first-line-of-key\nsecond-line-of-key"]
-        let redactor = Redactor(secrets: secrets)
+        let redactor = Redactor(secrets: secretsRegistered ? secrets : [])
         let shapes = secrets.flatMap { SecretShapes($0).patterns.map { String(decoding: $0, as: UTF8.self) } }
         let pieces: [[UInt8]] = (["build ", "ok", " ", "\t", "\"", "\\", "\r", "\r\n", "\n", "\n", "\u{1B}[31m", "\u{7F}", "é", "€", "𝄞", "\u{9B}"] + shapes)
             .map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82]]
@@ -143,10 +144,15 @@ import LanesTestSupport
             for _ in 0..<Int(generator.next() % 120) { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
             let size = 1 + Int(generator.next() % 70)
             let longestLine = 16 + Int(generator.next() % 80)
-            let perLine = Self.shown(bytes: text, size: size, longestLine: longestLine, redactor: redactor)
-            let batched = Self.shownInBatches(text, size: size, longestLine: longestLine, redactor: redactor)
-            #expect(batched == perLine, "seed \(seed), round \(round), reads of \(size): \(text)")
-            for line in batched {
+            let perLineCollected = LineCollector(), batchCollected = LineCollector()
+            let plainText = round % 3 == 0 ? text.filter { $0 >= 0x20 && $0 < 0x7F || $0 == 0x0A || $0 == 0x09 } : text
+            let batched = Self.shownInBatches(plainText, size: size, longestLine: longestLine, redactor: redactor, collector: batchCollected)
+            let perLine = round % 3 == 0 ? Self.shown(bytes: plainText, size: size, longestLine: longestLine, redactor: redactor, collector: perLineCollected)
+                                         : Self.shown(bytes: text, size: size, longestLine: longestLine, redactor: redactor, collector: perLineCollected)
+            #expect(batched == perLine, "seed \(seed), round \(round), reads of \(size): \(plainText)")
+            #expect(batchCollected.lines == perLineCollected.lines, "seed \(seed), round \(round), reads of \(size): \(plainText)")
+            guard secretsRegistered else { continue }
+            for line in batched + batchCollected.lines {
                 // A secret of several lines is masked line by line (each of its lines is a shape).
                 let fragments = secrets.flatMap { $0.split(separator: "\n").map(String.init) }
                 #expect(!fragments.contains { line.contains($0) }, "seed \(seed), round \(round): \(line.debugDescription)")
@@ -154,31 +160,31 @@ import LanesTestSupport
         }
     }
 
-    static func shown(bytes: [UInt8], size: Int, longestLine: Int, redactor: Redactor) -> [String] {
+    static func shown(bytes: [UInt8], size: Int, longestLine: Int, redactor: Redactor, collector: LineCollector? = nil) -> [String] {
         var splitter = LineSplitter(longestLine: longestLine, redactor: redactor)
         let shown = LockedLines()
         let log = StepLog(redactor: redactor) { shown.append($0) }
         var start = 0
         while start < bytes.count {
             let end = min(start + size, bytes.count)
-            bytes[start..<end].withUnsafeBytes { splitter.feed($0, emit: log.line) }
+            bytes[start..<end].withUnsafeBytes { splitter.feed($0, emit: { log.line($0, collectingInto: collector) }) }
             start = end
         }
-        splitter.finish(emit: log.line)
+        splitter.finish(emit: { log.line($0, collectingInto: collector) })
         return shown.all
     }
 
-    static func shownInBatches(_ bytes: [UInt8], size: Int, longestLine: Int, redactor: Redactor) -> [String] {
+    static func shownInBatches(_ bytes: [UInt8], size: Int, longestLine: Int, redactor: Redactor, collector: LineCollector? = nil) -> [String] {
         var splitter = LineSplitter(longestLine: longestLine, redactor: redactor)
         let shown = LockedLines()
         let log = StepLog.batching(redactor: redactor, to: { batch in for line in batch.lines { shown.append(line) } })
         var start = 0
         while start < bytes.count {
             let end = min(start + size, bytes.count)
-            bytes[start..<end].withUnsafeBytes { splitter.feed($0, emitLines: { _ = log.lines($0) }) }
+            bytes[start..<end].withUnsafeBytes { splitter.feed($0, emitLines: { _ = log.lines($0, collectingInto: collector) }) }
             start = end
         }
-        splitter.finish(emitLines: { _ = log.lines($0) })
+        splitter.finish(emitLines: { _ = log.lines($0, collectingInto: collector) })
         return shown.all
     }
 }

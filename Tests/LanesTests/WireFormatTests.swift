@@ -23,6 +23,18 @@ import Testing
         }
     }
 
+    @Test(arguments: [0, 1, 7, 42, 1_000_000])
+    func theOutputBatchFastPathWritesTheEncodersBytes(step: Int) throws {
+        // A batch holds lines without control characters but tabs (the log made them visible).
+        let text = Self.awkwardLines.map { $0.filter { !$0.isNewline && $0 != "\u{1}" && $0 != "\u{1F}" } + "\n" }.joined()
+        var fast: [UInt8] = []
+        Array(text.utf8).withUnsafeBufferPointer { RunEventRecord.OutputBatch.appendEncoded(step: step, utf8Text: $0, to: &fast) }
+        let encoded = try WireEncoder().encodeBytes(RunEventRecord.outputBatch(.init(step: step, text: text)))
+        #expect(fast == encoded + [UInt8(ascii: "\n")])
+        #expect(RunEventRecord(line: fast.dropLast()) == .outputBatch(.init(step: step, text: text)))
+        #expect(RunEventRecord.OutputBatch(step: step, text: text).lines.count == Self.awkwardLines.count)
+    }
+
     @Test func everyEventRoundTripsThroughItsRecord() throws {
         let time = try #require(Timestamp(iso8601: "2026-11-21T20:43:56.123Z"))
         let records: [RunEventRecord] = [
@@ -31,6 +43,7 @@ import Testing
                                options: WireFields([("command", .init(value: "echo", source: "argument")), ("password", .init(value: "********", source: "environment"))]))),
             .output(.init(step: 1, line: "hi")),
             .output(.init(step: nil, source: RunEventRecord.Output.printed, line: "printed")),
+            .outputBatch(.init(step: 1, text: "one\n\"two\"\n")),
             .message(.init(text: "--- lane other")),
             .result(.init(value: .object([("tag", .string("v1")), ("count", .number(3)), ("ok", .bool(true)), ("none", .null)]))),
             .stepFinished(.init(step: 1, id: "sh", durationMilliseconds: 1234, succeeded: false, error: "exit 3", outputTail: ["a", "b"],
@@ -47,7 +60,7 @@ import Testing
         }
         // One key convention: snake_case, `event` first, and the schema in the first record.
         #expect(records[0].line.hasPrefix(#"{"event":"lane_started","schema":1,"lane":"release","time":"2026-11-21T20:43:56.123Z""#))
-        #expect(records[6].line == #"{"event":"step_finished","step":1,"id":"sh","duration_ms":1234,"result":"failed","error":"exit 3","output_tail":["a","b"],"reported":{"version":"2.1.0","build_number":"42","artifacts":["Brewer.ipa"]}}"#)
+        #expect(records[7].line == #"{"event":"step_finished","step":1,"id":"sh","duration_ms":1234,"result":"failed","error":"exit 3","output_tail":["a","b"],"reported":{"version":"2.1.0","build_number":"42","artifacts":["Brewer.ipa"]}}"#)
         #expect(records[1].line.contains(#""options":{"command":{"value":"echo","source":"argument"},"password":"#))
     }
 

@@ -34,16 +34,15 @@ public struct ProcessOutcome: Sendable, Equatable {
 public protocol ProcessRunning: Sendable {
     func run(_ request: ProcessRequest, onLine: @escaping @Sendable (String) -> Void) async throws -> ProcessOutcome
     /// The same, with the output going to `log` in batches of whole lines (redacted once, there)
-    /// and to `collector`: the fast path of a step that shows what its child prints (`sh`). By
-    /// default each line goes to both.
+    /// and to `collector`, redacted (once, by the log): the fast path of a step that shows what its
+    /// child prints (`sh`). By default each line goes to both.
     func run(_ request: ProcessRequest, log: StepLog, collector: LineCollector?) async throws -> ProcessOutcome
 }
 
 extension ProcessRunning {
     public func run(_ request: ProcessRequest, log: StepLog, collector: LineCollector?) async throws -> ProcessOutcome {
         try await run(request) { line in
-            collector?.append(line)
-            log.line(line)
+            log.line(line, collectingInto: collector)
         }
     }
 }

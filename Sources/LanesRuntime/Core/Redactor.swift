@@ -60,6 +60,10 @@ public final class Redactor: Sendable {
         state.withLock { $0.values.contains(value) }
     }
 
+    /// How many values have registered: it only grows, so text redacted while it was lower may
+    /// need redacting again.
+    var registeredCount: Int { state.withLock { $0.values.count } }
+
     /// Whether nothing has registered yet (redaction is then free).
     public var isEmpty: Bool { state.withLock { $0.matcher.isEmpty } }
 

@@ -51,7 +51,14 @@ public final class StepLog: Sendable {
 
     /// Lines come from children and files, so control characters never reach the terminal raw.
     public func line(_ text: String) {
-        let safe = TerminalText.visible(redactor.redact(text))
+        line(text, collectingInto: nil)
+    }
+
+    /// `line`, with the redacted line (not made visible) kept in `collector` too.
+    func line(_ text: String, collectingInto collector: LineCollector?) {
+        let redacted = redactor.redact(text)
+        collector?.append(redacted)
+        let safe = TerminalText.visible(redacted)
         tail.withLock { $0.append(safe, limit: tailLimit) }
         sink(OutputLines(bytes: Array((safe + "\n").utf8), count: 1))
     }
@@ -60,31 +67,54 @@ public final class StepLog: Sendable {
     /// redacted line by line, as `line` does, in one batch. A line of printable ASCII (nearly every
     /// line of a build log) is checked eight bytes at a time and copied; any other line takes
     /// `line`'s way (decoded, redacted, made visible), so both give the same text.
+    /// `collector` (a step's result, `sh`'s) gets the same lines redacted, not made visible: a
+    /// printable ASCII line is the same either way and is taken from what was masked for the log,
+    /// so no line is redacted twice; past the collector's limit, lines are only counted.
     /// Returns how many lines there were.
     @discardableResult
-    func lines(_ raw: UnsafeBufferPointer<UInt8>) -> Int {
+    func lines(_ raw: UnsafeBufferPointer<UInt8>, collectingInto collector: LineCollector? = nil) -> Int {
         guard !raw.isEmpty else { return 0 }
         let matcher = redactor.currentMatcher
+        // No secret registered, and only printable ASCII, tabs and line ends (nearly every build
+        // log): nothing to mask or show differently, so the batch goes on as it came, in one copy.
+        let unchanged = matcher == nil && raw.last == UInt8(ascii: "\n")
+            && TerminalText.isPrintableASCII(raw, allowingLineFeeds: true)
         var out: [UInt8] = []
-        out.reserveCapacity(raw.count + 64)
+        if unchanged {
+            out = Array(raw)
+        } else {
+            out.reserveCapacity(raw.count + 64)
+        }
+        var collected: [String]? = collector.map { $0.isFull ? nil : [] } ?? nil
         // Where the last `tailLimit` lines start in `out`, in a ring.
         var tailStarts = [Int](repeating: 0, count: max(tailLimit, 1))
         var count = 0
         var start = 0
         while start < raw.count {
             let newline = OutputLines.lineEnd(in: raw, from: start)
+            if unchanged {
+                tailStarts[count % tailStarts.count] = start
+                collected?.append(String(decoding: UnsafeBufferPointer(rebasing: raw[start..<newline]), as: UTF8.self))
+                count += 1
+                start = newline + 1
+                continue
+            }
             var end = newline
             if end > start, raw[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let line = UnsafeBufferPointer(rebasing: raw[start..<end])
             tailStarts[count % tailStarts.count] = out.count
             if TerminalText.isPrintableASCII(line) {
+                let lineStart = out.count
                 if let matcher, let masked = matcher.masked(line) {
                     out.append(contentsOf: masked)
                 } else {
                     out.append(contentsOf: line)
                 }
+                collected?.append(String(decoding: out[lineStart...], as: UTF8.self))
             } else {
-                out.append(contentsOf: TerminalText.visible(redactor.redact(String(decoding: line, as: UTF8.self))).utf8)
+                let redacted = redactor.redact(String(decoding: line, as: UTF8.self))
+                out.append(contentsOf: TerminalText.visible(redacted).utf8)
+                collected?.append(redacted)
             }
             out.append(UInt8(ascii: "\n"))
             count += 1
@@ -99,6 +129,11 @@ public final class StepLog: Sendable {
                 last.append(String(decoding: out[from..<to], as: UTF8.self))
             }
             tail.withLock { tail in for line in last { tail.append(line, limit: tailLimit) } }
+        }
+        if let collected {
+            collector?.append(redactedLines: collected)
+        } else {
+            collector?.countDropped(count)
         }
         sink(OutputLines(bytes: out, count: count))
         return count

@@ -53,7 +53,36 @@ public final class LineCollector: Sendable {
         }
     }
 
+    /// `append` for a batch of lines (`StepLog` hands over what it redacted for the log).
+    func append(redactedLines lines: [String]) {
+        storage.withLock { collected in
+            for line in lines {
+                guard collected.dropped == 0, collected.bytes + line.utf8.count <= byteLimit else {
+                    collected.dropped += 1
+                    continue
+                }
+                collected.bytes += line.utf8.count
+                collected.lines.append(line)
+            }
+        }
+    }
+
+    /// Whether lines are only counted now (the limit was reached).
+    var isFull: Bool { storage.withLock { $0.dropped > 0 } }
+
+    /// Counts `count` lines past the limit without looking at them.
+    func countDropped(_ count: Int) {
+        storage.withLock { $0.dropped += count }
+    }
+
     public var lines: [String] { storage.withLock { $0.lines } }
+
+    /// The lines, collected redacted; redacted again only when a secret registered since the
+    /// collection started (another task of the lane), which the first lines did not know of.
+    func lines(redactedBy redactor: Redactor, secretsWhenStarted: Int) -> [String] {
+        let lines = self.lines
+        return redactor.registeredCount == secretsWhenStarted ? lines : lines.map(redactor.redact)
+    }
     /// Lines that came after the limit was reached.
     public var droppedCount: Int { storage.withLock { $0.dropped } }
 }

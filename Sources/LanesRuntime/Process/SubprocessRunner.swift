@@ -39,11 +39,11 @@ public struct SubprocessRunner: ProcessRunning, CustomStringConvertible, CustomR
         try await run(request, read: { output, bytes in output.feed(bytes, emit: onLine) }, finish: { $0.finish(emit: onLine) })
     }
 
-    /// Each read's complete lines go to the log as one batch, straight from the chunk: no `String` per line.
+    /// Each read's complete lines go to the log as one batch, straight from the chunk: no `String` per
+    /// line; the log redacts them once, for the terminal, the events and the collector alike.
     public func run(_ request: ProcessRequest, log: StepLog, collector: LineCollector?) async throws -> ProcessOutcome {
         let lines: (UnsafeBufferPointer<UInt8>) -> Void = { lines in
-            let count = log.lines(lines)
-            collector?.append(lines: lines, count: count)
+            log.lines(lines, collectingInto: collector)
         }
         return try await run(request, read: { output, bytes in output.feed(bytes, emitLines: lines) },
                              finish: { $0.finish(emitLines: lines) })

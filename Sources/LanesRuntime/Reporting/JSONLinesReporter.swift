@@ -7,6 +7,9 @@ public struct JSONLinesReporter: Reporter {
     let output: TextOutput
     /// Facts about the run that `lane_started` carries.
     let runContext: RunContext
+    /// Whether a batch of a step's output is one `output_batch` record (the events file: what
+    /// `lanes logs`, the history and the web read) rather than an `output` record per line (`--json`).
+    let batchesOutput: Bool
 
     /// `lane_started`'s facts: the trigger (`manual`, `ci`, `timer`, `scm`) and the commit checked out.
     struct RunContext: Sendable {
@@ -16,9 +19,10 @@ public struct JSONLinesReporter: Reporter {
 
     public init(output: TextOutput) { self.init(output: output, runContext: RunContext()) }
 
-    init(output: TextOutput, runContext: RunContext) {
+    init(output: TextOutput, runContext: RunContext, batchesOutput: Bool = false) {
         self.output = output
         self.runContext = runContext
+        self.batchesOutput = batchesOutput
     }
 
     /// A line the Lanefile printed itself (`print`), already redacted, as an output event.
@@ -29,6 +33,11 @@ public struct JSONLinesReporter: Reporter {
     /// The hot path (a child may print millions of lines): each line's record as bytes, without
     /// building the value, and the batch queued as one. The lines are redacted already (`StepLog`).
     public func reportOutput(step: Int, lines: OutputLines) {
+        if batchesOutput {
+            return output.writeEncodedOutputLines { bytes in
+                lines.bytes.withUnsafeBufferPointer { RunEventRecord.OutputBatch.appendEncoded(step: step, utf8Text: $0, to: &bytes) }
+            }
+        }
         output.writeEncodedOutputLines { bytes in
             lines.bytes.withUnsafeBufferPointer { RunEventRecord.Output.appendEncoded(step: step, utf8Lines: $0, to: &bytes) }
         }

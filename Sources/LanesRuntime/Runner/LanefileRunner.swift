@@ -153,7 +153,7 @@ public enum LanefileRunner {
             // Opened once the lane and its options validated: a mistyped lane name records no run.
             if let recording = RunRecording.start(arguments: arguments, environment: process, diagnostics: diagnostics, host: host) {
                 reporters.append(JSONLinesReporter(output: TextOutput(descriptor: recording.descriptor, redactor: redactor, streams: streams),
-                                                   runContext: runContext))
+                                                   runContext: runContext, batchesOutput: true))
             }
             let executor = LaneExecutor(lanefile: lanefile, context: context, reporter: ReporterGroup(reporters),
                                         diagnostics: diagnostics)

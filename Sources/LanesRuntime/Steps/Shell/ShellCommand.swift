@@ -23,6 +23,9 @@ public struct ShellCommand: Step {
 
     public func run(in context: StepContext) async throws -> ShellResult {
         guard !arguments.isEmpty else { throw LanesError(.usage, "sh: no command given") }
+        let redactor = context.environment.redactor
+        let secretsAtStart = redactor.registeredCount
+        // The log redacts each line once, for the terminal, the events and this result alike.
         let collected = LineCollector(byteLimit: ShellResult.keptOutputBytes)
         let outcome = try await context.processes.run(
             ProcessRequest(arguments, workingDirectory: directory.map(context.resolve) ?? context.projectDirectory),
@@ -35,7 +38,8 @@ public struct ShellCommand: Step {
         if dropped > 0 {
             context.log.line("sh: the result keeps the first \(ShellResult.keptOutputBytes >> 20) MiB of output; the \(dropped) lines after it were shown, not kept")
         }
-        return ShellResult(output: collected.lines.map(context.environment.redactor.redact), droppedLineCount: dropped)
+        return ShellResult(output: collected.lines(redactedBy: redactor, secretsWhenStarted: secretsAtStart),
+                           droppedLineCount: dropped)
     }
 }
 
