@@ -29,11 +29,6 @@ public enum TerminalText {
     /// Whether `bytes` are printable ASCII and tabs only: nothing `visible` would change, and
     /// nothing a UTF-8 decoder would repair. Eight bytes at a time.
     public static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        isPrintableASCII(bytes, allowingLineFeeds: false)
-    }
-
-    /// `isPrintableASCII` for many lines at once: LF is allowed too (CR is not).
-    public static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>, allowingLineFeeds: Bool) -> Bool {
         var index = 0
         while true {
             index = ByteWords.firstWord(from: index, in: bytes) { ByteWords.hasLess($0, 0x20) | ByteWords.hasByte($0, 0x7F) | ByteWords.hasHigh($0) }
@@ -41,7 +36,7 @@ public enum TerminalText {
             let end = min(index + 8, bytes.count)
             while index < end {
                 let byte = bytes[index]
-                if (byte < 0x20 && byte != 0x09 && !(allowingLineFeeds && byte == 0x0A)) || byte >= 0x7F { return false }
+                if (byte < 0x20 && byte != 0x09) || byte >= 0x7F { return false }
                 index += 1
             }
         }

@@ -75,16 +75,12 @@ public final class StepLog: Sendable {
     func lines(_ raw: UnsafeBufferPointer<UInt8>, collectingInto collector: LineCollector? = nil) -> Int {
         guard !raw.isEmpty else { return 0 }
         let matcher = redactor.currentMatcher
-        // No secret registered, and only printable ASCII, tabs and line ends (nearly every build
-        // log): nothing to mask or show differently, so the batch goes on as it came, in one copy.
-        let unchanged = matcher == nil && raw.last == UInt8(ascii: "\n")
-            && TerminalText.isPrintableASCII(raw, allowingLineFeeds: true)
         var out: [UInt8] = []
-        if unchanged {
-            out = Array(raw)
-        } else {
-            out.reserveCapacity(raw.count + 64)
-        }
+        out.reserveCapacity(raw.count + 64)
+        // Lines that go on as they came (printable ASCII, nothing masked, no CR: nearly every line
+        // of a build log) are copied in runs, one append for many lines: the run not copied yet
+        // starts at `runStart` in `raw`.
+        var runStart = 0
         var collected: [String]? = collector.map { $0.isFull ? nil : [] } ?? nil
         // Where the last `tailLimit` lines start in `out`, in a ring.
         var tailStarts = [Int](repeating: 0, count: max(tailLimit, 1))
@@ -92,20 +88,25 @@ public final class StepLog: Sendable {
         var start = 0
         while start < raw.count {
             let newline = OutputLines.lineEnd(in: raw, from: start)
-            if unchanged {
-                tailStarts[count % tailStarts.count] = start
-                collected?.append(String(decoding: UnsafeBufferPointer(rebasing: raw[start..<newline]), as: UTF8.self))
-                count += 1
-                start = newline + 1
-                continue
-            }
             var end = newline
             if end > start, raw[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let line = UnsafeBufferPointer(rebasing: raw[start..<end])
-            tailStarts[count % tailStarts.count] = out.count
-            if TerminalText.isPrintableASCII(line) {
+            tailStarts[count % tailStarts.count] = out.count + (start - runStart)
+            defer {
+                count += 1
+                start = newline + 1
+            }
+            let printable = TerminalText.isPrintableASCII(line)
+            let masked = printable ? matcher?.masked(line) : nil
+            if printable, masked == nil, end == newline, newline < raw.count {
+                collected?.append(String(decoding: line, as: UTF8.self))
+                continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: raw[runStart..<start]))
+            runStart = newline + 1
+            if printable {
                 let lineStart = out.count
-                if let matcher, let masked = matcher.masked(line) {
+                if let masked {
                     out.append(contentsOf: masked)
                 } else {
                     out.append(contentsOf: line)
@@ -117,9 +118,8 @@ public final class StepLog: Sendable {
                 collected?.append(redacted)
             }
             out.append(UInt8(ascii: "\n"))
-            count += 1
-            start = newline + 1
         }
+        if runStart < raw.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: raw[runStart...])) }
         let kept = min(count, tailLimit)
         if kept > 0 {
             var last: [String] = []
