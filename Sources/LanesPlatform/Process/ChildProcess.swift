@@ -152,6 +152,13 @@ public enum WaitStatus: Sendable, Equatable {
         self = signal == 0 ? .exited((raw >> 8) & 0xff) : .signaled(signal)
     }
 
+    /// Ended by a signal that asks a program to stop (Ctrl-C, SIGTERM, a closed terminal, SIGQUIT),
+    /// as opposed to a crash or the kernel's SIGKILL.
+    public var isRequestToStop: Bool {
+        if case .signaled(let signal) = self { return [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(signal) }
+        return false
+    }
+
     /// The status a shell reports: the exit code, or 128 plus the signal.
     public var shellStatus: Int32 {
         switch self {
