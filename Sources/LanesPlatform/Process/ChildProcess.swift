@@ -91,7 +91,7 @@ public struct ChildProcess: Sendable {
                     : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
             } ?? (program.contains("/") ? posix_spawn(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block)
                     : posix_spawnp(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block))
-            guard code == ETXTBSY else { break }
+            guard code == Self.programBusy else { break }
         }
         guard code == 0 else { throw SpawnFailure(program: program, code: code) }
         return pid
@@ -152,10 +152,10 @@ public enum WaitStatus: Sendable, Equatable {
         self = signal == 0 ? .exited((raw >> 8) & 0xff) : .signaled(signal)
     }
 
-    /// Ended by a signal that asks a program to stop (Ctrl-C, SIGTERM, a closed terminal, SIGQUIT),
-    /// as opposed to a crash or the kernel's SIGKILL.
+    /// Ended by a signal that asks a program to stop (Ctrl-C, SIGTERM, a closed terminal), as opposed
+    /// to a crash or the kernel's SIGKILL.
     public var isRequestToStop: Bool {
-        if case .signaled(let signal) = self { return [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(signal) }
+        if case .signaled(let signal) = self { return [SIGINT, SIGTERM, SIGHUP].contains(signal) }
         return false
     }
 
