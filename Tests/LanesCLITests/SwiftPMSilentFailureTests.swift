@@ -8,8 +8,8 @@ import Testing
 /// `dump-package`) is run once more; one that says why it failed is not, and the error says how it ended.
 @Suite struct SwiftPMSilentFailureTests {
     /// A stand-in `swift` beside a stand-in `swiftc` (PackageBuilder runs the sibling): it fails with
-    /// status 3 the first `failures` times, saying `message` on standard error, then prints `{}`.
-    static func builder(failures: Int, message: String = "") throws -> (PackageBuilder, calls: URL) {
+    /// status 3 (or by `signal`) the first `failures` times, saying `message` on standard error, then prints `{}`.
+    static func builder(failures: Int, message: String = "", signal: String? = nil) throws -> (PackageBuilder, calls: URL) {
         let folder = LanesCommandLine.temporaryDirectory("swiftpm-silent")
         let calls = folder.appendingPathComponent("calls")
         try AtomicFile.write("", to: calls.path)
@@ -17,7 +17,7 @@ import Testing
         try AtomicFile.write("""
             #!/bin/sh
             echo x >> '\(calls.path)'
-            if [ "$(wc -l < '\(calls.path)')" -le \(failures) ]; then printf '%s' '\(message)' >&2; exit 3; fi
+            if [ "$(wc -l < '\(calls.path)')" -le \(failures) ]; then printf '%s' '\(message)' >&2; \(signal.map { "kill -\($0) $$; " } ?? "")exit 3; fi
             echo '{}'
 
             """, to: folder.appendingPathComponent("swift").path, permissions: 0o755)
@@ -58,6 +58,15 @@ import Testing
         #expect(result.error.contains("failed:"), "\(result.error)")
         #expect(result.error.contains("(SwiftPM ended with status 3 and no message)"), "\(result.error)")
         #expect(try Self.callCount(calls) == 2)
+    }
+
+    @Test func aSilentCrashIsRunOnceMoreButAStopRequestIsNot() async throws {
+        for (signal, calls) in [("KILL", 2), ("SEGV", 2), ("TERM", 1), ("INT", 1)] {
+            let (builder, counter) = try Self.builder(failures: 1, signal: signal)
+            let result = await Self.run(builder)
+            #expect(try Self.callCount(counter) == calls, "\(signal)")
+            #expect((result.output != nil) == (calls == 2), "\(signal): \(result.error)")
+        }
     }
 
     @Test func aFailureThatSaysWhyIsNotRetried() async throws {

@@ -119,10 +119,10 @@ struct PackageBuilder {
     /// `failure`'s explanation of everything it printed.
     func swiftPM(_ arguments: [String], failure: (String) -> String) throws -> String {
         var run = try swiftPMOnce(arguments)
-        if run.status != .exited(0), run.status.shellStatus < 128, run.messages.allSatisfy(\.isWhitespace) {
-            // SwiftPM says "error:" when it fails. A failure status without one word on standard error
-            // (seen once on a loaded CI machine, after a complete `dump-package`) is run once more before
-            // the manifest is blamed, as the driver does for the compiler; a signal is not retried.
+        if run.status != .exited(0), !run.status.isRequestToStop, run.messages.allSatisfy(\.isWhitespace) {
+            // SwiftPM says "error:" when it fails. A failure without one word on standard error (seen once
+            // on a loaded CI machine, after a complete `dump-package`) is run once more before the manifest
+            // is blamed, as the driver does for the compiler; a run asked to stop (Ctrl-C) is not.
             TextOutput.standardError(Redactor())
                 .writeLine("SwiftPM ended with status \(run.status.shellStatus) and no message; running it once more ...")
             run = try swiftPMOnce(arguments)

@@ -332,6 +332,7 @@ final class HostMonitor: Sendable {
         if result == pid {
             status = WaitStatus(raw: raw)
         } else if result < 0 && errno == ECHILD {
+            ChildProcess.reportLostStatus(pid)
             status = .exited(127)  // reaped by someone else: its status is lost
         } else {
             return

@@ -17,5 +17,8 @@ extension ChildProcess {
     }
 
     static func discardPipeSignal() {}
+
+    /// ETXTBSY, "Text file busy" (xnu bsd/sys/errno.h: 26).
+    static let programBusy: Int32 = 26
 }
 #endif

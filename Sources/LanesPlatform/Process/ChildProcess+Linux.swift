@@ -32,5 +32,8 @@ extension ChildProcess {
         var now = timespec(tv_sec: 0, tv_nsec: 0)
         _ = sigtimedwait(&pipeSignal, nil, &now)
     }
+
+    /// "Text file busy".
+    static let programBusy = ETXTBSY
 }
 #endif

@@ -79,20 +79,27 @@ public struct ChildProcess: Sendable {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let code: Int32
-        if let environment {
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { envp.forEach { free($0) } }
-            code = program.contains("/")
-                ? posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-                : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-        } else {
-            code = program.contains("/")
-                ? posix_spawn(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block)
-                : posix_spawnp(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block)
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { envp?.forEach { free($0) } }
+        var code: Int32 = 0
+        // A program written just before (a script) is "busy" while another thread's child, between its
+        // fork and its exec, still holds the writer's descriptor: that lasts a moment, so wait it out.
+        for backoff in [0, 1, 2, 4, 8, 16, 32, 64, 128, 256] {
+            if backoff > 0 { Self.pause(milliseconds: backoff) }
+            code = envp.map { envp in
+                program.contains("/") ? posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+                    : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+            } ?? (program.contains("/") ? posix_spawn(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block)
+                    : posix_spawnp(&pid, program, &actions, &attributes, argv, ProcessEnvironment.block))
+            guard code == Self.programBusy else { break }
         }
         guard code == 0 else { throw SpawnFailure(program: program, code: code) }
         return pid
+    }
+
+    private static func pause(milliseconds: Int) {
+        var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000), remaining = timespec()
+        while nanosleep(&request, &remaining) < 0 && errno == EINTR { request = remaining }
     }
 
     // Code that calls posix_spawn itself (a benchmark that reads a child's rusage through wait4) makes its
@@ -113,7 +120,10 @@ public struct ChildProcess: Sendable {
     public static func wait(_ pid: Int32) -> WaitStatus {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return .exited(127) }
+            if errno != EINTR {
+                reportLostStatus(pid)
+                return .exited(127)
+            }
         }
         return WaitStatus(raw: status)
     }
@@ -125,11 +135,10 @@ public struct ChildProcess: Sendable {
         return result == pid ? WaitStatus(raw: status) : nil
     }
 
-    /// Reaps any ended child; nil when none has ended (or there are none).
-    public static func reapAnyEnded() -> (pid: Int32, status: WaitStatus)? {
-        var status: Int32 = 0
-        let pid = waitpid(-1, &status, WNOHANG)
-        return pid > 0 ? (pid, WaitStatus(raw: status)) : nil
+    /// A child's status that cannot be had (reaped by someone else): said on standard error, since the
+    /// 127 reported in its place would otherwise pass for the child's own silent failure.
+    static func reportLostStatus(_ pid: Int32) {
+        FileDescriptorIO.writeAll(Array("lanes: the exit status of process \(pid) was lost (\(String(cString: strerror(errno))))\n".utf8), to: 2)
     }
 }
 
@@ -141,6 +150,13 @@ public enum WaitStatus: Sendable, Equatable {
     public init(raw: Int32) {
         let signal = raw & 0x7f
         self = signal == 0 ? .exited((raw >> 8) & 0xff) : .signaled(signal)
+    }
+
+    /// Ended by a signal that asks a program to stop (Ctrl-C, SIGTERM, a closed terminal), as opposed
+    /// to a crash or the kernel's SIGKILL.
+    public var isRequestToStop: Bool {
+        if case .signaled(let signal) = self { return [SIGINT, SIGTERM, SIGHUP].contains(signal) }
+        return false
     }
 
     /// The status a shell reports: the exit code, or 128 plus the signal.
