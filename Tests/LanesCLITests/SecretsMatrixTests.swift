@@ -113,6 +113,8 @@ import Testing
         #expect(crash.status == 71, "\(crash.output)")
         #expect(crash.standardError.contains("error: lane crash crashed with SIG"), "\(crash.output)")
         #expect(crash.standardError.contains("Fatal error: crashed holding ********"), "the runtime's message is kept, redacted")
+        // Compiled without debug info (LanefileCompiler.flags): the message still names the Lanefile's line.
+        #expect(crash.standardError.contains("Lanefile.swift:32: Fatal error"), "\(crash.output)")
         #expect(crash.standardOutput.contains("about to crash"))
         #expect(Self.leaks(in: crash.output, channel: "crash output").isEmpty)
         let files = try FileManager.default.contentsOfDirectory(atPath: project.path)
