@@ -74,7 +74,8 @@ extension ChildProcess {
             if ready < 0 && errno != EINTR { break }
             if handle >= 0, let last = pollers.last, last.revents != 0 {
                 pollers.removeLast()
-                ended = Self.reapIfEnded(pid)
+                // The end of the last round may have reaped it already: a second waitpid finds no child.
+                if ended == nil { ended = Self.reapIfEnded(pid) }
                 close(handle)
                 handle = -1
             } else if handle >= 0 {
