@@ -37,9 +37,9 @@ import Testing
         let cookie = try #require(login.headers["set-cookie"])
         #expect(cookie.contains("lanes_token=\(server.token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(cookie)")
         #expect(try server.get("/login?token=nope", signedIn: false).status == 401)
-        // The address was printed for the owner, on lanes serve's standard error only.
-        let announced = server.errorLog
-        #expect(announced.contains("/login?token=\(server.token)"), "\(announced)")
+        // The address was printed for the owner, on lanes serve's standard error only: the line after
+        // the one the server's start waited for, so it may still be on its way.
+        #expect(await server.program.waitForOutput("/login?token=\(server.token)"), "\(server.errorLog)")
     }
 
     @Test func theTokenIsKept0600InThe0700StateFolderAndReused() async throws {
