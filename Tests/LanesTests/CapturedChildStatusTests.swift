@@ -8,13 +8,6 @@ import Testing
 /// finds no child, and the status was taken for a silent 127 (the CI failures of a compiler and of
 /// `swift package dump-package` that printed everything and "failed").
 @Suite(.timeLimit(.minutes(3))) struct CapturedChildStatusTests {
-    /// Whether `pid` has ended and waits to be reaped (a zombie).
-    static func isZombie(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
-    }
-
     @Test func aChildReapedBeforeItsEndDescriptorIsReadKeepsItsStatus() async throws {
         let folder = LanesCommandLine.temporaryDirectory("reaped-status")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -37,7 +30,9 @@ import Testing
                         let descriptor = open(gate, O_WRONLY)
                         _ = write(descriptor, "go\n", 3)
                         close(descriptor)
-                        while !Self.isZombie(pid) { usleep(1_000) }
+                        // Waits for its end without reaping it (WNOWAIT): the launcher still reaps it.
+                        var info = siginfo_t()
+                        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
                     }
                     continuation.resume(returning: status)
                 } catch {
